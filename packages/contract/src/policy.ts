@@ -1,0 +1,152 @@
+import { z } from "zod";
+import type { ErrorCode } from "./errors";
+
+/** Protection levels of a security policy: 0 Normal, 1 Enhanced, 2 High/Banking. */
+export const POLICY_LEVELS = [0, 1, 2] as const;
+export const PolicyLevelSchema = z.union([z.literal(0), z.literal(1), z.literal(2)]);
+export type PolicyLevel = z.infer<typeof PolicyLevelSchema>;
+
+/** Special symbols a password of an Enhanced or High policy must contain one of (spec section 5). */
+export const PASSWORD_SPECIAL_SYMBOLS = "%*)?@#$~";
+/** Passwords are at most 255 characters, at least 8 by default (spec section 9). */
+export const PASSWORD_MAX_LENGTH = 255;
+export const PASSWORD_DEFAULT_MIN_LENGTH = 8;
+
+/** A security policy (spec section 3). Minutes, days and counts of 0 mean "off". */
+export const SecurityPolicySchema = z.object({
+  _id: z.string(),
+  name: z.string().trim().min(1).max(255),
+  policy_level: PolicyLevelSchema,
+  password_min_length: z.number().int().min(1).max(PASSWORD_MAX_LENGTH),
+  password_max_length: z.number().int().min(1).max(PASSWORD_MAX_LENGTH),
+  admin_min_length: z.number().int().min(1).max(PASSWORD_MAX_LENGTH),
+  max_repeated_symbols: z.number().int().min(0).max(PASSWORD_MAX_LENGTH),
+  repeated_combination_length: z.number().int().min(0).max(PASSWORD_MAX_LENGTH),
+  repeated_combination_count: z.number().int().min(0).max(PASSWORD_MAX_LENGTH),
+  expiration_days: z.number().int().min(0).max(3650),
+  admin_expiration_days: z.number().int().min(0).max(3650),
+  expiration_strategy: z.enum(["block", "send_new_password"]),
+  attempts_before_temporary_block: z.number().int().min(0).max(1000),
+  attempts_before_permanent_block: z.number().int().min(0).max(1000),
+  temporary_block_minutes: z.number().int().min(0).max(100000),
+  reauthentication: z.boolean(),
+  inactivity_minutes: z.number().int().min(0).max(100000),
+  block_without_auth_days: z.number().int().min(0).max(3650),
+  password_history: z.number().int().min(0).max(100),
+  forbidden_sequences: z.array(z.string()),
+  forbidden_phrases: z.array(z.string()),
+  is_default: z.boolean(),
+});
+export type SecurityPolicy = z.infer<typeof SecurityPolicySchema>;
+
+/** The default policy every domain starts with: Normal level, 8 characters, no expiry. */
+export const DEFAULT_POLICY: Omit<SecurityPolicy, "_id"> = {
+  name: "default",
+  policy_level: 0,
+  password_min_length: PASSWORD_DEFAULT_MIN_LENGTH,
+  password_max_length: PASSWORD_MAX_LENGTH,
+  admin_min_length: PASSWORD_DEFAULT_MIN_LENGTH,
+  max_repeated_symbols: 0,
+  repeated_combination_length: 0,
+  repeated_combination_count: 0,
+  expiration_days: 0,
+  admin_expiration_days: 0,
+  expiration_strategy: "block",
+  attempts_before_temporary_block: 5,
+  attempts_before_permanent_block: 0,
+  temporary_block_minutes: 15,
+  reauthentication: false,
+  inactivity_minutes: 60,
+  block_without_auth_days: 0,
+  password_history: 3,
+  forbidden_sequences: [],
+  forbidden_phrases: [],
+  is_default: true,
+};
+
+/** The rules of a policy that judge a password's text. */
+export type PasswordRules = Pick<
+  SecurityPolicy,
+  | "policy_level"
+  | "password_min_length"
+  | "password_max_length"
+  | "admin_min_length"
+  | "max_repeated_symbols"
+  | "repeated_combination_length"
+  | "repeated_combination_count"
+  | "forbidden_sequences"
+  | "forbidden_phrases"
+>;
+
+export interface PasswordCheckOptions {
+  /** Admins and superusers must meet `admin_min_length` too. */
+  isAdmin: boolean;
+  /** The current password, when known, so a new one cannot be the same. */
+  current?: string;
+}
+
+function longestRun(text: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    run = i > 0 && text[i] === text[i - 1] ? run + 1 : 1;
+    longest = Math.max(longest, run);
+  }
+  return longest;
+}
+
+function hasRepeatedCombination(text: string, length: number, count: number): boolean {
+  if (length < 2 || count < 2) return false;
+  const seen = new Map<string, number>();
+  for (let i = 0; i + length <= text.length; i++) {
+    const part = text.slice(i, i + length).toLowerCase();
+    const times = (seen.get(part) ?? 0) + 1;
+    if (times >= count) return true;
+    seen.set(part, times);
+  }
+  return false;
+}
+
+/**
+ * Judges a password by a policy's rules; answers the first PASSWORD_* code it breaks, or null.
+ * The same function runs in the browser's forms and on the server.
+ */
+export function checkPassword(
+  password: string,
+  rules: PasswordRules,
+  options: PasswordCheckOptions,
+): ErrorCode | null {
+  const text = password.trim();
+  if (text.length === 0) return "PASSWORD_INVALID";
+  const min = Math.max(
+    rules.password_min_length,
+    options.isAdmin ? rules.admin_min_length : 0,
+    rules.policy_level === 0 ? PASSWORD_DEFAULT_MIN_LENGTH : 0,
+  );
+  const max = Math.min(rules.password_max_length, PASSWORD_MAX_LENGTH);
+  if (text.length < min) return "PASSWORD_INVALID_MIN_LENGTH";
+  if (text.length > max) return "PASSWORD_INVALID_MAX_LENGTH";
+  if (options.current !== undefined && text === options.current) return "PASSWORD_INVALID_LIKE_CURRENT";
+  if (rules.policy_level > 0) {
+    if (!/[0-9]/.test(text)) return "PASSWORD_INVALID_NO_DIGITS";
+    if (!/[a-z]/.test(text)) return "PASSWORD_INVALID_NO_LOWERCASE";
+    if (!/[A-Z]/.test(text)) return "PASSWORD_INVALID_NO_CAPITALS";
+    if (![...PASSWORD_SPECIAL_SYMBOLS].some((symbol) => text.includes(symbol))) {
+      return "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS";
+    }
+  }
+  if (rules.max_repeated_symbols > 0 && longestRun(text) > rules.max_repeated_symbols) {
+    return "PASSWORD_INVALID_REPEATED_SYMBOL";
+  }
+  if (hasRepeatedCombination(text, rules.repeated_combination_length, rules.repeated_combination_count)) {
+    return "PASSWORD_INVALID_REPEATED_COMBINATION";
+  }
+  const lower = text.toLowerCase();
+  if (rules.forbidden_sequences.some((entry) => entry.trim() && lower.includes(entry.trim().toLowerCase()))) {
+    return "PASSWORD_INVALID_SEQUENCE";
+  }
+  if (rules.forbidden_phrases.some((entry) => entry.trim() && lower.includes(entry.trim().toLowerCase()))) {
+    return "PASSWORD_INVALID_PHRASE";
+  }
+  return null;
+}

@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+/** The first message a client sends on /api/ws/. */
+export const SocketHelloSchema = z.object({ token: z.string().min(1) });
+export type SocketHello = z.infer<typeof SocketHelloSchema>;
+
+/** Message types of the realtime socket (spec section 7). */
+export const SOCKET_MESSAGE_TYPES = [
+  "ready",
+  "notifications",
+  "alerts",
+  "devices",
+  "collects",
+  "peers",
+  "approval",
+  "session",
+] as const;
+export type SocketMessageType = (typeof SOCKET_MESSAGE_TYPES)[number];
+
+/** A message the server sends: `ready` after the token is accepted, `session` with `ended` before it closes. */
+export const ServerSocketMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("ready"), domain_id: z.string().nullable() }),
+  z.object({ type: z.literal("notifications"), content: z.array(z.unknown()) }),
+  z.object({ type: z.literal("alerts"), content: z.array(z.unknown()) }),
+  z.object({
+    type: z.literal("devices"),
+    action: z.enum(["update", "put", "delete"]),
+    content: z.array(z.unknown()),
+  }),
+  z.object({ type: z.literal("collects"), content: z.array(z.unknown()) }),
+  z.object({ type: z.literal("peers"), content: z.array(z.unknown()) }),
+  z.object({ type: z.literal("approval"), content: z.array(z.unknown()) }),
+  z.object({ type: z.literal("session"), state: z.literal("ended"), code: z.string() }),
+]);
+export type ServerSocketMessage = z.infer<typeof ServerSocketMessageSchema>;
+
+/** Close codes the server uses on /api/ws/. */
+export const SOCKET_CLOSE = { sessionEnded: 4001, tokenRejected: 4002, helloTimeout: 4003 } as const;
