@@ -1,5 +1,25 @@
 import { defineConfig } from "vitest/config";
 
+// Vitest 5's reporter calls Map.groupBy, which Node 20 lacks; without it a failing test crashes the
+// summary instead of naming the failure. The config loads in the reporter's process, so this suffices.
+if (typeof (Map as { groupBy?: unknown }).groupBy !== "function") {
+  Object.defineProperty(Map, "groupBy", {
+    configurable: true,
+    writable: true,
+    value<K, V>(items: Iterable<V>, keyOf: (item: V, index: number) => K): Map<K, V[]> {
+      const groups = new Map<K, V[]>();
+      let index = 0;
+      for (const item of items) {
+        const key = keyOf(item, index++);
+        const group = groups.get(key);
+        if (group) group.push(item);
+        else groups.set(key, [item]);
+      }
+      return groups;
+    },
+  });
+}
+
 // One run covers every workspace: contract unit tests, server integration tests, web unit tests.
 export default defineConfig({
   test: {
@@ -13,6 +33,9 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
+      },
+      {
+        test: { name: "simulator", root: "apps/simulator", include: ["src/**/*.test.ts"], testTimeout: 30_000 },
       },
       {
         test: {

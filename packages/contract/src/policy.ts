@@ -126,7 +126,9 @@ export function checkPassword(
   const max = Math.min(rules.password_max_length, PASSWORD_MAX_LENGTH);
   if (text.length < min) return "PASSWORD_INVALID_MIN_LENGTH";
   if (text.length > max) return "PASSWORD_INVALID_MAX_LENGTH";
-  if (options.current !== undefined && text === options.current) return "PASSWORD_INVALID_LIKE_CURRENT";
+  // Both sides trimmed, as stored passwords are: "secret " must not count as a new password for "secret".
+  if (options.current !== undefined && text === options.current.trim())
+    return "PASSWORD_INVALID_LIKE_CURRENT";
   if (rules.policy_level > 0) {
     if (!/[0-9]/.test(text)) return "PASSWORD_INVALID_NO_DIGITS";
     if (!/[a-z]/.test(text)) return "PASSWORD_INVALID_NO_LOWERCASE";

@@ -88,6 +88,25 @@ export function defaultPathFor(user: { role: Role; factory_password: boolean } |
   return user.role === 1 ? "/accounting" : "/dashboard";
 }
 
+/** What opening a route leads to: the route, the login page, the profile page, or 'Access denied' in place. */
+export type RouteDecision = "allow" | "login" | "profile" | "denied";
+
+/**
+ * The navigation rules of spec section 2 for one route: public routes are open to all; anonymous
+ * visitors of any other go to /login; while the factory password is unchanged only the profile (and
+ * logout) can be opened, anything else leads to /profile; a role outside the route's list is denied
+ * (the web shows 'Access denied' and stays where it was).
+ */
+export function decideRoute(
+  route: Pick<RouteRule, "name" | "access">,
+  user: { role: Role; factory_password: boolean } | null,
+): RouteDecision {
+  if (route.access === "public") return "allow";
+  if (!user) return "login";
+  if (user.factory_password && route.name !== "profile" && route.name !== "logout") return "profile";
+  return canAccess(route.access, user.role) ? "allow" : "denied";
+}
+
 /** Entries of the side menu. */
 export type MenuItemName = "dashboard" | "events" | "commands" | "scripts" | "templates" | "accounting";
 
