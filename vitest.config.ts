@@ -35,7 +35,12 @@ export default defineConfig({
         },
       },
       {
-        test: { name: "simulator", root: "apps/simulator", include: ["src/**/*.test.ts"], testTimeout: 30_000 },
+        test: {
+          name: "simulator",
+          root: "apps/simulator",
+          include: ["src/**/*.test.ts"],
+          testTimeout: 30_000,
+        },
       },
       {
         test: {

@@ -4,6 +4,7 @@ export * from "./errors";
 export * from "./messages";
 export * from "./notices";
 export * from "./policy";
+export * from "./protocol";
 export * from "./realtime";
 export * from "./roles";
 export * from "./routes";

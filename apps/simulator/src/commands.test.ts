@@ -1,0 +1,104 @@
+import { createHash } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { COMMAND_CODES, type CommandMessage } from "@cellfleet/contract";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fakeShellOutput, runCommand } from "./commands";
+import { createRouterState } from "./device";
+import { Random } from "./random";
+
+const now = 1_767_225_600_000;
+const state = createRouterState("SIM000001", new Random(1), now);
+const firmware = new TextEncoder().encode("firmware image bytes");
+const firmwareSha = createHash("sha256").update(firmware).digest("hex");
+
+let server: Server;
+let base = "";
+const uploads: Buffer[] = [];
+
+beforeEach(async () => {
+  uploads.length = 0;
+  server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      if (request.url?.startsWith("/forbidden")) {
+        response.writeHead(403).end();
+      } else if (request.method === "PUT") {
+        uploads.push(Buffer.concat(chunks));
+        response.writeHead(204).end();
+      } else {
+        response.writeHead(200, { "content-type": "application/octet-stream" }).end(firmware);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const command = (over: Partial<CommandMessage>): CommandMessage => ({
+  v: 1,
+  seq: 1,
+  ts: now,
+  id: "c1",
+  type: "shell",
+  args: { script: "uptime" },
+  ...over,
+});
+
+describe("runCommand", () => {
+  it("answers a shell script with a fake line of output", async () => {
+    const outcome = await runCommand(command({}), state, now);
+    expect(outcome).toEqual({
+      status: { id: "c1", state: "completed", code: 0, output: fakeShellOutput("uptime", state, now) },
+      rebootAfter: false,
+    });
+    expect(outcome.status.output).toMatch(/up \d+ days/);
+  });
+
+  it("asks for a reboot after reboot and factory_reset", async () => {
+    expect((await runCommand(command({ type: "reboot", args: {} }), state, now)).rebootAfter).toBe(true);
+    expect((await runCommand(command({ type: "factory_reset", args: {} }), state, now)).rebootAfter).toBe(
+      true,
+    );
+  });
+
+  it("uploads a backup with PUT to the signed URL", async () => {
+    const file = { url: `${base}/upload?sig=x`, method: "PUT" as const, expires_at: now + 60_000 };
+    const outcome = await runCommand(command({ type: "backup", args: {}, file }), state, now);
+    expect(outcome.status).toMatchObject({ state: "completed", code: 0 });
+    expect(uploads).toHaveLength(1);
+    expect(uploads[0].toString("utf8")).toContain("backup of SIM000001");
+  });
+
+  it("downloads firmware, checks size and SHA-256, then asks for a reboot", async () => {
+    const file = {
+      url: `${base}/fw.bin`,
+      method: "GET" as const,
+      expires_at: now + 60_000,
+      size: firmware.byteLength,
+      sha256: firmwareSha,
+    };
+    const outcome = await runCommand(command({ type: "fw_update", args: {}, file }), state, now);
+    expect(outcome).toMatchObject({ status: { state: "completed", code: 0 }, rebootAfter: true });
+  });
+
+  it.each([
+    ["a checksum mismatch", { url: "/fw.bin", sha256: "0".repeat(64) }, /SHA-256 mismatch/],
+    ["a size mismatch", { url: "/fw.bin", size: 3 }, /size/],
+    ["an HTTP error", { url: "/forbidden" }, /HTTP 403/],
+    ["an expired URL", { url: "/fw.bin", expires_at: now - 1 }, /expired/],
+  ])("fails a download on %s", async (_name, over, message) => {
+    const file = { method: "GET" as const, expires_at: now + 60_000, ...over, url: `${base}${over.url}` };
+    const outcome = await runCommand(command({ type: "download", args: {}, file }), state, now);
+    expect(outcome).toMatchObject({
+      status: { state: "failed", code: COMMAND_CODES.transferFailed },
+      rebootAfter: false,
+    });
+    expect(outcome.status.output).toMatch(message);
+  });
+});

@@ -1,0 +1,68 @@
+import { COMMAND_CODES, type CommandMessage, type CommandState } from "@cellfleet/contract";
+import type { RouterState } from "./device";
+import { transferFile } from "./transfer";
+
+/** A status the router reports for a command. */
+export interface StatusBody {
+  id: string;
+  state: CommandState;
+  code: number | null;
+  output: string;
+}
+
+/** What running a command asks of the router besides reporting: a reboot afterwards. */
+export interface CommandOutcome {
+  status: StatusBody;
+  rebootAfter: boolean;
+}
+
+/** A plausible one-line answer to a shell script; the simulator runs nothing. */
+export function fakeShellOutput(script: string, state: RouterState, now: number): string {
+  const uptime = Math.max(0, Math.floor((now - state.bootedAt) / 1000));
+  if (/\buptime\b/.test(script)) {
+    const days = Math.floor(uptime / 86_400);
+    const hours = Math.floor((uptime % 86_400) / 3600);
+    const minutes = String(Math.floor((uptime % 3600) / 60)).padStart(2, "0");
+    return ` up ${days} days, ${hours}:${minutes},  load average: ${(state.cpuLoad / 100).toFixed(2)}`;
+  }
+  if (/\bhostname\b/.test(script)) return state.hostname;
+  return `${state.hostname}: ran ${JSON.stringify(script.slice(0, 200))} (simulated)`;
+}
+
+/** A small stand-in for a backup archive or journal, so uploads carry real bytes. */
+function fakeArchive(command: CommandMessage, state: RouterState, now: number): Uint8Array {
+  const lines = [
+    `# ${command.type} of ${state.ident} (${state.model.vendor} ${state.model.model}, ${state.firmware})`,
+    `# made ${new Date(now).toISOString()} by the Cellfleet simulator`,
+    ...Array.from({ length: 64 }, (_, i) => `line ${i}: ${state.hostname} ok`),
+  ];
+  return new TextEncoder().encode(`${lines.join("\n")}\n`);
+}
+
+/**
+ * Runs a command that was accepted: answers a fake output for `shell`, does the real HTTP transfer for
+ * file commands, and asks for a reboot after `reboot`, `factory_reset` and a successful `fw_update`.
+ */
+export async function runCommand(
+  command: CommandMessage,
+  state: RouterState,
+  now: number,
+): Promise<CommandOutcome> {
+  const done = (code: number, output: string, rebootAfter = false): CommandOutcome => ({
+    status: { id: command.id, state: code === 0 ? "completed" : "failed", code, output },
+    rebootAfter,
+  });
+  switch (command.type) {
+    case "shell":
+      return done(COMMAND_CODES.success, fakeShellOutput(String(command.args.script ?? ""), state, now));
+    case "reboot":
+      return done(COMMAND_CODES.success, "rebooting", true);
+    case "factory_reset":
+      return done(COMMAND_CODES.success, "factory defaults restored, rebooting", true);
+    default: {
+      if (command.file === undefined) return done(COMMAND_CODES.failed, `${command.type} needs a file`);
+      const result = await transferFile(command.file, fakeArchive(command, state, now), now);
+      return done(result.code, result.output, command.type === "fw_update" && result.code === 0);
+    }
+  }
+}

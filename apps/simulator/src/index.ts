@@ -1,0 +1,14 @@
+// The simulator as a library: the server's demo fleet and the benchmarks start routers with these.
+export { type BehaviourRates, DEFAULT_BEHAVIOUR, QUIET_BEHAVIOUR } from "./behaviour";
+export { ROUTER_MODELS } from "./catalog";
+export { Fleet, type FleetKeys, type FleetOptions, type FleetStats, fleetIdent } from "./fleet";
+export { InflightLimit } from "./inflight";
+export { DEFAULT_FLEET_SECRET, type DeviceKeyEntry, deriveFleetKey, parseKeysFile } from "./keys";
+export { Random } from "./random";
+export {
+  type RouterStats,
+  SIMULATOR_AGENT_VERSION,
+  VirtualRouter,
+  type VirtualRouterOptions,
+} from "./router";
+export { csqFromRssi, driftRadio, SIGNAL_BOUNDS, signalPercent } from "./signal";

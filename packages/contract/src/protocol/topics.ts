@@ -1,0 +1,149 @@
+import { DEVICE_IDENT_MAX_LENGTH, DEVICE_IDENT_MIN_LENGTH } from "../validators/text";
+
+/** Major version of the device protocol: the `v1` topic level and the `v` field of every message. */
+export const PROTOCOL_VERSION = 1;
+
+/** First two topic levels of every protocol topic. */
+export const PROTOCOL_TOPIC_ROOT = `cellfleet/v${PROTOCOL_VERSION}`;
+
+/** Longest topic the protocol produces or accepts; longer ones are refused before they are split. */
+export const MAX_TOPIC_LENGTH = 256;
+
+/** A device ident as the protocol carries it: Latin letters and digits, 4 to 64 of them (spec section 5). */
+export const PROTOCOL_IDENT_PATTERN = new RegExp(
+  `^[A-Za-z0-9]{${DEVICE_IDENT_MIN_LENGTH},${DEVICE_IDENT_MAX_LENGTH}}$`,
+);
+
+/** A command id as the protocol carries it: 1 to 64 letters, digits, `_` or `-` (never `/`, `+` or `#`). */
+export const COMMAND_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The kinds of state a device reports on `collect/{type}`. */
+export const COLLECT_TYPES = ["board", "interfaces", "routing", "modems", "ethernets", "tunnels"] as const;
+/** One of {@link COLLECT_TYPES}. */
+export type CollectType = (typeof COLLECT_TYPES)[number];
+
+/** Whether a value is an ident the protocol accepts (no trimming: a topic level is taken as is). */
+export function isProtocolIdent(value: string): boolean {
+  return PROTOCOL_IDENT_PATTERN.test(value);
+}
+
+/** Whether a value is a command id the protocol accepts. */
+export function isCommandId(value: string): boolean {
+  return COMMAND_ID_PATTERN.test(value);
+}
+
+/** Whether a value is one of {@link COLLECT_TYPES}. */
+export function isCollectType(value: string): value is CollectType {
+  return (COLLECT_TYPES as readonly string[]).includes(value);
+}
+
+/** Topic a device publishes its `hello` on, after every connect. */
+export function helloTopic(ident: string): string {
+  return `${PROTOCOL_TOPIC_ROOT}/${ident}/hello`;
+}
+
+/** Topic a device publishes one kind of collected state on. */
+export function collectTopic(ident: string, type: CollectType): string {
+  return `${PROTOCOL_TOPIC_ROOT}/${ident}/collect/${type}`;
+}
+
+/** Topic a device publishes its events on. */
+export function eventTopic(ident: string): string {
+  return `${PROTOCOL_TOPIC_ROOT}/${ident}/event`;
+}
+
+/** Topic a device publishes the progress of one command on. */
+export function commandStatusTopic(ident: string, commandId: string): string {
+  return `${PROTOCOL_TOPIC_ROOT}/${ident}/command/${commandId}/status`;
+}
+
+/** Topic the server publishes commands for a device on; the device subscribes to it. */
+export function commandTopic(ident: string): string {
+  return `${PROTOCOL_TOPIC_ROOT}/${ident}/command`;
+}
+
+/** A protocol topic taken apart. `up` is device → server, `down` is server → device. */
+export type DeviceTopic =
+  | { direction: "up"; ident: string; channel: "hello" }
+  | { direction: "up"; ident: string; channel: "collect"; collectType: CollectType }
+  | { direction: "up"; ident: string; channel: "event" }
+  | { direction: "up"; ident: string; channel: "command_status"; commandId: string }
+  | { direction: "down"; ident: string; channel: "command" };
+
+/** Why a topic is not a protocol topic. */
+export type TopicErrorReason =
+  | "too_long"
+  | "wrong_root"
+  | "unsupported_version"
+  | "bad_ident"
+  | "unknown_channel"
+  | "unknown_collect_type"
+  | "bad_command_id";
+
+/** Result of {@link parseDeviceTopic}. */
+export type TopicParseResult = { ok: true; topic: DeviceTopic } | { ok: false; reason: TopicErrorReason };
+
+/** Builds the topic a parsed topic came from; `parseDeviceTopic(buildDeviceTopic(t))` gives `t` back. */
+export function buildDeviceTopic(topic: DeviceTopic): string {
+  switch (topic.channel) {
+    case "hello":
+      return helloTopic(topic.ident);
+    case "collect":
+      return collectTopic(topic.ident, topic.collectType);
+    case "event":
+      return eventTopic(topic.ident);
+    case "command_status":
+      return commandStatusTopic(topic.ident, topic.commandId);
+    case "command":
+      return commandTopic(topic.ident);
+  }
+}
+
+/** Takes a protocol topic apart, or says why it is not one. Never throws. */
+export function parseDeviceTopic(topic: string): TopicParseResult {
+  if (topic.length > MAX_TOPIC_LENGTH) return { ok: false, reason: "too_long" };
+  const levels = topic.split("/");
+  if (levels[0] !== "cellfleet") return { ok: false, reason: "wrong_root" };
+  if (levels[1] !== `v${PROTOCOL_VERSION}`) {
+    return { ok: false, reason: /^v\d+$/.test(levels[1] ?? "") ? "unsupported_version" : "wrong_root" };
+  }
+  const ident = levels[2] ?? "";
+  if (!isProtocolIdent(ident)) return { ok: false, reason: "bad_ident" };
+  const rest = levels.slice(3);
+  const channel = rest[0];
+  if (channel === "hello" && rest.length === 1)
+    return { ok: true, topic: { direction: "up", ident, channel } };
+  if (channel === "event" && rest.length === 1)
+    return { ok: true, topic: { direction: "up", ident, channel } };
+  if (channel === "collect" && rest.length === 2) {
+    const collectType = rest[1];
+    if (!isCollectType(collectType)) return { ok: false, reason: "unknown_collect_type" };
+    return { ok: true, topic: { direction: "up", ident, channel, collectType } };
+  }
+  if (channel === "command" && rest.length === 1) {
+    return { ok: true, topic: { direction: "down", ident, channel: "command" } };
+  }
+  if (channel === "command" && rest.length === 3 && rest[2] === "status") {
+    const commandId = rest[1];
+    if (!isCommandId(commandId)) return { ok: false, reason: "bad_command_id" };
+    return { ok: true, topic: { direction: "up", ident, channel: "command_status", commandId } };
+  }
+  return { ok: false, reason: "unknown_channel" };
+}
+
+/**
+ * Whether the device `ident` may publish on `topic`: only the upward topics under its own ident.
+ * The broker's ACL (embedded hook or HTTP endpoint) asks this for every PUBLISH.
+ */
+export function canDevicePublish(ident: string, topic: string): boolean {
+  const parsed = parseDeviceTopic(topic);
+  return parsed.ok && parsed.topic.direction === "up" && parsed.topic.ident === ident;
+}
+
+/**
+ * Whether the device `ident` may subscribe to `filter`: only its own command topic, spelled out
+ * (no wildcards), so a device never receives another device's commands.
+ */
+export function canDeviceSubscribe(ident: string, filter: string): boolean {
+  return isProtocolIdent(ident) && filter === commandTopic(ident);
+}
