@@ -1,0 +1,111 @@
+import { errorText, noticeText, type SessionUser } from "@cellfleet/contract";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { setLocale } from "../i18n";
+import { clearInfoMessages, messageStore } from "../messages/messageStore";
+import { sessionStore } from "../session/sessionStore";
+import { ApiError } from "./ApiError";
+import { apiRequest } from "./http";
+
+const user: SessionUser = {
+  token: "tok-1",
+  _id: "u1",
+  username: "demo",
+  role: 2,
+  is_junior: false,
+  name: "Demo",
+  domain_name: "demo",
+  plugins: [],
+  factory_password: false,
+  password_expire_date: null,
+  email: null,
+  is_demo: true,
+};
+
+function answer(status: number, body: unknown) {
+  return vi.fn(async () => new Response(JSON.stringify(body), { status }));
+}
+
+const shown = () => messageStore.get().map((message) => ({ level: message.level, text: message.text }));
+
+describe("apiRequest", () => {
+  beforeAll(() => setLocale("en"));
+  beforeEach(() => {
+    clearInfoMessages();
+    sessionStore.set(user);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("sends the token in the header on GET, and in header and body on other methods", async () => {
+    const fetchMock = answer(200, { ok: true });
+    vi.stubGlobal("fetch", fetchMock);
+    await apiRequest("/api/health", { method: "GET" });
+    await apiRequest("/api/profile", { body: { full_name: "A" } });
+    const [getCall, postCall] = fetchMock.mock.calls as unknown as [string, RequestInit][];
+    expect(getCall[1].headers).toMatchObject({ Token: "tok-1" });
+    expect(getCall[1].body).toBeUndefined();
+    expect(postCall[1].headers).toMatchObject({ Token: "tok-1" });
+    expect(JSON.parse(String(postCall[1].body))).toEqual({ full_name: "A", token: "tok-1" });
+  });
+
+  it("logs out on 401 and shows the code's text", async () => {
+    vi.stubGlobal("fetch", answer(401, { code: "TOKEN_HAS_EXPIRED", message: "expired" }));
+    await expect(apiRequest("/api/profile")).rejects.toBeInstanceOf(ApiError);
+    expect(sessionStore.get()).toBeNull();
+    expect(shown()).toEqual([{ level: "critical", text: errorText("TOKEN_HAS_EXPIRED", "en") }]);
+  });
+
+  it("keeps the session on 403 DEMO_PERMISSIONS_DENIED and says saving is unavailable", async () => {
+    vi.stubGlobal("fetch", answer(403, { code: "DEMO_PERMISSIONS_DENIED", message: "demo" }));
+    await expect(apiRequest("/api/profile", { body: { full_name: "X" } })).rejects.toMatchObject({
+      status: 403,
+      code: "DEMO_PERMISSIONS_DENIED",
+    });
+    expect(sessionStore.get()).not.toBeNull();
+    expect(shown()).toEqual([{ level: "warning", text: errorText("DEMO_PERMISSIONS_DENIED", "en") }]);
+  });
+
+  it("logs out on 403 USER_BLOCKED", async () => {
+    vi.stubGlobal("fetch", answer(403, { code: "USER_BLOCKED", message: "blocked" }));
+    await expect(apiRequest("/api/profile")).rejects.toBeInstanceOf(ApiError);
+    expect(sessionStore.get()).toBeNull();
+  });
+
+  it("frames a 500 as a server connection error", async () => {
+    vi.stubGlobal("fetch", answer(500, { code: "INTERNAL_ERROR", message: "boom" }));
+    await expect(apiRequest("/api/profile")).rejects.toBeInstanceOf(ApiError);
+    const text = noticeText("serverConnectionError", "en", { text: errorText("INTERNAL_ERROR", "en") });
+    expect(shown()).toEqual([{ level: "warning", text }]);
+    expect(sessionStore.get()).not.toBeNull();
+  });
+
+  it("frames other statuses as a server error with the path", async () => {
+    vi.stubGlobal("fetch", answer(404, { code: "DEVICE_NOT_FOUND", message: "nope" }));
+    await expect(apiRequest("/api/device/1")).rejects.toBeInstanceOf(ApiError);
+    const text = noticeText("serverErrorAt", "en", {
+      path: "/api/device/1",
+      text: errorText("DEVICE_NOT_FOUND", "en"),
+    });
+    expect(shown()).toEqual([{ level: "warning", text }]);
+  });
+
+  it("leaves the message to the caller when quiet, but still logs out a dead session", async () => {
+    vi.stubGlobal("fetch", answer(400, { code: "PASSWORD_INVALID", message: "bad" }));
+    await expect(apiRequest("/api/profile", { quiet: true })).rejects.toBeInstanceOf(ApiError);
+    expect(shown()).toEqual([]);
+    vi.stubGlobal("fetch", answer(401, { code: "TOKEN_INVALID", message: "bad" }));
+    await expect(apiRequest("/api/profile", { quiet: true })).rejects.toBeInstanceOf(ApiError);
+    expect(sessionStore.get()).toBeNull();
+    expect(shown()).toEqual([]);
+  });
+
+  it("reports an unreachable server as a communication error", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => {
+        throw new TypeError("Failed to fetch");
+      }),
+    );
+    await expect(apiRequest("/api/profile")).rejects.toMatchObject({ status: 0 });
+    expect(shown()).toEqual([{ level: "warning", text: noticeText("serverCommunicationError", "en") }]);
+  });
+});

@@ -1,0 +1,37 @@
+import { isPasswordExpiringSoon, PASSWORD_BANNER_REFRESH_MS, passwordDaysLeft } from "@cellfleet/contract";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { notice } from "../messages/texts";
+import { useSession } from "../session/useSession";
+
+/** Warns while under 15 days of the password remain (spec section 9); recounts every minute. */
+export function PasswordExpiryBanner() {
+  const { t } = useTranslation();
+  const user = useSession();
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), PASSWORD_BANNER_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, []);
+
+  const expireDate = user?.password_expire_date ?? null;
+  if (!isPasswordExpiringSoon(expireDate, now)) return null;
+  const days = Math.max(0, passwordDaysLeft(expireDate, now) ?? 0);
+  return (
+    <Alert
+      data-testid="password-expiry-banner"
+      severity="warning"
+      square
+      action={
+        <Button color="inherit" size="small" component={Link} to="/profile">
+          {t("passwordExpiry.change")}
+        </Button>
+      }
+    >
+      {notice("passwordExpiresSoon", { days })}
+    </Alert>
+  );
+}

@@ -1,0 +1,119 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { RealtimeClient, type SocketLike } from "./RealtimeClient";
+
+class FakeSocket implements SocketLike {
+  onopen: ((event: Event) => void) | null = null;
+  onmessage: ((event: MessageEvent) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  onclose: ((event: CloseEvent) => void) | null = null;
+  sent: string[] = [];
+  closed = false;
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    this.closed = true;
+  }
+  open() {
+    this.onopen?.(new Event("open"));
+  }
+  receive(message: unknown) {
+    this.onmessage?.({ data: JSON.stringify(message) } as MessageEvent);
+  }
+  drop(code: number) {
+    this.onclose?.({ code } as CloseEvent);
+  }
+}
+
+function setup() {
+  const sockets: FakeSocket[] = [];
+  const loading: boolean[] = [];
+  const ended: string[] = [];
+  const client = new RealtimeClient({
+    url: () => "ws://test/api/ws/",
+    timeoutMs: 15_000,
+    createSocket: () => {
+      const socket = new FakeSocket();
+      sockets.push(socket);
+      return socket;
+    },
+    setLoading: (on) => loading.push(on),
+    onSessionEnded: (code) => ended.push(code),
+  });
+  return { client, sockets, loading, ended };
+}
+
+describe("RealtimeClient", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("sends the token first and passes typed messages to subscribers", () => {
+    const { client, sockets } = setup();
+    const devices = vi.fn();
+    client.subscribe("devices", devices);
+    client.start("tok");
+    sockets[0].open();
+    expect(sockets[0].sent).toEqual([JSON.stringify({ token: "tok" })]);
+    sockets[0].receive({ type: "ready", domain_id: "d1" });
+    sockets[0].receive({ type: "devices", action: "update", content: [1] });
+    sockets[0].receive({ type: "alerts", content: [] });
+    expect(devices).toHaveBeenCalledTimes(1);
+    expect(devices.mock.calls[0][0]).toMatchObject({ type: "devices", action: "update" });
+  });
+
+  it("reconnects with growing backoff after a drop, with the loading state on until ready", () => {
+    const { client, sockets, loading } = setup();
+    client.start("tok");
+    sockets[0].drop(1006);
+    expect(loading.at(-1)).toBe(true);
+    vi.advanceTimersByTime(1000);
+    expect(sockets).toHaveLength(2);
+    sockets[1].drop(1006);
+    vi.advanceTimersByTime(1999);
+    expect(sockets).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(sockets).toHaveLength(3);
+    sockets[2].open();
+    sockets[2].receive({ type: "ready", domain_id: null });
+    expect(loading.at(-1)).toBe(false);
+  });
+
+  it("gives up an attempt that gets no answer within the socket timeout", () => {
+    const { client, sockets } = setup();
+    client.start("tok");
+    sockets[0].open();
+    vi.advanceTimersByTime(15_000);
+    expect(sockets[0].closed).toBe(true);
+    vi.advanceTimersByTime(1000);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it("ends the session on a session-ended message and stops reconnecting", () => {
+    const { client, sockets, ended } = setup();
+    client.start("tok");
+    sockets[0].receive({ type: "session", state: "ended", code: "INACTIVITY_TIMEOUT" });
+    expect(ended).toEqual(["INACTIVITY_TIMEOUT"]);
+    sockets[0].drop(4001);
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(1);
+    expect(client.isActive).toBe(false);
+  });
+
+  it("ends the session when the server rejects the token", () => {
+    const { client, sockets, ended } = setup();
+    client.start("tok");
+    sockets[0].drop(4002);
+    expect(ended).toEqual(["TOKEN_INVALID"]);
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(1);
+  });
+
+  it("stops without reconnecting on logout", () => {
+    const { client, sockets } = setup();
+    client.start("tok");
+    client.stop();
+    sockets[0].drop(1000);
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(1);
+  });
+});

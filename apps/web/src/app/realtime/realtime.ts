@@ -1,0 +1,21 @@
+import { SOCKET_TIMEOUT_MS } from "@cellfleet/contract";
+import { loadingStore } from "../loading/loadingStore";
+import { pushInfoMessage } from "../messages/messageStore";
+import { translateErrorCode } from "../messages/texts";
+import { endSession } from "../session/endSession";
+import { RealtimeClient } from "./RealtimeClient";
+
+function socketUrl(): string {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  return `${scheme}://${window.location.host}/api/ws/`;
+}
+
+/** The one realtime connection of this tab. */
+export const realtime = new RealtimeClient({
+  url: socketUrl,
+  timeoutMs: SOCKET_TIMEOUT_MS,
+  setLoading: (on) => loadingStore.setFlag("realtime", on),
+  onSessionEnded: (code) => {
+    if (endSession()) pushInfoMessage({ level: "critical", text: translateErrorCode(code, code) });
+  },
+});

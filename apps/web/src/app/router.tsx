@@ -1,0 +1,20 @@
+import { ROUTES } from "@cellfleet/contract";
+import { createBrowserRouter } from "react-router";
+import { AppShell } from "./layout/AppShell";
+import { pageFor } from "./routePages";
+
+/**
+ * Every route of the contract's table under one shell. Access is not decided here: the shell's
+ * RouteGuard applies the table to each location, including unknown paths (the catch-all).
+ */
+export function createAppRouter() {
+  return createBrowserRouter([
+    {
+      element: <AppShell />,
+      children: [
+        ...ROUTES.map((route) => ({ path: route.path, element: pageFor(route.name) })),
+        { path: "*", element: null },
+      ],
+    },
+  ]);
+}

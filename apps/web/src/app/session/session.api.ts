@@ -1,0 +1,43 @@
+import { type LoginRequest, type SessionUser, SessionUserSchema } from "@cellfleet/contract";
+import { apiRequest } from "../api/http";
+import { endSession } from "./endSession";
+import { sessionStore } from "./sessionStore";
+
+/** POST /api/login/: signs in and stores the user; a failed login removes any stored token. */
+export async function signIn(credentials: LoginRequest): Promise<SessionUser> {
+  try {
+    const user = await apiRequest("/api/login/", {
+      body: credentials,
+      schema: SessionUserSchema,
+      quiet: true,
+    });
+    sessionStore.set(user);
+    return user;
+  } catch (error) {
+    sessionStore.clear();
+    throw error;
+  }
+}
+
+/** POST /api/accounting/self: re-reads the signed-in user (role, factory password, expiry). */
+export async function refreshSession(signal?: AbortSignal): Promise<SessionUser | null> {
+  const token = sessionStore.token();
+  if (!token) return null;
+  const user = await apiRequest("/api/accounting/self", { body: {}, schema: SessionUserSchema, signal });
+  // The token this tab holds stays the token it uses, whatever the answer carries.
+  if (sessionStore.token() !== token) return sessionStore.get();
+  const next = { ...user, token };
+  sessionStore.set(next);
+  return next;
+}
+
+/** POST /api/logout/, then forget the session and every cached query whatever the answer. */
+export async function signOut(): Promise<void> {
+  try {
+    if (sessionStore.token()) await apiRequest("/api/logout/", { body: {}, quiet: true });
+  } catch {
+    // The session ends here either way.
+  } finally {
+    endSession();
+  }
+}

@@ -1,0 +1,107 @@
+import Visibility from "@mui/icons-material/Visibility";
+import VisibilityOff from "@mui/icons-material/VisibilityOff";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import CardContent from "@mui/material/CardContent";
+import Divider from "@mui/material/Divider";
+import IconButton from "@mui/material/IconButton";
+import InputAdornment from "@mui/material/InputAdornment";
+import Link from "@mui/material/Link";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router";
+import { apiErrorText } from "../../app/api/handleTransportError";
+import { formError } from "../../app/messages/texts";
+import { signIn } from "../../app/session/session.api";
+import { ResetPasswordDialog } from "./ResetPasswordDialog";
+
+interface LoginForm {
+  username: string;
+  password: string;
+}
+
+/** /login: username and password; on success the route guard opens the user's default page. */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const [isPasswordShown, setPasswordShown] = useState(false);
+  const [isResetOpen, setResetOpen] = useState(false);
+  const form = useForm<LoginForm>({ defaultValues: { username: "", password: "" } });
+  const login = useMutation({ mutationFn: (values: LoginForm) => signIn(values) });
+  const { errors } = form.formState;
+
+  const handleSubmit = form.handleSubmit((values) =>
+    login.mutate({ username: values.username.trim(), password: values.password }),
+  );
+
+  return (
+    <Stack sx={{ alignItems: "center", mt: { xs: 2, sm: 6 } }}>
+      <Card sx={{ width: "100%", maxWidth: 420 }} elevation={3}>
+        <CardContent component="form" noValidate onSubmit={handleSubmit}>
+          <Stack spacing={2.5}>
+            <Typography data-testid="page-title" variant="h5" component="h1">
+              {t("login.title")}
+            </Typography>
+            {login.isError ? <Alert severity="error">{apiErrorText(login.error)}</Alert> : null}
+            <TextField
+              label={t("login.username")}
+              autoComplete="username"
+              autoFocus
+              error={Boolean(errors.username)}
+              helperText={errors.username?.message}
+              {...form.register("username", {
+                validate: (value) => value.trim().length > 0 || formError("required"),
+              })}
+            />
+            <TextField
+              label={t("login.password")}
+              type={isPasswordShown ? "text" : "password"}
+              autoComplete="current-password"
+              error={Boolean(errors.password)}
+              helperText={errors.password?.message}
+              {...form.register("password", {
+                validate: (value) => value.trim().length > 0 || formError("required"),
+              })}
+              slotProps={{
+                input: {
+                  endAdornment: (
+                    <InputAdornment position="end">
+                      <IconButton
+                        aria-label={isPasswordShown ? t("login.hidePassword") : t("login.showPassword")}
+                        onClick={() => setPasswordShown((shown) => !shown)}
+                        edge="end"
+                      >
+                        {isPasswordShown ? <VisibilityOff /> : <Visibility />}
+                      </IconButton>
+                    </InputAdornment>
+                  ),
+                },
+              }}
+            />
+            <Button type="submit" variant="contained" size="large" loading={login.isPending}>
+              {t("login.enter")}
+            </Button>
+            <Button component={RouterLink} to="/demo" variant="outlined">
+              {t("login.demo")}
+            </Button>
+            <Divider />
+            <Stack direction="row" sx={{ justifyContent: "space-between", flexWrap: "wrap", gap: 1 }}>
+              <Link component="button" type="button" variant="body2" onClick={() => setResetOpen(true)}>
+                {t("login.forgotPassword")}
+              </Link>
+              <Link component={RouterLink} to="/registry" variant="body2">
+                {t("login.signUp")}
+              </Link>
+            </Stack>
+          </Stack>
+        </CardContent>
+      </Card>
+      <ResetPasswordDialog isOpen={isResetOpen} onClose={() => setResetOpen(false)} />
+    </Stack>
+  );
+}

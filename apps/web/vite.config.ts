@@ -1,0 +1,35 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+// The dev server forwards the API and the realtime socket to the Cellfleet server (spec section 7).
+const apiTarget = process.env.CELLFLEET_API_URL ?? "http://localhost:3000";
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // Libraries change less often than the app: separate chunks stay cached across releases.
+        codeSplitting: {
+          groups: [
+            { name: "react", test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+            { name: "mui", test: /node_modules[\\/](@mui|@emotion|@popperjs)[\\/]/ },
+            { name: "vendor", test: /node_modules[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
+  server: {
+    proxy: {
+      "/api": { target: apiTarget, changeOrigin: true, ws: true },
+    },
+  },
+  preview: {
+    proxy: {
+      "/api": { target: apiTarget, changeOrigin: true, ws: true },
+    },
+  },
+});
