@@ -1,9 +1,9 @@
-import { DEFAULT_LOCALE, LOCALES, type Locale } from "@cellfleet/contract";
+import { COOKIE_VERSION, DEFAULT_LOCALE, LOCALES, type Locale } from "@cellfleet/contract";
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
 import en from "../locales/en.json";
 import ru from "../locales/ru.json";
-import { readCookie, writeCookie } from "./cookies";
+import { readCookie, resetCookiesUnlessVersion, writeCookie } from "./cookies";
 
 /** The cookie the language choice is kept in (spec section 2, top toolbar). */
 export const LOCALE_COOKIE = "locale";
@@ -13,6 +13,7 @@ function isLocale(value: string | null): value is Locale {
 }
 
 function initialLocale(): Locale {
+  resetCookiesUnlessVersion(COOKIE_VERSION);
   const stored = readCookie(LOCALE_COOKIE);
   return isLocale(stored) ? stored : DEFAULT_LOCALE;
 }
