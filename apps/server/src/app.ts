@@ -1,0 +1,100 @@
+import rateLimit from "@fastify/rate-limit";
+import websocket from "@fastify/websocket";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import {
+  type FastifyPluginAsyncZod,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import type { Logger } from "pino";
+import { authRoutes } from "./modules/auth/auth.routes";
+import { createSessionResolver } from "./modules/auth/session.service";
+import { healthRoutes } from "./modules/health/health.routes";
+import { profileRoutes } from "./modules/profile/profile.routes";
+import { decorateSessionRequest, installSessionGuard } from "./platform/auth/session-guard";
+import type { Bus } from "./platform/bus/bus";
+import type { Config } from "./platform/config";
+import type { AppContext } from "./platform/context";
+import type { Database } from "./platform/db/database";
+import { AppError, installErrorHandling } from "./platform/errors";
+import { registerOpenApi } from "./platform/http/openapi";
+import { registerSecurityHeaders } from "./platform/http/security-headers";
+import { DEFAULT_WEB_DIST_DIR, registerStaticSpa } from "./platform/http/static-spa";
+import { createSilentLogger } from "./platform/log";
+import {
+  DEFAULT_REALTIME_TIMINGS,
+  type RealtimeTimings,
+  registerRealtimeSocket,
+} from "./platform/realtime/socket.routes";
+
+/** Bodies above 1 MiB are refused with 413 PAYLOAD_TOO_LARGE. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Everything the app is built from; main.ts passes the real parts, tests pass their own. */
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  bus: Bus;
+  /** The clock; defaults to the system clock. */
+  now?: () => Date;
+  /** Defaults to a silent logger, so tests stay quiet. */
+  logger?: Logger;
+  /** The built web app; defaults to apps/web/dist. */
+  webDistDir?: string;
+  realtimeTimings?: Partial<RealtimeTimings>;
+  /** More route plugins inside the guarded /api scope (tests register fixture routes here). */
+  extraApiRoutes?: FastifyPluginAsyncZod<{ ctx: AppContext }>[];
+}
+
+/** Builds the Fastify app, ready for inject() or listen(); it does not listen by itself. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    // Typed as Fastify's base logger so the instance fits plain FastifyInstance parameters.
+    loggerInstance: (deps.logger ?? createSilentLogger()) as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+  decorateSessionRequest(app);
+
+  await registerSecurityHeaders(app);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new AppError("TOO_MANY_REQUESTS", `Too many attempts; try again in ${context.after}`),
+  });
+  await registerOpenApi(app);
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+
+  const ctx: AppContext = {
+    db: deps.database.db,
+    dbKind: deps.database.kind,
+    bus: deps.bus,
+    config: deps.config,
+    now: deps.now ?? (() => new Date()),
+    log: app.log,
+  };
+  const resolveSession = createSessionResolver(ctx);
+
+  await app.register(
+    async (api) => {
+      installSessionGuard(api, resolveSession);
+      await api.register(healthRoutes, { ctx });
+      await api.register(authRoutes, { ctx });
+      await api.register(profileRoutes, { ctx });
+      await registerRealtimeSocket(api, {
+        resolveSession,
+        bus: deps.bus,
+        timings: { ...DEFAULT_REALTIME_TIMINGS, ...deps.realtimeTimings },
+      });
+      for (const plugin of deps.extraApiRoutes ?? []) await api.register(plugin, { ctx });
+    },
+    { prefix: "/api" },
+  );
+
+  await registerStaticSpa(app, deps.webDistDir ?? DEFAULT_WEB_DIST_DIR);
+  return app;
+}

@@ -1,0 +1,74 @@
+import path from "node:path";
+import { buildApp } from "./app";
+import { runFirstStart } from "./modules/setup/first-start";
+import { createInProcessBus } from "./platform/bus/in-process-bus";
+import { ConfigError, loadConfig } from "./platform/config";
+import { openDatabase } from "./platform/db/database";
+import { migrateToLatest, readSchemaVersion } from "./platform/db/migrate";
+import { createLogger } from "./platform/log";
+
+/** How long shutdown may take before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Cellfleet cannot start. ${error.message}`);
+    process.exit(1);
+  }
+  const log = createLogger(config.logLevel);
+  if (config.busUrl !== undefined) {
+    log.fatal(
+      "BUS_URL is set, but only the in-process bus exists so far (NATS/Redis come later). Unset BUS_URL to run a single node.",
+    );
+    process.exit(1);
+  }
+
+  const database = openDatabase(
+    config.databaseUrl
+      ? { kind: "postgres", url: config.databaseUrl }
+      : { kind: "pglite", dataDir: path.join(config.dataDir, "db") },
+  );
+  const applied = await migrateToLatest(database.db);
+  log.info(
+    { database: database.kind, applied, schema_version: await readSchemaVersion(database.db) },
+    "database ready",
+  );
+  await runFirstStart(database.db, { rootPassword: config.rootPassword, now: () => new Date(), log });
+
+  const bus = createInProcessBus(log);
+  const app = await buildApp({ config, database, bus, logger: log });
+
+  let isStopping = false;
+  const stop = async (signal: string) => {
+    if (isStopping) return;
+    isStopping = true;
+    log.info({ signal }, "shutting down");
+    const forceExit = setTimeout(() => {
+      log.error("shutdown took too long; exiting");
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    forceExit.unref();
+    try {
+      await app.close();
+      await bus.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      log.error({ err: error }, "shutdown failed");
+      process.exit(1);
+    }
+  };
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  console.error("Cellfleet failed to start:", error);
+  process.exit(1);
+});

@@ -1,0 +1,57 @@
+import { LoginRequestSchema, SessionUserSchema } from "@cellfleet/contract";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { prepareDummyPasswordHash } from "../../platform/auth/passwords";
+import { requireSession } from "../../platform/auth/session-guard";
+import type { AppContext } from "../../platform/context";
+import { ERROR_RESPONSES, OkSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
+import { currentSessionUser, login, logout } from "./auth.service";
+
+/** POST /api/login/, /api/logout/, /api/accounting/self. */
+export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  await prepareDummyPasswordHash();
+
+  app.post(
+    "/login/",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "Sign in with a username and password, or `{ demo: true }` for the read-only demo",
+        body: LoginRequestSchema,
+        response: { 200: SessionUserSchema, ...ERROR_RESPONSES },
+      },
+      config: { isPublic: true, rateLimit: { max: ctx.config.loginRateLimit, timeWindow: 60_000 } },
+    },
+    async (request) => login(ctx, request.body, request.ip),
+  );
+
+  app.post(
+    "/logout/",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "End the current session; its open sockets close",
+        body: TokenOnlyBodySchema,
+        response: { 200: OkSchema, ...ERROR_RESPONSES },
+      },
+      config: { allowsFactoryPassword: true },
+    },
+    async (request) => {
+      await logout(ctx, requireSession(request));
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    "/accounting/self",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "The session user of the current session",
+        body: TokenOnlyBodySchema,
+        response: { 200: SessionUserSchema, ...ERROR_RESPONSES },
+      },
+      config: { allowsFactoryPassword: true },
+    },
+    async (request) => currentSessionUser(requireSession(request)),
+  );
+};

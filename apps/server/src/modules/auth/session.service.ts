@@ -1,0 +1,69 @@
+import type { ErrorCode, Role, ServerSocketMessage } from "@cellfleet/contract";
+import type { SessionContext, SessionResolver } from "../../platform/auth/session-guard";
+import { hashToken } from "../../platform/auth/tokens";
+import { sessionTopic } from "../../platform/bus/bus";
+import type { AppContext } from "../../platform/context";
+import { AppError } from "../../platform/errors";
+import { findEffectivePolicy } from "../policies/policies.service";
+import { usersRepo } from "../users/users.repo";
+import { isPasswordExpired } from "../users/users.rules";
+import { type SessionEndReason, sessionsRepo } from "./sessions.repo";
+
+/** last_seen_at is written at most this often, so every call does not cost a write. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** Ends a session and tells its open sockets, which close with the given code. */
+export async function endSession(
+  ctx: AppContext,
+  sessionId: string,
+  reason: SessionEndReason,
+  code: ErrorCode,
+): Promise<void> {
+  const hasEnded = await sessionsRepo(ctx.db).endSession(sessionId, ctx.now(), reason);
+  if (!hasEnded) return;
+  const message: ServerSocketMessage = { type: "session", state: "ended", code };
+  await ctx.bus.publish(sessionTopic(sessionId), message);
+}
+
+/**
+ * The session checks, in order: no token, unknown or ended token, expired session, inactivity
+ * beyond the user's policy, blocked user, expired password. HTTP and the socket share them.
+ */
+export function createSessionResolver(ctx: AppContext): SessionResolver {
+  return async (token, { touch }): Promise<SessionContext> => {
+    if (!token) throw new AppError("TOKEN_NOT_GIVEN", "No token given");
+    const session = await sessionsRepo(ctx.db).findSessionByTokenHashAcrossDomains(hashToken(token));
+    if (!session || session.ended_at !== null) throw new AppError("TOKEN_INVALID", "The token is not valid");
+
+    const now = ctx.now();
+    if (session.expires_at.getTime() <= now.getTime()) {
+      await endSession(ctx, session.id, "expired", "TOKEN_HAS_EXPIRED");
+      throw new AppError("TOKEN_HAS_EXPIRED", "The session has expired");
+    }
+    const user = await usersRepo(ctx.db).findUserByIdAcrossDomains(session.user_id);
+    if (!user) {
+      await endSession(ctx, session.id, "user_removed", "TOKEN_INVALID");
+      throw new AppError("TOKEN_INVALID", "The token is not valid");
+    }
+    const policy = await findEffectivePolicy(ctx.db, user);
+    const idleMs = now.getTime() - session.last_seen_at.getTime();
+    if (policy.inactivity_minutes > 0 && idleMs > policy.inactivity_minutes * 60_000) {
+      await endSession(ctx, session.id, "inactivity", "INACTIVITY_TIMEOUT");
+      throw new AppError("INACTIVITY_TIMEOUT", "The session ended after a period of inactivity");
+    }
+    if (user.blocked) throw new AppError("USER_BLOCKED", "The user is blocked");
+    if (isPasswordExpired(user.password_expire_date, now)) {
+      throw new AppError("PASSWORD_EXPIRED", "The password has expired");
+    }
+    if (touch && idleMs >= TOUCH_INTERVAL_MS) await sessionsRepo(ctx.db).touchSession(session.id, now);
+
+    return {
+      sessionId: session.id,
+      user,
+      domainId: user.domain_id,
+      role: user.role as Role,
+      isDemo: user.is_demo,
+      token,
+    };
+  };
+}

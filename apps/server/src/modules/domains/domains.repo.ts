@@ -1,0 +1,31 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { DB, DomainRow, NewDomainRow } from "../../platform/db/schema";
+
+/** Domains (tenants). A domain's own row is addressed by its id; lookups by name span all domains. */
+export function domainsRepo(db: Kysely<DB>) {
+  return {
+    async findDomain(domainId: string): Promise<DomainRow | undefined> {
+      return db.selectFrom("domains").selectAll().where("id", "=", domainId).executeTakeFirst();
+    },
+
+    /** Domain names are unique across the installation. */
+    async findDomainByNameAcrossDomains(name: string): Promise<DomainRow | undefined> {
+      return db.selectFrom("domains").selectAll().where("name", "=", name).executeTakeFirst();
+    },
+
+    async insertDomain(domain: Omit<NewDomainRow, "id">): Promise<string> {
+      const id = randomUUID();
+      await db
+        .insertInto("domains")
+        .values({ ...domain, id })
+        .execute();
+      return id;
+    },
+
+    /** Notes that someone of the domain signed in. */
+    async recordDomainSession(domainId: string, at: Date): Promise<void> {
+      await db.updateTable("domains").set({ last_session: at }).where("id", "=", domainId).execute();
+    },
+  };
+}

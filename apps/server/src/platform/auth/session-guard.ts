@@ -1,0 +1,100 @@
+import type { Role } from "@cellfleet/contract";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { UserRecord } from "../db/schema";
+import { AppError } from "../errors";
+
+/** Who is calling: set on every request of a non-public route once its token is accepted. */
+export interface SessionContext {
+  sessionId: string;
+  user: UserRecord;
+  /** The user's domain; null for superusers. */
+  domainId: string | null;
+  role: Role;
+  /** Demo sessions may read but never save. */
+  isDemo: boolean;
+  token: string;
+}
+
+/**
+ * Turns a token into a session or throws the AppError of the first check it fails.
+ * `touch` records activity (HTTP calls do; the socket's periodic re-check does not).
+ */
+export type SessionResolver = (token: string | null, options: { touch: boolean }) => Promise<SessionContext>;
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Anyone may call the route; no token is checked. */
+    isPublic?: boolean;
+    /** The route answers while the user's factory password is unchanged (profile, self, logout). */
+    allowsFactoryPassword?: boolean;
+    /** The route saves something, so demo sessions are refused; a function decides per request. */
+    saves?: boolean | ((request: FastifyRequest) => boolean);
+  }
+  interface FastifyRequest {
+    /** The caller's session; null on public routes. Use requireSession() in handlers. */
+    session: SessionContext | null;
+    /** The token the call carried, from the Token header or the body's `token` field. */
+    token: string | null;
+  }
+}
+
+/** Reads the token from the Token header, else from a non-GET body's `token`, and strips it from the body. */
+function takeToken(request: FastifyRequest): string | null {
+  const header = request.headers.token;
+  let token = typeof header === "string" && header.length > 0 ? header : null;
+  const body = request.body;
+  if (request.method !== "GET" && body !== null && typeof body === "object" && !Array.isArray(body)) {
+    const record = body as Record<string, unknown>;
+    if ("token" in record) {
+      if (token === null && typeof record.token === "string" && record.token.length > 0) token = record.token;
+      // The rest of the body is validated by the route's schema, which knows nothing of tokens.
+      delete record.token;
+    }
+  }
+  return token;
+}
+
+/** Decorates requests with `session` and `token`; call once on the root instance. */
+export function decorateSessionRequest(app: FastifyInstance): void {
+  app.decorateRequest("session", null);
+  app.decorateRequest("token", null);
+}
+
+/**
+ * Guards every route of the scope it is installed in: token → session (or 401/403), the
+ * factory-password lock, and the one demo check for routes whose config says they save.
+ */
+export function installSessionGuard(scope: FastifyInstance, resolveSession: SessionResolver): void {
+  scope.addHook("preValidation", async (request) => {
+    request.token = takeToken(request);
+    const config = request.routeOptions.config;
+    if (config.isPublic) return;
+    const session = await resolveSession(request.token, { touch: true });
+    if (session.user.factory_password && !config.allowsFactoryPassword) {
+      throw new AppError("PERMISSION_DENIED", "Change the factory password first");
+    }
+    request.session = session;
+  });
+
+  scope.addHook("preHandler", async (request) => {
+    const saves = request.routeOptions.config.saves;
+    if (!saves || !request.session?.isDemo) return;
+    if (saves === true || saves(request)) {
+      throw new AppError("DEMO_PERMISSIONS_DENIED", "Saving is not available in demo mode");
+    }
+  });
+}
+
+/** The session of a guarded route's request. */
+export function requireSession(request: FastifyRequest): SessionContext {
+  if (!request.session) throw new AppError("TOKEN_NOT_GIVEN", "Sign in first");
+  return request.session;
+}
+
+/** A route hook that lets only the given roles through; others get PERMISSION_DENIED (403). */
+export function requireRole(roles: readonly Role[]) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const session = requireSession(request);
+    if (!roles.includes(session.role)) throw new AppError("PERMISSION_DENIED", "Access denied");
+  };
+}

@@ -1,0 +1,27 @@
+/** Called with each message published on a subscribed topic. */
+export type BusHandler = (message: unknown) => void;
+
+/**
+ * Publish/subscribe between the parts of the server, and later between server nodes.
+ * Only the in-process implementation exists so far; a NATS or Redis one (chosen by BUS_URL) will
+ * implement this same interface, so messages must be plain JSON-serialisable values and
+ * delivery is at-most-once and asynchronous from the publisher's point of view.
+ */
+export interface Bus {
+  /** Sends a message to every current subscriber of the topic, on every node. */
+  publish(topic: string, message: unknown): Promise<void>;
+  /** Starts delivering the topic's messages to the handler; returns the unsubscribe function. */
+  subscribe(topic: string, handler: BusHandler): () => void;
+  /** Drops every subscription and releases connections. */
+  close(): Promise<void>;
+}
+
+/** Topic of everything that concerns one domain's users (devices, events, notifications). */
+export function domainTopic(domainId: string): string {
+  return `domain:${domainId}`;
+}
+
+/** Topic of one session: its sockets close when a session-ended message arrives. */
+export function sessionTopic(sessionId: string): string {
+  return `session:${sessionId}`;
+}

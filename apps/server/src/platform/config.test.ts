@@ -1,0 +1,71 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config";
+
+describe("loadConfig", () => {
+  it("fills every default from an empty environment", () => {
+    const config = loadConfig({}, "/srv/cellfleet");
+    expect(config).toEqual({
+      port: 3000,
+      host: "0.0.0.0",
+      dataDir: path.resolve("/srv/cellfleet", "data"),
+      databaseUrl: undefined,
+      mqttPort: 1883,
+      mqttUrl: undefined,
+      busUrl: undefined,
+      rootPassword: undefined,
+      simulate: 25,
+      logLevel: "info",
+      sessionTtlHours: 12,
+      loginRateLimit: 20,
+    });
+  });
+
+  it("reads the variables it is given", () => {
+    const config = loadConfig(
+      {
+        PORT: "8080",
+        DATA_DIR: "/var/lib/cellfleet",
+        DATABASE_URL: "postgres://cf@db:5432/cellfleet",
+        BUS_URL: "nats://bus:4222",
+        SIMULATE: "0",
+        LOG_LEVEL: "debug",
+        SESSION_TTL_HOURS: "1.5",
+        LOGIN_RATE_LIMIT: "5",
+        CELLFLEET_ROOT_PASSWORD: "secret-root",
+      },
+      "/ignored",
+    );
+    expect(config).toMatchObject({
+      port: 8080,
+      dataDir: "/var/lib/cellfleet",
+      databaseUrl: "postgres://cf@db:5432/cellfleet",
+      busUrl: "nats://bus:4222",
+      simulate: 0,
+      logLevel: "debug",
+      sessionTtlHours: 1.5,
+      loginRateLimit: 5,
+      rootPassword: "secret-root",
+    });
+  });
+
+  it("treats blank variables as unset", () => {
+    expect(loadConfig({ PORT: "", DATABASE_URL: " " }).port).toBe(3000);
+  });
+
+  it("refuses invalid values with a ConfigError naming each variable", () => {
+    const attempt = () => loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", LOG_LEVEL: "loud" });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/PORT="eighty"/);
+    expect(attempt).toThrow(/DATABASE_URL="mysql:\/\/x"/);
+    expect(attempt).toThrow(/LOG_LEVEL="loud"/);
+  });
+
+  it("never repeats a secret in the error", () => {
+    const attempt = () =>
+      loadConfig({ CELLFLEET_ROOT_PASSWORD: "p".repeat(300), DATABASE_URL: "mysql://cf:s3cret@db/x" });
+    expect(attempt).toThrow(/CELLFLEET_ROOT_PASSWORD=\(hidden\)/);
+    expect(attempt).toThrow(/mysql:\/\/cf:\*\*\*@db/);
+    expect(attempt).not.toThrow(/s3cret|ppppp/);
+  });
+});

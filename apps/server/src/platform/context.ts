@@ -1,0 +1,17 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Kysely } from "kysely";
+import type { Bus } from "./bus/bus";
+import type { Config } from "./config";
+import type { DatabaseKind } from "./db/database";
+import type { DB } from "./db/schema";
+
+/** What services need from the platform; built once by buildApp and handed to every route module. */
+export interface AppContext {
+  db: Kysely<DB>;
+  dbKind: DatabaseKind;
+  bus: Bus;
+  config: Config;
+  /** The clock every rule reads (session expiry, inactivity, password dates); tests move it. */
+  now: () => Date;
+  log: FastifyBaseLogger;
+}

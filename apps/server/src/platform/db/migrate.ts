@@ -1,0 +1,35 @@
+import { type Kysely, sql } from "kysely";
+import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
+import * as m0001 from "./migrations/0001_foundation";
+
+/**
+ * Every migration, in order. Imported statically (not read from a folder) so the same list runs
+ * under tsx, vitest and any bundler, on PGlite and on PostgreSQL alike.
+ */
+export const MIGRATIONS: Record<string, Migration> = {
+  "0001_foundation": m0001,
+};
+
+const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Applies every pending migration; throws with the failing migration's name if one fails. */
+export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: staticProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === "Error");
+  if (error) {
+    const name = failed ? ` ${failed.migrationName}` : "";
+    throw new Error(`Database migration${name} failed: ${(error as Error).message ?? String(error)}`, {
+      cause: error,
+    });
+  }
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** The schema version: the name of the newest applied migration, or "none". */
+export async function readSchemaVersion<T>(db: Kysely<T>): Promise<string> {
+  const result = await sql<{
+    name: string;
+  }>`select name from kysely_migration order by name desc limit 1`.execute(db);
+  return result.rows[0]?.name ?? "none";
+}

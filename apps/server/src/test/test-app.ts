@@ -1,0 +1,68 @@
+import type { FastifyInstance } from "fastify";
+import type { Kysely } from "kysely";
+import { type AppDeps, buildApp } from "../app";
+import { runFirstStart } from "../modules/setup/first-start";
+import type { Bus } from "../platform/bus/bus";
+import { createInProcessBus } from "../platform/bus/in-process-bus";
+import { type Config, loadConfig } from "../platform/config";
+import type { DB } from "../platform/db/schema";
+import { createTestClock, type TestClock } from "./test-clock";
+import { createTestDatabase } from "./test-db";
+
+/** An app on a database of its own, with a clock the test controls. */
+export interface TestApp {
+  app: FastifyInstance;
+  db: Kysely<DB>;
+  bus: Bus;
+  clock: TestClock;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions
+  extends Partial<Pick<AppDeps, "webDistDir" | "realtimeTimings" | "extraApiRoutes">> {
+  config?: Partial<Config>;
+  /** Run the first-start seed (default policy, root, demo). Default true. */
+  seed?: boolean;
+}
+
+/**
+ * Builds the app for app.inject() (or app.listen({ port: 0 }) for sockets). Each call gets a
+ * fresh database (see createTestDatabase), so test files never see each other's rows.
+ */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const { database, drop } = await createTestDatabase();
+  const clock = createTestClock();
+  // A high login limit, so the many sign-ins of a test file are not rate-limited by accident.
+  const config: Config = { ...loadConfig({}), loginRateLimit: 10_000, ...options.config };
+  if (options.seed ?? true) {
+    await runFirstStart(database.db, {
+      rootPassword: "root-password-for-tests",
+      now: clock.now,
+      log: { warn() {} },
+    });
+  }
+  const bus = createInProcessBus();
+  const app = await buildApp({
+    config,
+    database,
+    bus,
+    now: clock.now,
+    webDistDir: options.webDistDir ?? "/nonexistent-cellfleet-web-dist",
+    realtimeTimings: options.realtimeTimings,
+    extraApiRoutes: options.extraApiRoutes,
+  });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    bus,
+    clock,
+    config,
+    close: async () => {
+      await app.close();
+      await bus.close();
+      await drop();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// Starts the real server for the browser tests, after seeding what they need that the console cannot
+// create yet (an operator in the demo domain). The database is the embedded PGlite under DATA_DIR.
+import path from "node:path";
+import { runFirstStart } from "../../apps/server/src/modules/setup/first-start";
+import { usersRepo } from "../../apps/server/src/modules/users/users.repo";
+import { hashPassword } from "../../apps/server/src/platform/auth/passwords";
+import { loadConfig } from "../../apps/server/src/platform/config";
+import { openDatabase } from "../../apps/server/src/platform/db/database";
+import { migrateToLatest } from "../../apps/server/src/platform/db/migrate";
+import { toJsonb } from "../../apps/server/src/platform/db/schema";
+import { OPERATOR } from "./accounts";
+
+const config = loadConfig();
+const database = openDatabase({ kind: "pglite", dataDir: path.join(config.dataDir, "db") });
+await migrateToLatest(database.db);
+await runFirstStart(database.db, { rootPassword: config.rootPassword, now: () => new Date(), log: console });
+
+const users = usersRepo(database.db);
+if (!(await users.findUserWithPasswordHashByUsernameAcrossDomains(OPERATOR.username))) {
+  const demo = await database.db
+    .selectFrom("domains")
+    .select("id")
+    .where("name", "=", "demo")
+    .executeTakeFirstOrThrow();
+  const now = new Date();
+  const passwordHash = await hashPassword(OPERATOR.password);
+  await users.insertUser(demo.id, {
+    username: OPERATOR.username,
+    full_name: OPERATOR.fullName,
+    role: 4,
+    plugins: toJsonb([]),
+    password_hash: passwordHash,
+    factory_password: false,
+    password_changed_at: now,
+    create_time: now,
+  });
+}
+await database.close();
+
+await import("../../apps/server/src/main");
