@@ -1,5 +1,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { DEFAULT_POLICY, PLUGINS, type Role, type SecurityPolicy } from "@cellfleet/contract";
+import {
+  DEFAULT_DOMAIN_SETTINGS,
+  DEFAULT_POLICY,
+  PLUGINS,
+  type Role,
+  type SecurityPolicy,
+} from "@cellfleet/contract";
 import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
 import { hashPassword } from "../platform/auth/passwords";
@@ -13,7 +19,7 @@ export function uniqueName(prefix: string): string {
 
 /** Creates a domain of the test's own. */
 export async function buildDomain(t: TestApp, overrides: Partial<DomainRow> = {}): Promise<DomainRow> {
-  const row = {
+  const row: DomainRow = {
     id: randomUUID(),
     name: uniqueName("domain"),
     full_name: "Test domain",
@@ -26,9 +32,13 @@ export async function buildDomain(t: TestApp, overrides: Partial<DomainRow> = {}
     is_demo: false,
     create_time: t.clock.now(),
     last_session: null,
+    settings: DEFAULT_DOMAIN_SETTINGS,
     ...overrides,
   };
-  await t.db.insertInto("domains").values(row).execute();
+  await t.db
+    .insertInto("domains")
+    .values({ ...row, settings: toJsonb(row.settings) })
+    .execute();
   return row;
 }
 

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import * as m0001 from "./migrations/0001_foundation";
+import * as m0002 from "./migrations/0002_fleet";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -8,6 +9,7 @@ import * as m0001 from "./migrations/0001_foundation";
  */
 export const MIGRATIONS: Record<string, Migration> = {
   "0001_foundation": m0001,
+  "0002_fleet": m0002,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

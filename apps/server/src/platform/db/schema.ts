@@ -1,3 +1,4 @@
+import type { DomainSettings } from "@cellfleet/contract";
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 
 /** timestamptz: read as Date, written as Date. */
@@ -24,6 +25,8 @@ export interface DomainsTable {
   is_demo: Generated<boolean>;
   create_time: TimestampDefault;
   last_session: Timestamp | null;
+  /** Contract DomainSettings: status thresholds and copies kept. */
+  settings: ColumnType<DomainSettings, string | undefined, string>;
 }
 
 /** Password and account rules (contract SecurityPolicySchema); domain_id null for global ones. */
@@ -98,6 +101,65 @@ export interface SessionsTable {
   client_ip: string | null;
 }
 
+/** A router of a domain. Status is never stored as truth: it is computed from last_contact when read. */
+export interface DevicesTable {
+  id: string;
+  domain_id: string;
+  ident: string;
+  description: Generated<string>;
+  tags: ColumnType<string[], string | undefined, string>;
+  aes_key: string | null;
+  model: string | null;
+  firmware: string | null;
+  serial: string | null;
+  last_contact: Timestamp | null;
+  last_status: Generated<string>;
+  /** bigint: node-postgres and PGlite read it as a string. */
+  last_seq: ColumnType<string, string | number | undefined, string | number>;
+  events_unread: Generated<number>;
+  signal_csq: number | null;
+  network_mode: string | null;
+  has_backups: Generated<boolean>;
+  has_journals: Generated<boolean>;
+  meta: ColumnType<Record<string, unknown>, string | undefined, string>;
+  create_time: TimestampDefault;
+}
+
+/** The latest state per device and collect type. */
+export interface DeviceCollectsTable {
+  device_id: string;
+  domain_id: string;
+  type: string;
+  data: Jsonb<unknown>;
+  seq: ColumnType<string, string | number, string | number>;
+  create_time: Timestamp;
+}
+
+/** What changed in each report, for charts. */
+export interface CollectHistoryTable {
+  id: ColumnType<string, never, never>;
+  domain_id: string;
+  device_id: string;
+  type: string;
+  changes: Jsonb<unknown>;
+  create_time: Timestamp;
+}
+
+/** Events of devices and users (spec section 3). */
+export interface EventsTable {
+  id: ColumnType<string, never, never>;
+  domain_id: string;
+  device_id: string | null;
+  kind: string;
+  level: "info" | "warning" | "error" | "alert";
+  message: Generated<string>;
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
+  is_read: Generated<boolean>;
+  author_id: string | null;
+  device_time: Timestamp | null;
+  create_time: TimestampDefault;
+}
+
 /** The database as Kysely sees it. */
 export interface DB {
   domains: DomainsTable;
@@ -105,6 +167,10 @@ export interface DB {
   users: UsersTable;
   password_history: PasswordHistoryTable;
   sessions: SessionsTable;
+  devices: DevicesTable;
+  device_collects: DeviceCollectsTable;
+  collect_history: CollectHistoryTable;
+  events: EventsTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;
@@ -115,6 +181,12 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type DeviceRow = Selectable<DevicesTable>;
+export type NewDeviceRow = Insertable<DevicesTable>;
+export type DeviceUpdate = Updateable<DevicesTable>;
+export type DeviceCollectRow = Selectable<DeviceCollectsTable>;
+export type EventRow = Selectable<EventsTable>;
+export type NewEventRow = Insertable<EventsTable>;
 export type NewSessionRow = Insertable<SessionsTable>;
 
 /** Serialises a value for a jsonb column. */
