@@ -11,7 +11,7 @@ await client.connect();
 try {
   if (action === "create") await client.query(`CREATE DATABASE ${name}`);
   else await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  console.log(`${action}d database ${name}`);
+  console.log(`${action === "create" ? "created" : "dropped"} database ${name}`);
 } finally {
   await client.end();
 }
