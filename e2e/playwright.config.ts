@@ -6,8 +6,12 @@ import { defineConfig } from "@playwright/test";
 // The browser tests start their own server on a fresh embedded database, in Debian's Chromium.
 const port = Number(process.env.E2E_PORT ?? 3199);
 const baseURL = `http://127.0.0.1:${port}`;
+// The fleet spec connects a router of its own to the embedded broker, so its port must be known
+// (not 0); the workers inherit this from the runner that loads the config.
+process.env.E2E_MQTT_PORT ??= String(port + 700);
 
 import { ROOT_PASSWORD } from "./support/accounts";
+import { mailboxDir } from "./support/mailbox";
 
 export default defineConfig({
   testDir: "./tests",
@@ -50,8 +54,14 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), "cellfleet-e2e-")),
       CELLFLEET_ROOT_PASSWORD: ROOT_PASSWORD,
       LOGIN_RATE_LIMIT: "1000",
-      SIMULATE: "0",
+      // A small simulated demo fleet: the fleet spec watches it appear and turn online.
+      SIMULATE: "5",
+      // The embedded MQTT broker on a free port: 1883 may be taken (a local Mosquitto, another server).
+      MQTT_PORT: process.env.E2E_MQTT_PORT ?? "0",
       LOG_LEVEL: "warn",
+      // Mail of the accounting flows goes to a loopback SMTP server (support/mailbox.ts).
+      E2E_MAILBOX_DIR: mailboxDir(port),
+      PUBLIC_URL: baseURL,
     },
   },
 });

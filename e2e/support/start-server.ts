@@ -8,7 +8,13 @@ import { loadConfig } from "../../apps/server/src/platform/config";
 import { openDatabase } from "../../apps/server/src/platform/db/database";
 import { migrateToLatest } from "../../apps/server/src/platform/db/migrate";
 import { toJsonb } from "../../apps/server/src/platform/db/schema";
-import { OPERATOR } from "./accounts";
+import { FLEET_ADMIN, OPERATOR } from "./accounts";
+import { startMailbox } from "./mailbox";
+
+// Mail goes to a loopback SMTP server whose messages the tests read (registration, password reset).
+if (process.env.E2E_MAILBOX_DIR && !process.env.SMTP_URL) {
+  process.env.SMTP_URL = (await startMailbox(process.env.E2E_MAILBOX_DIR)).url;
+}
 
 const config = loadConfig();
 const database = openDatabase({ kind: "pglite", dataDir: path.join(config.dataDir, "db") });
@@ -30,6 +36,24 @@ if (!(await users.findUserWithPasswordHashByUsernameAcrossDomains(OPERATOR.usern
     role: 4,
     plugins: toJsonb([]),
     password_hash: passwordHash,
+    factory_password: false,
+    password_changed_at: now,
+    create_time: now,
+  });
+}
+if (!(await users.findUserWithPasswordHashByUsernameAcrossDomains(FLEET_ADMIN.username))) {
+  const demo = await database.db
+    .selectFrom("domains")
+    .select("id")
+    .where("name", "=", "demo")
+    .executeTakeFirstOrThrow();
+  const now = new Date();
+  await users.insertUser(demo.id, {
+    username: FLEET_ADMIN.username,
+    full_name: FLEET_ADMIN.fullName,
+    role: 2,
+    plugins: toJsonb([]),
+    password_hash: await hashPassword(FLEET_ADMIN.password),
     factory_password: false,
     password_changed_at: now,
     create_time: now,

@@ -8,10 +8,15 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
+import { accountingRoutes } from "./modules/accounting.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { createSessionResolver } from "./modules/auth/session.service";
+import { devicesRoutes } from "./modules/devices/devices.routes";
+import { eventsRoutes } from "./modules/events/events.routes";
 import { healthRoutes } from "./modules/health/health.routes";
+import { type MqttStatsSource, mqttRoutes } from "./modules/ingest/mqtt.routes";
 import { profileRoutes } from "./modules/profile/profile.routes";
+import { createAuditLog } from "./platform/audit/audit-log";
 import { decorateSessionRequest, installSessionGuard } from "./platform/auth/session-guard";
 import type { Bus } from "./platform/bus/bus";
 import type { Config } from "./platform/config";
@@ -22,6 +27,7 @@ import { registerOpenApi } from "./platform/http/openapi";
 import { registerSecurityHeaders } from "./platform/http/security-headers";
 import { DEFAULT_WEB_DIST_DIR, registerStaticSpa } from "./platform/http/static-spa";
 import { createSilentLogger } from "./platform/log";
+import { createMailer } from "./platform/mail/mailer";
 import {
   DEFAULT_REALTIME_TIMINGS,
   type RealtimeTimings,
@@ -45,6 +51,8 @@ export interface AppDeps {
   realtimeTimings?: Partial<RealtimeTimings>;
   /** More route plugins inside the guarded /api scope (tests register fixture routes here). */
   extraApiRoutes?: FastifyPluginAsyncZod<{ ctx: AppContext }>[];
+  /** The device gateway's figures for GET /api/mqtt/stats (main.ts passes them once it runs). */
+  mqttStats?: MqttStatsSource;
 }
 
 /** Builds the Fastify app, ready for inject() or listen(); it does not listen by itself. */
@@ -76,15 +84,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     config: deps.config,
     now: deps.now ?? (() => new Date()),
     log: app.log,
+    mailer: createMailer(deps.config.smtp),
   };
+  // Audit entries are written after the answer; closing waits for them, then closes the mail transport.
+  const auditLog = createAuditLog(ctx);
+  app.decorate("auditLog", auditLog);
+  app.addHook("onClose", async () => {
+    await auditLog.settle();
+    ctx.mailer.close();
+  });
   const resolveSession = createSessionResolver(ctx);
 
   await app.register(
     async (api) => {
       installSessionGuard(api, resolveSession);
+      auditLog.install(api);
       await api.register(healthRoutes, { ctx });
       await api.register(authRoutes, { ctx });
       await api.register(profileRoutes, { ctx });
+      await api.register(devicesRoutes, { ctx });
+      await api.register(eventsRoutes, { ctx });
+      await api.register(accountingRoutes, { ctx });
+      await api.register(mqttRoutes, { ctx, stats: deps.mqttStats });
       await registerRealtimeSocket(api, {
         resolveSession,
         bus: deps.bus,

@@ -1,11 +1,13 @@
 import path from "node:path";
 import { buildApp } from "./app";
+import { type DeviceSide, startDeviceSide } from "./modules/ingest/device-side";
 import { runFirstStart } from "./modules/setup/first-start";
 import { createInProcessBus } from "./platform/bus/in-process-bus";
 import { ConfigError, loadConfig } from "./platform/config";
 import { openDatabase } from "./platform/db/database";
 import { migrateToLatest, readSchemaVersion } from "./platform/db/migrate";
 import { createLogger } from "./platform/log";
+import { MqttPortInUseError } from "./platform/mqtt/embedded-broker";
 
 /** How long shutdown may take before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -40,7 +42,21 @@ async function main(): Promise<void> {
   await runFirstStart(database.db, { rootPassword: config.rootPassword, now: () => new Date(), log });
 
   const bus = createInProcessBus(log);
-  const app = await buildApp({ config, database, bus, logger: log });
+  let deviceSide: DeviceSide | undefined;
+  const app = await buildApp({
+    config,
+    database,
+    bus,
+    logger: log,
+    mqttStats: () => deviceSide?.stats() ?? null,
+  });
+  try {
+    deviceSide = await startDeviceSide(config, { db: database.db, bus, now: () => new Date(), log });
+  } catch (error) {
+    if (!(error instanceof MqttPortInUseError)) throw error;
+    log.fatal(error.message);
+    process.exit(1);
+  }
 
   let isStopping = false;
   const stop = async (signal: string) => {
@@ -54,6 +70,7 @@ async function main(): Promise<void> {
     forceExit.unref();
     try {
       await app.close();
+      await deviceSide?.close();
       await bus.close();
       await database.close();
       process.exit(0);

@@ -25,7 +25,9 @@ export async function transferFile(
   try {
     const response = await fetch(file.url, {
       method: file.method,
-      body: file.method === "PUT" ? body : undefined,
+      // A copy over a plain ArrayBuffer: the DOM typing of fetch (seen when the server's typecheck
+      // includes this file) takes no view over a SharedArrayBuffer-like buffer.
+      body: file.method === "PUT" ? new Uint8Array(body) : undefined,
       headers: file.method === "PUT" ? { "content-type": "application/octet-stream" } : undefined,
       signal: AbortSignal.timeout(TRANSFER_TIMEOUT_MS),
     });

@@ -14,6 +14,7 @@ export const SOCKET_MESSAGE_TYPES = [
   "peers",
   "approval",
   "session",
+  "events",
 ] as const;
 export type SocketMessageType = (typeof SOCKET_MESSAGE_TYPES)[number];
 
@@ -30,6 +31,8 @@ export const ServerSocketMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("collects"), content: z.array(z.unknown()) }),
   z.object({ type: z.literal("peers"), content: z.array(z.unknown()) }),
   z.object({ type: z.literal("approval"), content: z.array(z.unknown()) }),
+  /** Events were marked read (content: their ids, or [] for all); badges refetch POST /api/events/unread. */
+  z.object({ type: z.literal("events"), action: z.literal("read"), content: z.array(z.string()) }),
   z.object({ type: z.literal("session"), state: z.literal("ended"), code: z.string() }),
 ]);
 export type ServerSocketMessage = z.infer<typeof ServerSocketMessageSchema>;

@@ -12,13 +12,37 @@ describe("loadConfig", () => {
       databaseUrl: undefined,
       mqttPort: 1883,
       mqttUrl: undefined,
+      mqttAuthSecret: undefined,
+      mqttSharedSubscription: false,
       busUrl: undefined,
       rootPassword: undefined,
       simulate: 25,
       logLevel: "info",
       sessionTtlHours: 12,
       loginRateLimit: 20,
+      smtp: null,
+      publicUrl: "http://localhost:3000",
     });
+  });
+
+  it("reads the SMTP settings, hiding SMTP_PASSWORD in errors", () => {
+    const config = loadConfig({
+      SMTP_HOST: "mail.example.com",
+      SMTP_PORT: "465",
+      SMTP_USER: "bot",
+      SMTP_PASSWORD: "pw",
+      PUBLIC_URL: "https://cf.example.com/",
+    });
+    expect(config.smtp).toEqual({
+      url: undefined,
+      host: "mail.example.com",
+      port: 465,
+      user: "bot",
+      password: "pw",
+      from: "Cellfleet <no-reply@localhost>",
+    });
+    expect(config.publicUrl).toBe("https://cf.example.com");
+    expect(() => loadConfig({ SMTP_URL: "http://x", SMTP_PASSWORD: "secret-pw" })).toThrow(/SMTP_URL/);
   });
 
   it("reads the variables it is given", () => {

@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   DATABASE_URL: optional(urlWithProtocols(["postgres:", "postgresql:"]).optional()),
   MQTT_PORT: optional(z.coerce.number().int().min(0).max(65535).default(1883)),
   MQTT_URL: optional(urlWithProtocols(["mqtt:", "mqtts:", "ws:", "wss:", "tcp:", "tls:"]).optional()),
+  MQTT_AUTH_SECRET: optional(z.string().min(16, "must be at least 16 characters").max(1024).optional()),
+  MQTT_SHARED_SUBSCRIPTION: optional(z.enum(["0", "1", "false", "true"]).default("0")),
   BUS_URL: optional(urlWithProtocols(["nats:", "redis:", "rediss:"]).optional()),
   CELLFLEET_ROOT_PASSWORD: optional(z.string().min(1).max(255).optional()),
   SIMULATE: optional(z.coerce.number().int().min(0).max(100000).default(25)),
@@ -46,6 +48,13 @@ const EnvSchema = z.object({
       .default(12),
   ),
   LOGIN_RATE_LIMIT: optional(z.coerce.number().int().min(1).max(1_000_000).default(20)),
+  SMTP_URL: optional(urlWithProtocols(["smtp:", "smtps:"]).optional()),
+  SMTP_HOST: optional(z.string().trim().min(1).optional()),
+  SMTP_PORT: optional(z.coerce.number().int().min(1).max(65535).default(587)),
+  SMTP_USER: optional(z.string().min(1).optional()),
+  SMTP_PASSWORD: optional(z.string().min(1).optional()),
+  SMTP_FROM: optional(z.string().trim().min(3).default("Cellfleet <no-reply@localhost>")),
+  PUBLIC_URL: optional(urlWithProtocols(["http:", "https:"]).default("http://localhost:3000")),
 });
 
 /** The server's settings, read once from the environment at start. */
@@ -58,13 +67,31 @@ export interface Config {
   databaseUrl: string | undefined;
   mqttPort: number;
   mqttUrl: string | undefined;
+  /** Shared secret an external broker sends to POST /api/mqtt/auth and /acl; unset: those answer 403. */
+  mqttAuthSecret: string | undefined;
+  /** With MQTT_URL: subscribe through `$share/cellfleet/…` so N server nodes split the reports. */
+  mqttSharedSubscription: boolean;
   busUrl: string | undefined;
   rootPassword: string | undefined;
   simulate: number;
   logLevel: (typeof LOG_LEVELS)[number];
   sessionTtlHours: number;
-  /** Login attempts per minute per client IP. */
+  /** Login attempts per minute per client IP (also registration and password-reset calls). */
   loginRateLimit: number;
+  /** Outgoing mail; null when neither SMTP_URL nor SMTP_HOST is set (mail-sending calls then refuse). */
+  smtp: SmtpConfig | null;
+  /** The console's address as people reach it, for links in e-mails. */
+  publicUrl: string;
+}
+
+/** Where outgoing mail goes: a URL (smtp:// or smtps://) or host, port and credentials. */
+export interface SmtpConfig {
+  url: string | undefined;
+  host: string | undefined;
+  port: number;
+  user: string | undefined;
+  password: string | undefined;
+  from: string;
 }
 
 /** Thrown when the environment holds a value the server cannot start with. */
@@ -75,7 +102,7 @@ export class ConfigError extends Error {
 /** How a bad value is shown in the start-up error: secrets hidden, URL passwords masked. */
 function describeValue(name: string, value: string | undefined): string {
   if (value === undefined) return "(unset)";
-  if (name === "CELLFLEET_ROOT_PASSWORD") return "(hidden)";
+  if (name === "CELLFLEET_ROOT_PASSWORD" || name === "SMTP_PASSWORD") return "(hidden)";
   return JSON.stringify(value.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@"));
 }
 
@@ -97,11 +124,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     databaseUrl: e.DATABASE_URL,
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL,
+    mqttAuthSecret: e.MQTT_AUTH_SECRET,
+    mqttSharedSubscription: e.MQTT_SHARED_SUBSCRIPTION === "1" || e.MQTT_SHARED_SUBSCRIPTION === "true",
     busUrl: e.BUS_URL,
     rootPassword: e.CELLFLEET_ROOT_PASSWORD,
     simulate: e.SIMULATE,
     logLevel: e.LOG_LEVEL,
     sessionTtlHours: e.SESSION_TTL_HOURS,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    smtp:
+      e.SMTP_URL || e.SMTP_HOST
+        ? {
+            url: e.SMTP_URL,
+            host: e.SMTP_HOST,
+            port: e.SMTP_PORT,
+            user: e.SMTP_USER,
+            password: e.SMTP_PASSWORD,
+            from: e.SMTP_FROM,
+          }
+        : null,
+    publicUrl: e.PUBLIC_URL.replace(/\/+$/, ""),
   };
 }

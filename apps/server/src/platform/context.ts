@@ -4,6 +4,7 @@ import type { Bus } from "./bus/bus";
 import type { Config } from "./config";
 import type { DatabaseKind } from "./db/database";
 import type { DB } from "./db/schema";
+import type { Mailer } from "./mail/mailer";
 
 /** What services need from the platform; built once by buildApp and handed to every route module. */
 export interface AppContext {
@@ -14,4 +15,6 @@ export interface AppContext {
   /** The clock every rule reads (session expiry, inactivity, password dates); tests move it. */
   now: () => Date;
   log: FastifyBaseLogger;
+  /** Outgoing mail (registration keys, password resets, new passwords). */
+  mailer: Mailer;
 }

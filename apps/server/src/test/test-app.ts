@@ -20,7 +20,7 @@ export interface TestApp {
 }
 
 export interface TestAppOptions
-  extends Partial<Pick<AppDeps, "webDistDir" | "realtimeTimings" | "extraApiRoutes">> {
+  extends Partial<Pick<AppDeps, "webDistDir" | "realtimeTimings" | "extraApiRoutes" | "mqttStats">> {
   config?: Partial<Config>;
   /** Run the first-start seed (default policy, root, demo). Default true. */
   seed?: boolean;
@@ -51,6 +51,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     webDistDir: options.webDistDir ?? "/nonexistent-cellfleet-web-dist",
     realtimeTimings: options.realtimeTimings,
     extraApiRoutes: options.extraApiRoutes,
+    mqttStats: options.mqttStats,
   });
   await app.ready();
   return {

@@ -23,6 +23,25 @@ async function runAdminQuery(serverUrl: string, statement: string): Promise<void
   }
 }
 
+/** Waits until no session is connected to `database`, or `timeoutMs` has passed. */
+async function waitForNoConnections(serverUrl: string, database: string, timeoutMs: number): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const result = await client.query(
+        "select count(*)::int as n from pg_stat_activity where datname = $1",
+        [database],
+      );
+      if (result.rows[0]?.n === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 /** PGlite's version; its package.json is not exported, so it is found beside the entry point. */
 function pgliteVersion(): string {
   let dir = path.dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite"));
@@ -97,6 +116,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     database,
     drop: async () => {
       await database.close();
+      // pg's pool.end() resolves before its clients' sockets have closed; dropping with force at that
+      // moment kills a backend whose client is still ending, which then emits an unhandled FATAL
+      // 57P01. So wait (bounded) until the server has let go of every connection to the database.
+      await waitForNoConnections(serverUrl, name, 2000);
       await runAdminQuery(serverUrl, `drop database if exists "${name}" with (force)`);
     },
   };

@@ -1,9 +1,25 @@
 import type { RouteName } from "@cellfleet/contract";
 import type { ReactNode } from "react";
 import { ComingSoonPage } from "../components/ComingSoonPage";
+import { AccountingPage } from "../features/accounting/AccountingPage";
+import { DomainNewPage, DomainPage } from "../features/accounting/domains/DomainPage";
+import { DomainsPage } from "../features/accounting/domains/DomainsPage";
+import { LogsPage } from "../features/accounting/logs/LogsPage";
+import { PoliciesPage } from "../features/accounting/policies/PoliciesPage";
+import { PolicyPage } from "../features/accounting/policies/PolicyPage";
+import { DomainAdminPage, SuperuserPage } from "../features/accounting/superusers/ManagerPage";
+import { SuperusersPage } from "../features/accounting/superusers/SuperusersPage";
+import { UserPage } from "../features/accounting/users/UserPage";
+import { UsersPage } from "../features/accounting/users/UsersPage";
 import { DemoPage } from "../features/auth/DemoPage";
 import { LoginPage } from "../features/auth/LoginPage";
 import { LogoutPage } from "../features/auth/LogoutPage";
+import { DashboardPage } from "../features/devices/DashboardPage";
+import { DevicePage } from "../features/devices/DevicePage";
+import { EditDevicePage } from "../features/devices/EditDevicePage";
+import { MultipleDevicesPage } from "../features/devices/MultipleDevicesPage";
+import { NewDevicesPage } from "../features/devices/NewDevicesPage";
+import { EventsPage } from "../features/events/EventsPage";
 import { MonitorPage } from "../features/placeholders/MonitorPage";
 import { NotFoundPage } from "../features/placeholders/NotFoundPage";
 import { ProfilePage } from "../features/profile/ProfilePage";
@@ -19,6 +35,24 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   notFound: <NotFoundPage />,
   deviceMonitor: <MonitorPage kind="deviceMonitor" />,
   passwordMonitor: <MonitorPage kind="passwordMonitor" />,
+  accounting: <AccountingPage />,
+  domains: <DomainsPage />,
+  domainNew: <DomainNewPage />,
+  domain: <DomainPage />,
+  domainAdmin: <DomainAdminPage />,
+  superusers: <SuperusersPage />,
+  superuser: <SuperuserPage />,
+  users: <UsersPage />,
+  user: <UserPage />,
+  policies: <PoliciesPage />,
+  policy: <PolicyPage />,
+  logs: <LogsPage />,
+  dashboard: <DashboardPage />,
+  device: <DevicePage />,
+  deviceEdit: <EditDevicePage />,
+  devicesNew: <NewDevicesPage />,
+  devicesMultiple: <MultipleDevicesPage />,
+  events: <EventsPage />,
 };
 
 /** The element a route of the contract's table renders. */

@@ -1,6 +1,6 @@
 import { ROUTES } from "@cellfleet/contract";
 import { createBrowserRouter } from "react-router";
-import { AppShell } from "./layout/AppShell";
+import { ShellWithBadges } from "../features/events/ShellWithBadges";
 import { pageFor } from "./routePages";
 
 /**
@@ -10,7 +10,7 @@ import { pageFor } from "./routePages";
 export function createAppRouter() {
   return createBrowserRouter([
     {
-      element: <AppShell />,
+      element: <ShellWithBadges />,
       children: [
         ...ROUTES.map((route) => ({ path: route.path, element: pageFor(route.name) })),
         { path: "*", element: null },

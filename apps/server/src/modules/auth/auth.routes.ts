@@ -19,9 +19,18 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         body: LoginRequestSchema,
         response: { 200: SessionUserSchema, ...ERROR_RESPONSES },
       },
-      config: { isPublic: true, rateLimit: { max: ctx.config.loginRateLimit, timeWindow: 60_000 } },
+      config: {
+        isPublic: true,
+        audited: true,
+        rateLimit: { max: ctx.config.loginRateLimit, timeWindow: 60_000 },
+      },
     },
-    async (request) => login(ctx, request.body, request.ip),
+    async (request) => {
+      const user = await login(ctx, request.body, request.ip);
+      // Names the author of the audit entry, also for the demo sign-in whose body has no username.
+      request.auditActor = { id: user._id, username: user.username };
+      return user;
+    },
   );
 
   app.post(
@@ -33,7 +42,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         body: TokenOnlyBodySchema,
         response: { 200: OkSchema, ...ERROR_RESPONSES },
       },
-      config: { allowsFactoryPassword: true },
+      config: { allowsFactoryPassword: true, audited: true },
     },
     async (request) => {
       await logout(ctx, requireSession(request));

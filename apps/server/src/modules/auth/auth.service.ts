@@ -6,9 +6,10 @@ import type { AppContext } from "../../platform/context";
 import type { UserRecord } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { domainsRepo } from "../domains/domains.repo";
+import { findEffectivePolicy } from "../policies/policies.service";
 import { toSessionUser } from "../users/users.mapper";
 import { usersRepo } from "../users/users.repo";
-import { isPasswordExpired } from "../users/users.rules";
+import { assertAccountMaySignIn, isTemporarilyBlocked, recordWrongPassword } from "./account-rules";
 import { endSession } from "./session.service";
 import { sessionsRepo } from "./sessions.repo";
 
@@ -18,7 +19,11 @@ function wrongLogin(): AppError {
   return new AppError("WRONG_LOGIN_OR_PASSWORD", "Wrong username or password");
 }
 
-/** Finds the user the credentials belong to; unknown users and wrong passwords answer alike. */
+/**
+ * Finds the user the credentials belong to; unknown users and wrong passwords answer alike. A
+ * running temporary block answers USER_TEMPORARILY_BLOCKED without the password being tried, so
+ * guessing goes on hold; wrong passwords count towards the policy's blocks.
+ */
 async function authenticate(ctx: AppContext, request: LoginRequest): Promise<UserRecord> {
   const users = usersRepo(ctx.db);
   if ("demo" in request) {
@@ -32,23 +37,28 @@ async function authenticate(ctx: AppContext, request: LoginRequest): Promise<Use
     await verifyDummyPassword(request.password);
     throw wrongLogin();
   }
-  if (!(await verifyPassword(found.password_hash, request.password))) {
-    await users.recordFailedLogin(found.domain_id, found.id);
-    throw wrongLogin();
+  const { password_hash: passwordHash, ...user } = found;
+  const policy = await findEffectivePolicy(ctx.db, user);
+  if (user.removed_at === null && isTemporarilyBlocked(user, ctx.now())) {
+    throw new AppError(
+      "USER_TEMPORARILY_BLOCKED",
+      `The user is blocked until ${user.blocked_until?.toISOString()}`,
+    );
   }
-  const { password_hash: _hash, ...user } = found;
+  if (!(await verifyPassword(passwordHash, request.password))) {
+    if (user.removed_at !== null || user.blocked) throw wrongLogin();
+    throw await recordWrongPassword(ctx, user, policy);
+  }
+  // Account state is told only to someone who knows the password.
+  await assertAccountMaySignIn(ctx, user, policy);
   return user;
 }
 
 /** Signs a user in: checks credentials and account state, opens a session, answers the session user. */
 export async function login(ctx: AppContext, request: LoginRequest, clientIp: string): Promise<SessionUser> {
   const user = await authenticate(ctx, request);
-  // Account state is told only to someone who knows the password.
   if (user.blocked) throw new AppError("USER_BLOCKED", "The user is blocked");
   const now = ctx.now();
-  if (isPasswordExpired(user.password_expire_date, now)) {
-    throw new AppError("PASSWORD_EXPIRED", "The password has expired");
-  }
 
   const token = generateToken();
   await ctx.db.transaction().execute(async (trx) => {

@@ -45,6 +45,10 @@ export function createSessionResolver(ctx: AppContext): SessionResolver {
       await endSession(ctx, session.id, "user_removed", "TOKEN_INVALID");
       throw new AppError("TOKEN_INVALID", "The token is not valid");
     }
+    if (user.removed_at !== null) {
+      await endSession(ctx, session.id, "user_removed", "USER_REMOVED");
+      throw new AppError("USER_REMOVED", "The user was removed");
+    }
     const policy = await findEffectivePolicy(ctx.db, user);
     const idleMs = now.getTime() - session.last_seen_at.getTime();
     if (policy.inactivity_minutes > 0 && idleMs > policy.inactivity_minutes * 60_000) {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
-import type { DB, DomainRow, NewDomainRow } from "../../platform/db/schema";
+import type { Kysely, Updateable } from "kysely";
+import type { DB, DomainRow, DomainsTable, NewDomainRow } from "../../platform/db/schema";
 
 /** Domains (tenants). A domain's own row is addressed by its id; lookups by name span all domains. */
 export function domainsRepo(db: Kysely<DB>) {
@@ -26,6 +26,11 @@ export function domainsRepo(db: Kysely<DB>) {
     /** Notes that someone of the domain signed in. */
     async recordDomainSession(domainId: string, at: Date): Promise<void> {
       await db.updateTable("domains").set({ last_session: at }).where("id", "=", domainId).execute();
+    },
+
+    /** Changes a domain's own fields. */
+    async updateDomain(domainId: string, changes: Updateable<DomainsTable>): Promise<void> {
+      await db.updateTable("domains").set(changes).where("id", "=", domainId).execute();
     },
   };
 }

@@ -5,7 +5,10 @@ import { toSecurityPolicy } from "./policies.mapper";
 import { policiesRepo } from "./policies.repo";
 
 /** The policy that governs a user: their own, else their domain's, else the default one. */
-export async function findEffectivePolicy(db: Kysely<DB>, user: UserRecord): Promise<SecurityPolicy> {
+export async function findEffectivePolicy(
+  db: Kysely<DB>,
+  user: Pick<UserRecord, "domain_id" | "policy_id" | "domain_policy_id">,
+): Promise<SecurityPolicy> {
   const row = await policiesRepo(db).findPolicyOrDefault(
     user.domain_id,
     user.policy_id ?? user.domain_policy_id,

@@ -1,4 +1,11 @@
-import { PLUGINS, type Plugin, type Profile, type Role, type SessionUser } from "@cellfleet/contract";
+import {
+  type AccountingUser,
+  PLUGINS,
+  type Plugin,
+  type Profile,
+  type Role,
+  type SessionUser,
+} from "@cellfleet/contract";
 import type { UserRecord } from "../../platform/db/schema";
 
 function toMillis(date: Date | null): number | null {
@@ -41,5 +48,31 @@ export function toProfile(user: UserRecord): Profile {
     factory_password: user.factory_password,
     password_expire_date: toMillis(user.password_expire_date),
     last_login: toMillis(user.last_login),
+  };
+}
+
+/** A user as the accounting screens show it (users list, user page, admins, superusers). */
+export function toAccountingUser(
+  user: UserRecord & { policy_name: string | null },
+  now: Date,
+): AccountingUser {
+  const isTemporarilyBlocked = user.blocked_until !== null && user.blocked_until.getTime() > now.getTime();
+  return {
+    _id: user.id,
+    username: user.username,
+    full_name: user.full_name,
+    role: user.role as Role,
+    is_junior: user.is_junior,
+    email: user.email,
+    phone: user.phone,
+    policy: user.policy_id !== null ? { _id: user.policy_id, name: user.policy_name ?? "" } : null,
+    last_login: toMillis(user.last_login),
+    blocked: user.blocked || isTemporarilyBlocked,
+    factory_password: user.factory_password,
+    domain_name: user.domain_name,
+    domain_id: user.domain_id,
+    plugins: toPlugins(user.plugins),
+    blocked_until: isTemporarilyBlocked ? toMillis(user.blocked_until) : null,
+    password_expire_date: toMillis(user.password_expire_date),
   };
 }

@@ -31,6 +31,9 @@ export function usersRepo(db: Kysely<DB>) {
         "users.last_login",
         "users.failed_attempts",
         "users.create_time",
+        "users.blocked_until",
+        "users.block_reason",
+        "users.removed_at",
         "domains.name as domain_name",
         "domains.policy_id as domain_policy_id",
       ]);
@@ -100,7 +103,7 @@ export function usersRepo(db: Kysely<DB>) {
     async recordLogin(domainId: string | null, userId: string, at: Date): Promise<void> {
       await db
         .updateTable("users")
-        .set({ last_login: at, failed_attempts: 0 })
+        .set({ last_login: at, failed_attempts: 0, blocked_until: null })
         .where("users.id", "=", userId)
         .where("users.domain_id", domainOp(domainId), domainId)
         .execute();

@@ -2,6 +2,9 @@ import { type Kysely, sql } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import * as m0001 from "./migrations/0001_foundation";
 import * as m0002 from "./migrations/0002_fleet";
+import * as m0003 from "./migrations/0003_gateway";
+import * as m0004 from "./migrations/0004_devices";
+import * as m0005 from "./migrations/0005_accounting";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -10,6 +13,9 @@ import * as m0002 from "./migrations/0002_fleet";
 export const MIGRATIONS: Record<string, Migration> = {
   "0001_foundation": m0001,
   "0002_fleet": m0002,
+  "0003_gateway": m0003,
+  "0004_devices": m0004,
+  "0005_accounting": m0005,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

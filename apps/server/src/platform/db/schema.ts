@@ -78,6 +78,12 @@ export interface UsersTable {
   last_login: Timestamp | null;
   failed_attempts: Generated<number>;
   create_time: TimestampDefault;
+  /** A temporary block (failed attempts) lasts until then (0005_accounting). */
+  blocked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Why `blocked` is set: manual, attempts, inactive, expired (0005_accounting). */
+  block_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Soft removal: the row stays for the audit log's authors (0005_accounting). */
+  removed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** Earlier password hashes, so a user cannot go back to a recent password. */
@@ -143,6 +149,8 @@ export interface CollectHistoryTable {
   type: string;
   changes: Jsonb<unknown>;
   create_time: Timestamp;
+  /** The report's seq (bigint, read as a string); unique per device and type when set. */
+  seq: ColumnType<string | null, string | number | null | undefined, string | number | null>;
 }
 
 /** Events of devices and users (spec section 3). */
@@ -158,6 +166,40 @@ export interface EventsTable {
   author_id: string | null;
   device_time: Timestamp | null;
   create_time: TimestampDefault;
+  /** The device report's seq; events are idempotent by (device_id, seq). Null for server-raised events. */
+  seq: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+}
+
+/** Leases of periodic jobs, so N server nodes run each one once (scheduler). */
+export interface SchedulerLeasesTable {
+  name: string;
+  holder: string | null;
+  expires_at: TimestampDefault;
+}
+
+/** The audit log of web actions (0005_accounting). */
+export interface WebActionsTable {
+  id: ColumnType<string, never, never>;
+  domain_id: string | null;
+  author_id: string | null;
+  author: string;
+  action: string;
+  status: "SUCCESS" | "FAILURE";
+  create_time: Timestamp;
+  client_ip: string | null;
+  info: Jsonb<Record<string, unknown>>;
+}
+
+/** One-time codes sent by e-mail: registration keys and password resets (0005_accounting). */
+export interface EmailCodesTable {
+  id: string;
+  purpose: "registration" | "password_reset";
+  email: string;
+  user_id: string | null;
+  code_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  create_time: Timestamp;
 }
 
 /** The database as Kysely sees it. */
@@ -171,6 +213,9 @@ export interface DB {
   device_collects: DeviceCollectsTable;
   collect_history: CollectHistoryTable;
   events: EventsTable;
+  scheduler_leases: SchedulerLeasesTable;
+  web_actions: WebActionsTable;
+  email_codes: EmailCodesTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;

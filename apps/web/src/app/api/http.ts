@@ -32,43 +32,148 @@ async function readErrorBody(response: Response): Promise<{ code: string | null;
   }
 }
 
+/** Options of {@link apiStream}: like a request, plus a handler called with each parsed line. */
+export interface StreamOptions<T> extends Omit<RequestOptions<T>, "schema"> {
+  /** Validates each line; a mismatch is reported like a server error and ends the stream. */
+  schema?: z.ZodType<T>;
+  onLine: (line: T) => void;
+}
+
+type SendOptions = Pick<RequestOptions<unknown>, "method" | "body" | "signal" | "quiet">;
+
 /**
- * The one way the web talks to the API (spec section 7): the token goes in the `Token` header on
- * every call and also in the JSON body on non-GET calls. Errors are handled here, once, by the
- * decision table of spec section 8, and then thrown as ApiError for the caller's own state.
+ * Sends a call and answers the response once its status is known to be good; a failed call is
+ * handled here, once, by the decision table of spec section 8, and thrown as ApiError.
  */
-export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+async function send(path: string, options: SendOptions, accept: string): Promise<Response> {
   const method = options.method ?? "POST";
   const token = sessionStore.token();
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers: Record<string, string> = { Accept: accept };
   if (token) headers.Token = token;
   let payload: string | undefined;
   if (method !== "GET") {
     headers["Content-Type"] = "application/json";
     payload = JSON.stringify(token ? { ...options.body, token } : (options.body ?? {}));
   }
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body: payload, signal: options.signal });
+  } catch (cause) {
+    if (options.signal?.aborted) throw cause;
+    throw handleTransportError(new ApiError(0, null, String(cause), path), options.quiet ?? false);
+  }
+  if (!response.ok) {
+    const { code, message } = await readErrorBody(response);
+    throw handleTransportError(new ApiError(response.status, code, message, path), options.quiet ?? false);
+  }
+  return response;
+}
 
+function parseWith<T>(
+  schema: z.ZodType<T> | undefined,
+  data: unknown,
+  status: number,
+  path: string,
+  quiet: boolean,
+): T {
+  if (!schema) return data as T;
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  throw handleTransportError(new ApiError(status, null, parsed.error.message, path), quiet);
+}
+
+/**
+ * The one way the web talks to the API (spec section 7): the token goes in the `Token` header on
+ * every call and also in the JSON body on non-GET calls. Errors are handled here, once, by the
+ * decision table of spec section 8, and then thrown as ApiError for the caller's own state.
+ */
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
   const done = loadingStore.track();
   try {
-    let response: Response;
-    try {
-      response = await fetch(path, { method, headers, body: payload, signal: options.signal });
-    } catch (cause) {
-      if (options.signal?.aborted) throw cause;
-      throw handleTransportError(new ApiError(0, null, String(cause), path), options.quiet ?? false);
-    }
-    if (!response.ok) {
-      const { code, message } = await readErrorBody(response);
-      throw handleTransportError(new ApiError(response.status, code, message, path), options.quiet ?? false);
-    }
+    const response = await send(path, options, "application/json");
     const data: unknown = response.status === 204 ? null : await response.json();
-    if (!options.schema) return data as T;
-    const parsed = options.schema.safeParse(data);
-    if (!parsed.success) {
-      const error = new ApiError(response.status, null, parsed.error.message, path);
-      throw handleTransportError(error, options.quiet ?? false);
+    return parseWith(options.schema, data, response.status, path, options.quiet ?? false);
+  } finally {
+    done();
+  }
+}
+
+/**
+ * A streamed list (newline-delimited JSON, design brief): each line is parsed and handed to
+ * `onLine` as soon as it arrives, so the first rows render before the last are read. Errors before
+ * the stream starts go through the same handling as {@link apiRequest}; a line carrying `code`
+ * (an error met after streaming began) is handled the same way. Answers the number of lines read.
+ */
+export async function apiStream<T = unknown>(path: string, options: StreamOptions<T>): Promise<number> {
+  const quiet = options.quiet ?? false;
+  const done = loadingStore.track();
+  try {
+    const response = await send(path, options, "application/x-ndjson");
+    if (!response.body) return 0;
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffered = "";
+    let count = 0;
+    const handle = (text: string) => {
+      if (!text.trim()) return;
+      let data: unknown;
+      try {
+        data = JSON.parse(text);
+      } catch (cause) {
+        throw handleTransportError(new ApiError(response.status, null, String(cause), path), quiet);
+      }
+      if (isErrorLine(data)) {
+        throw handleTransportError(new ApiError(500, data.code, data.message, path), quiet);
+      }
+      options.onLine(parseWith(options.schema, data, response.status, path, quiet));
+      count++;
+    };
+    try {
+      for (;;) {
+        const { done: isDone, value } = await reader.read();
+        if (isDone) break;
+        buffered += decoder.decode(value, { stream: true });
+        let newline = buffered.indexOf("\n");
+        while (newline >= 0) {
+          handle(buffered.slice(0, newline));
+          buffered = buffered.slice(newline + 1);
+          newline = buffered.indexOf("\n");
+        }
+      }
+      handle(buffered + decoder.decode());
+    } catch (cause) {
+      await reader.cancel().catch(() => undefined);
+      throw cause;
     }
-    return parsed.data;
+    return count;
+  } finally {
+    done();
+  }
+}
+
+function isErrorLine(data: unknown): data is { code: string; message: string } {
+  if (typeof data !== "object" || data === null) return false;
+  const { code, message } = data as { code?: unknown; message?: unknown };
+  return typeof code === "string" && typeof message === "string" && Object.keys(data).length <= 2;
+}
+
+/**
+ * Downloads a file answer (an export or a stored file) and saves it under `fileName`. Failures go
+ * through the same handling as {@link apiRequest}.
+ */
+export async function apiDownload(path: string, fileName: string, options: SendOptions = {}): Promise<void> {
+  const done = loadingStore.track();
+  try {
+    const response = await send(path, options, "*/*");
+    const url = URL.createObjectURL(await response.blob());
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = fileName;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // The click has started the download; the object URL can go on the next tick.
+    setTimeout(() => URL.revokeObjectURL(url), 0);
   } finally {
     done();
   }

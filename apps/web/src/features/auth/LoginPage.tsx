@@ -15,25 +15,61 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink } from "react-router";
+import { Link as RouterLink, useSearchParams } from "react-router";
+import { isApiError } from "../../app/api/ApiError";
 import { apiErrorText } from "../../app/api/handleTransportError";
-import { formError } from "../../app/messages/texts";
+import { formError, notice } from "../../app/messages/texts";
 import { signIn } from "../../app/session/session.api";
 import { ResetPasswordDialog } from "./ResetPasswordDialog";
+import { ResetPasswordForm } from "./ResetPasswordForm";
 
 interface LoginForm {
   username: string;
   password: string;
 }
 
-/** /login: username and password; on success the route guard opens the user's default page. */
+/**
+ * The login messages of spec section 8: an expired password, or a new one sent by e-mail (the
+ * policy's expiry strategy), read as notices rather than errors.
+ */
+function LoginError({ error }: { error: unknown }) {
+  const code = isApiError(error) ? error.code : null;
+  if (code === "PASSWORD_RESET") return <Alert severity="info">{notice("newPasswordSent")}</Alert>;
+  if (code === "PASSWORD_EXPIRED") return <Alert severity="warning">{notice("passwordExpired")}</Alert>;
+  return <Alert severity="error">{apiErrorText(error)}</Alert>;
+}
+
+/**
+ * /login: username and password; on success the route guard opens the user's default page. With
+ * `?reset=<code>` (the e-mailed link) it shows the form that sets a new password instead.
+ */
 export function LoginPage() {
   const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const resetCode = params.get("reset");
   const [isPasswordShown, setPasswordShown] = useState(false);
   const [isResetOpen, setResetOpen] = useState(false);
   const form = useForm<LoginForm>({ defaultValues: { username: "", password: "" } });
   const login = useMutation({ mutationFn: (values: LoginForm) => signIn(values) });
   const { errors } = form.formState;
+
+  if (resetCode !== null) {
+    return (
+      <Stack sx={{ alignItems: "center", mt: { xs: 2, sm: 6 } }}>
+        <Card sx={{ width: "100%", maxWidth: 420 }} elevation={3}>
+          <CardContent>
+            <ResetPasswordForm
+              code={resetCode}
+              onDone={(username) => {
+                if (username) form.setValue("username", username);
+                setParams({}, { replace: true });
+              }}
+            />
+          </CardContent>
+        </Card>
+      </Stack>
+    );
+  }
 
   const handleSubmit = form.handleSubmit((values) =>
     login.mutate({ username: values.username.trim(), password: values.password }),
@@ -47,7 +83,7 @@ export function LoginPage() {
             <Typography data-testid="page-title" variant="h5" component="h1">
               {t("login.title")}
             </Typography>
-            {login.isError ? <Alert severity="error">{apiErrorText(login.error)}</Alert> : null}
+            {login.isError ? <LoginError error={login.error} /> : null}
             <TextField
               label={t("login.username")}
               autoComplete="username"
@@ -101,7 +137,14 @@ export function LoginPage() {
           </Stack>
         </CardContent>
       </Card>
-      <ResetPasswordDialog isOpen={isResetOpen} onClose={() => setResetOpen(false)} />
+      <ResetPasswordDialog
+        isOpen={isResetOpen}
+        onClose={() => setResetOpen(false)}
+        onHaveCode={() => {
+          setResetOpen(false);
+          setParams({ reset: "" });
+        }}
+      />
     </Stack>
   );
 }

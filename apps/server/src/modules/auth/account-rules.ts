@@ -1,0 +1,118 @@
+import type { SecurityPolicy } from "@cellfleet/contract";
+import type { AppContext } from "../../platform/context";
+import type { UserRecord } from "../../platform/db/schema";
+import { AppError } from "../../platform/errors";
+import { newPasswordMail } from "../registration/mails";
+import { accountingUsersRepo } from "../users/accounting-users.repo";
+import { applyPasswordChange, generatePolicyPassword, preparePassword } from "../users/password.service";
+import { usersRepo } from "../users/users.repo";
+import { isPasswordExpired } from "../users/users.rules";
+import { endSession } from "./session.service";
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+/** Why an account is blocked (users.block_reason). */
+export type BlockReason = "manual" | "attempts" | "inactive" | "expired" | "reset";
+
+/** Blocks a user for good (until an admin unblocks it) and ends its sessions. */
+export async function blockUser(ctx: AppContext, user: UserRecord, reason: BlockReason): Promise<void> {
+  await usersRepo(ctx.db).updateUser(user.domain_id, user.id, { blocked: true, block_reason: reason });
+  await endUserSessions(ctx, user);
+}
+
+/** Ends every open session of a user (removed or blocked); its sockets close. */
+export async function endUserSessions(
+  ctx: AppContext,
+  user: Pick<UserRecord, "id" | "domain_id">,
+): Promise<void> {
+  const ids = await accountingUsersRepo(ctx.db).listOpenSessionIds(user.domain_id, user.id);
+  for (const id of ids) await endSession(ctx, id, "user_removed", "USER_BLOCKED");
+}
+
+/** A temporary block still running at `now`. */
+export function isTemporarilyBlocked(user: UserRecord, now: Date): boolean {
+  return user.blocked_until !== null && user.blocked_until.getTime() > now.getTime();
+}
+
+/**
+ * Counts a wrong password: after `attempts_before_permanent_block` consecutive failures the user is
+ * blocked (USER_BLOCKED); every `attempts_before_temporary_block` failures it is blocked for
+ * `temporary_block_minutes` (USER_TEMPORARILY_BLOCKED); otherwise WRONG_LOGIN_OR_PASSWORD.
+ */
+export async function recordWrongPassword(
+  ctx: AppContext,
+  user: UserRecord,
+  policy: SecurityPolicy,
+): Promise<AppError> {
+  const attempts = user.failed_attempts + 1;
+  const users = usersRepo(ctx.db);
+  if (policy.attempts_before_permanent_block > 0 && attempts >= policy.attempts_before_permanent_block) {
+    await users.updateUser(user.domain_id, user.id, { failed_attempts: attempts });
+    await blockUser(ctx, user, "attempts");
+    return new AppError("USER_BLOCKED", "The user is blocked after too many failed sign-in attempts");
+  }
+  const every = policy.attempts_before_temporary_block;
+  if (every > 0 && policy.temporary_block_minutes > 0 && attempts % every === 0) {
+    const until = new Date(ctx.now().getTime() + policy.temporary_block_minutes * MINUTE_MS);
+    await users.updateUser(user.domain_id, user.id, { failed_attempts: attempts, blocked_until: until });
+    return new AppError("USER_TEMPORARILY_BLOCKED", `The user is blocked until ${until.toISOString()}`);
+  }
+  await users.updateUser(user.domain_id, user.id, { failed_attempts: attempts });
+  return new AppError("WRONG_LOGIN_OR_PASSWORD", "Wrong username or password");
+}
+
+/**
+ * The account checks after a correct password, in order: removed, blocked (an expiry block answers
+ * PASSWORD_EXPIRED), no sign-in for `block_without_auth_days`, expired password by the policy's
+ * strategy. Throws the answer's AppError; returns when the person may sign in.
+ */
+export async function assertAccountMaySignIn(
+  ctx: AppContext,
+  user: UserRecord,
+  policy: SecurityPolicy,
+): Promise<void> {
+  if (user.removed_at !== null) throw new AppError("USER_REMOVED", "The user was removed");
+  if (user.blocked) {
+    if (user.block_reason === "expired") throw new AppError("PASSWORD_EXPIRED", "The password has expired");
+    if (user.block_reason === "reset") throw new AppError("USER_RESET_AND_BLOCKED");
+    throw new AppError("USER_BLOCKED", "The user is blocked");
+  }
+  const now = ctx.now();
+  const lastSeen = user.last_login ?? user.create_time;
+  if (
+    policy.block_without_auth_days > 0 &&
+    now.getTime() - lastSeen.getTime() > policy.block_without_auth_days * DAY_MS
+  ) {
+    await blockUser(ctx, user, "inactive");
+    throw new AppError("USER_BLOCKED", `No sign-in for more than ${policy.block_without_auth_days} days`);
+  }
+  if (!isPasswordExpired(user.password_expire_date, now)) return;
+  if (policy.expiration_strategy === "block") {
+    await blockUser(ctx, user, "expired");
+    throw new AppError("PASSWORD_EXPIRED", "The password has expired");
+  }
+  await sendNewPassword(ctx, user, policy);
+}
+
+/** Strategy 'send_new_password': a generated password goes to the user's e-mail (PASSWORD_RESET). */
+async function sendNewPassword(ctx: AppContext, user: UserRecord, policy: SecurityPolicy): Promise<never> {
+  const now = ctx.now();
+  const password = generatePolicyPassword(policy, user.role);
+  await applyPasswordChange(ctx, user, await preparePassword(policy, user.role, password, now, true));
+  if (user.email && ctx.mailer.isConfigured) {
+    try {
+      await ctx.mailer.send(newPasswordMail(user.email, user.username, password, ctx.config.publicUrl));
+      throw new AppError("PASSWORD_RESET", "The password expired; a new one was sent by e-mail");
+    } catch (error) {
+      if (error instanceof AppError && error.code === "PASSWORD_RESET") throw error;
+      ctx.log.error({ err: error, userId: user.id }, "new password not sent");
+    }
+  }
+  // Nobody knows the new password now, so the account waits for an administrator.
+  await blockUser(ctx, user, "reset");
+  throw new AppError(
+    "USER_RESET_AND_BLOCKED",
+    "The password was reset but could not be sent; ask an administrator",
+  );
+}

@@ -1,0 +1,258 @@
+import type { DeviceSortField, FacetCount } from "@cellfleet/contract";
+import {
+  type AliasedExpression,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SqlBool,
+  sql,
+} from "kysely";
+import { type DB, toJsonb } from "../../platform/db/schema";
+import type { ContactRange, CsqRange, DeviceFilter } from "./device-filter";
+import type { DeviceDtoRow } from "./devices.mapper";
+import { DEVICE_DTO_COLUMNS, hasKeyColumn } from "./devices.repo";
+
+type DevicesEb = ExpressionBuilder<DB, "devices">;
+
+/**
+ * Everything the search covers in one text, `|` between fields (a search cannot hold `|`, so no
+ * match spans two fields). Identical to the trigram index expression of migration 0004_devices.
+ */
+const DEVICE_SEARCH_TEXT = sql`(devices.ident || '|' || devices.description || '|' || coalesce(devices.model, '') || '|' || coalesce(devices.serial, '') || '|' || devices.tags::text)`;
+
+/** `%text%` for ILIKE with `\`, `%` and `_` taken literally. */
+export function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function contactCondition(eb: DevicesEb, range: ContactRange): Expression<SqlBool> {
+  if (range.kind === "never") return eb("devices.last_contact", "is", null);
+  if (range.kind === "none") return sql<SqlBool>`false`;
+  const parts: Expression<SqlBool>[] = [eb("devices.last_contact", "is not", null)];
+  if (range.from) parts.push(eb("devices.last_contact", ">=", range.from));
+  if (range.to) parts.push(eb("devices.last_contact", "<", range.to));
+  return eb.and(parts);
+}
+
+function csqCondition(eb: DevicesEb, range: CsqRange): Expression<SqlBool> {
+  if (range.kind === "unknown") {
+    return eb.or([
+      eb("devices.signal_csq", "is", null),
+      eb("devices.signal_csq", "<", 0),
+      eb("devices.signal_csq", ">", 31),
+    ]);
+  }
+  return eb.between("devices.signal_csq", range.min, range.max);
+}
+
+/** `column in (values)`, where the value "" stands for "none reported" (null). */
+function choiceCondition(
+  eb: DevicesEb,
+  column: "devices.model" | "devices.firmware" | "devices.network_mode",
+  values: readonly string[],
+): Expression<SqlBool> {
+  const named = values.filter((value) => value !== "");
+  const parts: Expression<SqlBool>[] = [];
+  if (named.length > 0) parts.push(eb(column, "in", named));
+  if (named.length < values.length) parts.push(eb(column, "is", null));
+  return eb.or(parts);
+}
+
+/** The where clause of a filter, domain included. */
+export function filterCondition(eb: DevicesEb, domainId: string, filter: DeviceFilter): Expression<SqlBool> {
+  const parts: Expression<SqlBool>[] = [eb("devices.domain_id", "=", domainId)];
+  if (filter.search) {
+    const pattern = likePattern(filter.search);
+    parts.push(sql<SqlBool>`${DEVICE_SEARCH_TEXT} ilike ${pattern}`);
+  }
+  // Containment uses the GIN index on tags.
+  if (filter.tags) parts.push(sql<SqlBool>`devices.tags @> ${toJsonb(filter.tags)}::jsonb`);
+  if (filter.events === "with") parts.push(eb("devices.events_unread", ">", 0));
+  if (filter.events === "without") parts.push(eb("devices.events_unread", "<=", 0));
+  if (filter.contact) parts.push(eb.or(filter.contact.map((range) => contactCondition(eb, range))));
+  if (filter.model) parts.push(choiceCondition(eb, "devices.model", filter.model));
+  if (filter.version) parts.push(choiceCondition(eb, "devices.firmware", filter.version));
+  if (filter.network_mode) parts.push(choiceCondition(eb, "devices.network_mode", filter.network_mode));
+  if (filter.csq) parts.push(eb.or(filter.csq.map((range) => csqCondition(eb, range))));
+  if (filter.backups !== undefined) parts.push(eb("devices.has_backups", "=", filter.backups));
+  if (filter.journals !== undefined) parts.push(eb("devices.has_journals", "=", filter.journals));
+  return eb.and(parts);
+}
+
+const SORT_COLUMNS = {
+  ident: "devices.ident",
+  description: "devices.description",
+  model: "devices.model",
+  firmware: "devices.firmware",
+  time: "devices.last_contact",
+  events: "devices.events_unread",
+  signal: "devices.signal_csq",
+  create_time: "devices.create_time",
+} as const satisfies Record<DeviceSortField, string>;
+
+/** A sort of the list: a field and its order; ties are broken by ident, which is unique. */
+export interface DeviceSort {
+  field: DeviceSortField;
+  order: "asc" | "desc";
+}
+
+/** Counts of the facets the repo computes; the service shapes them into the contract's facets. */
+export interface FacetRows {
+  contact: Record<string, number>;
+  csq: Record<string, number>;
+  backups: number;
+  journals: number;
+  events: number;
+  total: number;
+  model: FacetCount[];
+  version: FacetCount[];
+  network_mode: FacetCount[];
+  tags: FacetCount[];
+}
+
+/** The device list's queries: filtering, sorting, paging and counting all done by the database. */
+export function devicesListRepo(db: Kysely<DB>) {
+  const filtered = (domainId: string, filter: DeviceFilter) =>
+    db.selectFrom("devices").where((eb) => filterCondition(eb, domainId, filter));
+
+  const topValues = async (
+    domainId: string,
+    filter: DeviceFilter,
+    column: "model" | "firmware" | "network_mode",
+    limit: number,
+  ): Promise<FacetCount[]> => {
+    const rows = await filtered(domainId, filter)
+      .select([`devices.${column} as value`, (eb) => eb.fn.countAll<string>().as("count")])
+      .groupBy(`devices.${column}`)
+      .orderBy("count", "desc")
+      .orderBy(`devices.${column}`)
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ value: (row.value as string | null) ?? "", count: Number(row.count) }));
+  };
+
+  return {
+    async countDevicesByFilter(domainId: string, filter: DeviceFilter): Promise<number> {
+      const row = await filtered(domainId, filter)
+        .select((eb) => eb.fn.countAll<string>().as("count"))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    /** One page of devices; never-reported devices sort last whatever the order. */
+    async findDevicesByFilter(
+      domainId: string,
+      filter: DeviceFilter,
+      sort: DeviceSort,
+      limit: number,
+      offset: number,
+    ): Promise<DeviceDtoRow[]> {
+      let query = filtered(domainId, filter).select(DEVICE_DTO_COLUMNS).select(hasKeyColumn);
+      const column = SORT_COLUMNS[sort.field];
+      query = query.orderBy(column, (ob) =>
+        sort.order === "asc" ? ob.asc().nullsLast() : ob.desc().nullsLast(),
+      );
+      if (sort.field !== "ident") query = query.orderBy("devices.ident", sort.order);
+      return query.limit(limit).offset(offset).execute();
+    },
+
+    /** Devices after `afterIdent` in ident order, for exports that walk the whole list by keyset. */
+    async findDevicesByFilterAfter(
+      domainId: string,
+      filter: DeviceFilter,
+      afterIdent: string | null,
+      limit: number,
+    ): Promise<DeviceDtoRow[]> {
+      let query = filtered(domainId, filter).select(DEVICE_DTO_COLUMNS).select(hasKeyColumn);
+      if (afterIdent !== null) query = query.where("devices.ident", ">", afterIdent);
+      return query.orderBy("devices.ident").limit(limit).execute();
+    },
+
+    /** Facet counts over the filtered devices: one pass for the fixed buckets, one per open facet. */
+    async countFacetsByFilter(
+      domainId: string,
+      filter: DeviceFilter,
+      contactRanges: Record<string, ContactRange>,
+      csqRanges: Record<string, CsqRange>,
+      topN: number,
+    ): Promise<FacetRows> {
+      const bucketRow = await filtered(domainId, filter)
+        .select((eb) => {
+          const counts: AliasedExpression<string, string>[] = [
+            eb.fn.countAll<string>().as("total"),
+            eb.fn.countAll<string>().filterWhere("devices.has_backups", "=", true).as("backups"),
+            eb.fn.countAll<string>().filterWhere("devices.has_journals", "=", true).as("journals"),
+            eb.fn.countAll<string>().filterWhere("devices.events_unread", ">", 0).as("events"),
+          ];
+          for (const [name, range] of Object.entries(contactRanges)) {
+            counts.push(
+              eb.fn.countAll<string>().filterWhere(contactCondition(eb, range)).as(`contact_${name}`),
+            );
+          }
+          for (const [name, range] of Object.entries(csqRanges)) {
+            counts.push(eb.fn.countAll<string>().filterWhere(csqCondition(eb, range)).as(`csq_${name}`));
+          }
+          return counts;
+        })
+        .executeTakeFirstOrThrow();
+      const bucket = bucketRow as Record<string, string>;
+      const pick = (prefix: string, names: string[]) =>
+        Object.fromEntries(names.map((name) => [name, Number(bucket[`${prefix}${name}`] ?? 0)]));
+
+      const [model, version, networkMode, tags] = await Promise.all([
+        topValues(domainId, filter, "model", topN),
+        topValues(domainId, filter, "firmware", topN),
+        topValues(domainId, filter, "network_mode", topN),
+        this.countTagsByFilter(domainId, filter, topN),
+      ]);
+      return {
+        contact: pick("contact_", Object.keys(contactRanges)),
+        csq: pick("csq_", Object.keys(csqRanges)),
+        backups: Number(bucket.backups),
+        journals: Number(bucket.journals),
+        events: Number(bucket.events),
+        total: Number(bucket.total),
+        model,
+        version,
+        network_mode: networkMode,
+        tags,
+      };
+    },
+
+    /** Tags of the filtered devices with how many devices carry each, commonest first. */
+    async countTagsByFilter(
+      domainId: string,
+      filter: DeviceFilter,
+      limit: number | null,
+    ): Promise<FacetCount[]> {
+      const inner = filtered(domainId, filter).select("devices.tags");
+      let query = db
+        .selectFrom(inner.as("d"))
+        .innerJoin(sql<{ tag: string }>`jsonb_array_elements_text(d.tags)`.as("t"), (join) => join.onTrue())
+        .select([sql<string>`t.value`.as("value"), (eb) => eb.fn.countAll<string>().as("count")])
+        .groupBy(sql`t.value`)
+        .orderBy("count", "desc")
+        .orderBy(sql`t.value`);
+      if (limit !== null) query = query.limit(limit);
+      const rows = await query.execute();
+      return rows.map((row) => ({ value: row.value, count: Number(row.count) }));
+    },
+
+    /** Device totals per contact range (one pass). */
+    async countByContactRanges(
+      domainId: string,
+      contactRanges: Record<string, ContactRange>,
+    ): Promise<Record<string, number>> {
+      const row = await filtered(domainId, {})
+        .select((eb) =>
+          Object.entries(contactRanges).map(([name, range]) =>
+            eb.fn.countAll<string>().filterWhere(contactCondition(eb, range)).as(name),
+          ),
+        )
+        .executeTakeFirstOrThrow();
+      return Object.fromEntries(
+        Object.entries(row as Record<string, string>).map(([k, v]) => [k, Number(v)]),
+      );
+    },
+  };
+}

@@ -1,0 +1,221 @@
+import {
+  COLLECT_TYPES,
+  type DashboardTotals,
+  DEFAULT_DOMAIN_SETTINGS,
+  DEVICE_STATUSES,
+  type DeviceDetail,
+  type DeviceFacets,
+  type DeviceListQuery,
+  type DomainSettings,
+  FACET_TOP_N,
+  isCollectFresh,
+  SIGNAL_QUALITIES,
+  type TagFrequency,
+} from "@cellfleet/contract";
+import type { SessionContext } from "../../platform/auth/session-guard";
+import type { AppContext } from "../../platform/context";
+import { AppError } from "../../platform/errors";
+import { CSQ_RANGES, contactRangesByStatus, type DeviceFilter, toDeviceFilter } from "./device-filter";
+import { toDeviceDto } from "./devices.mapper";
+import { devicesRepo } from "./devices.repo";
+import { requireDeviceDomain } from "./devices.service";
+import { devicesListRepo } from "./devices-list.repo";
+import { listCountCache } from "./list-count-cache";
+
+/** Rows fetched per round trip while exporting. */
+const EXPORT_CHUNK = 1000;
+
+async function domainSettings(ctx: AppContext, domainId: string): Promise<DomainSettings> {
+  const domain = await devicesRepo(ctx.db).findDomainFleetSettings(domainId);
+  return domain?.settings ?? DEFAULT_DOMAIN_SETTINGS;
+}
+
+function warningMinutes(settings: DomainSettings): number {
+  return settings.status.find((entry) => entry.name === "warning")?.minutes ?? 60;
+}
+
+/**
+ * POST /api/devices/: the NDJSON lines of one page in batches — the header with the devices, then
+ * the facets when asked. The count and the page run side by side (on PostgreSQL they take two pool connections);
+ * totals and facets are shared between identical filters for a moment (see ListCountCache).
+ */
+export async function* listDevices(
+  ctx: AppContext,
+  session: SessionContext,
+  query: DeviceListQuery,
+): AsyncGenerator<unknown[]> {
+  const domainId = requireDeviceDomain(session);
+  // The hot path: the thresholds are shared for a moment too, like the totals.
+  const settings = await listCountCache.get(domainId, "settings", () => domainSettings(ctx, domainId));
+  const now = ctx.now();
+  const filter = toDeviceFilter(query, settings.status, now);
+  const repo = devicesListRepo(ctx.db);
+  const sort = query.sort ?? { field: "ident" as const, order: "asc" as const };
+  const { page: _page, size: _size, sort: _sort, facets: _facets, ...filterFields } = query;
+  const filterKey = JSON.stringify(filterFields);
+  const [total, rows] = await Promise.all([
+    listCountCache.get(domainId, `total:${filterKey}`, () => repo.countDevicesByFilter(domainId, filter)),
+    repo.findDevicesByFilter(domainId, filter, sort, query.size, query.page * query.size),
+  ]);
+  const nowMs = now.getTime();
+  // The header and the page go out in one write; the facets, when asked, follow when counted.
+  yield [
+    { total, page: query.page, size: query.size },
+    ...rows.map((row) => toDeviceDto(row, settings, nowMs)),
+  ];
+  if (query.facets) {
+    const facets = await listCountCache.get(domainId, `facets:${filterKey}`, () =>
+      countFacets(ctx, domainId, filter, settings, now),
+    );
+    yield [{ facets }];
+  }
+}
+
+async function countFacets(
+  ctx: AppContext,
+  domainId: string,
+  filter: DeviceFilter,
+  settings: DomainSettings,
+  now: Date,
+): Promise<DeviceFacets> {
+  const rows = await devicesListRepo(ctx.db).countFacetsByFilter(
+    domainId,
+    filter,
+    contactRangesByStatus(settings.status, now),
+    CSQ_RANGES,
+    FACET_TOP_N,
+  );
+  return {
+    status: Object.fromEntries(
+      DEVICE_STATUSES.map((s) => [s, rows.contact[s] ?? 0]),
+    ) as DeviceFacets["status"],
+    signal: Object.fromEntries(SIGNAL_QUALITIES.map((q) => [q, rows.csq[q] ?? 0])) as DeviceFacets["signal"],
+    network_mode: rows.network_mode,
+    model: rows.model,
+    version: rows.version,
+    backups: { with: rows.backups, without: rows.total - rows.backups },
+    journals: { with: rows.journals, without: rows.total - rows.journals },
+    tags: rows.tags,
+    events: { with: rows.events, without: rows.total - rows.events },
+  };
+}
+
+const CSV_COLUMNS = [
+  "ident",
+  "description",
+  "tags",
+  "status",
+  "last_contact",
+  "model",
+  "firmware",
+  "serial",
+  "network_mode",
+  "csq",
+  "events",
+  "create_time",
+] as const;
+
+/** A CSV field: quoted when it holds a comma, quote or line break; formula starters are neutralised. */
+export function csvField(value: string | number | null): string {
+  if (value === null) return "";
+  let text = String(value);
+  // A spreadsheet would run a cell starting with = + - @ as a formula; a leading quote keeps it text.
+  if (/^[=+\-@\t\r]/.test(text) && typeof value === "string") text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** POST /api/devices/export: every device matching the list filters as CSV lines, header first. */
+export async function* exportDevicesCsv(
+  ctx: AppContext,
+  session: SessionContext,
+  query: DeviceListQuery,
+): AsyncGenerator<string> {
+  const domainId = requireDeviceDomain(session);
+  const settings = await domainSettings(ctx, domainId);
+  const now = ctx.now();
+  const filter = toDeviceFilter(query, settings.status, now);
+  const repo = devicesListRepo(ctx.db);
+  yield `${CSV_COLUMNS.join(",")}\r\n`;
+  let after: string | null = null;
+  for (;;) {
+    const rows = await repo.findDevicesByFilterAfter(domainId, filter, after, EXPORT_CHUNK);
+    if (rows.length === 0) return;
+    let chunk = "";
+    for (const row of rows) {
+      const device = toDeviceDto(row, settings, now.getTime());
+      const fields = [
+        device.ident,
+        device.description,
+        device.tags.join(";"),
+        device.status,
+        device.time === null ? null : new Date(device.time).toISOString(),
+        device.board.model,
+        device.firmware,
+        device.serial,
+        device.network_mode,
+        device.signal.csq,
+        device.events,
+        new Date(device.create_time).toISOString(),
+      ];
+      chunk += `${fields.map(csvField).join(",")}\r\n`;
+    }
+    yield chunk;
+    after = rows[rows.length - 1]?.ident ?? null;
+    if (rows.length < EXPORT_CHUNK) return;
+  }
+}
+
+/** POST /api/tags/: every tag of the domain with how many devices carry it, most frequent first. */
+export async function readTagFrequencies(ctx: AppContext, session: SessionContext): Promise<TagFrequency> {
+  const domainId = requireDeviceDomain(session);
+  const rows = await devicesListRepo(ctx.db).countTagsByFilter(domainId, {}, null);
+  return Object.fromEntries(rows.map((row) => [row.value, row.count]));
+}
+
+/** POST /api/dashboard/: the domain's device totals by status, now. */
+export async function readDashboardTotals(
+  ctx: AppContext,
+  session: SessionContext,
+): Promise<DashboardTotals> {
+  const domainId = requireDeviceDomain(session);
+  const settings = await domainSettings(ctx, domainId);
+  const counts = await devicesListRepo(ctx.db).countByContactRanges(
+    domainId,
+    contactRangesByStatus(settings.status, ctx.now()),
+  );
+  const totals = { pending: 0, online: 0, warning: 0, critical: 0, total: 0 };
+  for (const status of DEVICE_STATUSES) {
+    totals[status] = counts[status] ?? 0;
+    totals.total += totals[status];
+  }
+  return totals;
+}
+
+/** POST /api/device/{dev_id}: the device and one entry per collect type, freshness judged now. */
+export async function readDeviceDetail(
+  ctx: AppContext,
+  session: SessionContext,
+  deviceId: string,
+): Promise<DeviceDetail> {
+  const domainId = requireDeviceDomain(session);
+  const repo = devicesRepo(ctx.db);
+  const row = await repo.findDevice(domainId, deviceId);
+  if (!row) throw new AppError("DEVICE_NOT_FOUND");
+  const settings = await domainSettings(ctx, domainId);
+  const collects = await repo.findCollects(domainId, deviceId);
+  const nowMs = ctx.now().getTime();
+  return {
+    device: toDeviceDto(row, settings, nowMs),
+    collects: COLLECT_TYPES.map((type) => {
+      const collect = collects.find((entry) => entry.type === type);
+      if (!collect) return { type, create_time: null, data: null, is_fresh: false };
+      const createMs = collect.create_time.getTime();
+      return {
+        type,
+        create_time: createMs,
+        data: collect.data,
+        is_fresh: isCollectFresh(createMs, nowMs, warningMinutes(settings)),
+      };
+    }),
+  };
+}

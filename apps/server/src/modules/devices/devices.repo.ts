@@ -1,0 +1,182 @@
+import type { DomainSettings } from "@cellfleet/contract";
+import { type Kysely, sql } from "kysely";
+import { type DB, type DeviceCollectRow, type NewDeviceRow, toJsonb } from "../../platform/db/schema";
+import type { DeviceDtoRow } from "./devices.mapper";
+
+/** Every device column the DTO needs; the key is reduced to has_key in SQL so it never leaves a repo. */
+export const DEVICE_DTO_COLUMNS = [
+  "devices.id",
+  "devices.domain_id",
+  "devices.ident",
+  "devices.description",
+  "devices.tags",
+  "devices.model",
+  "devices.firmware",
+  "devices.serial",
+  "devices.last_contact",
+  "devices.events_unread",
+  "devices.signal_csq",
+  "devices.network_mode",
+  "devices.has_backups",
+  "devices.has_journals",
+  "devices.meta",
+  "devices.create_time",
+] as const;
+
+/** Whether the device has an AES key, computed in SQL. */
+export const hasKeyColumn = sql<boolean>`coalesce(devices.aes_key, '') <> ''`.as("has_key");
+
+/** A device's editable columns. */
+export interface DeviceChanges {
+  description?: string;
+  tags?: string[];
+  aes_key?: string | null;
+}
+
+/** Devices of one domain: every function takes the domain id first and filters by it. */
+export function devicesRepo(db: Kysely<DB>) {
+  const dtoQuery = (domainId: string) =>
+    db
+      .selectFrom("devices")
+      .select(DEVICE_DTO_COLUMNS)
+      .select(hasKeyColumn)
+      .where("devices.domain_id", "=", domainId);
+
+  return {
+    /** The domain's status thresholds and device limit; undefined when the domain does not exist. */
+    async findDomainFleetSettings(
+      domainId: string,
+    ): Promise<{ settings: DomainSettings; device_limit: number } | undefined> {
+      return db
+        .selectFrom("domains")
+        .select(["settings", "device_limit"])
+        .where("id", "=", domainId)
+        .executeTakeFirst();
+    },
+
+    /** Locks the domain row until the transaction ends, so concurrent creations respect the limit. */
+    async lockDomainForDeviceCount(domainId: string): Promise<number | undefined> {
+      const row = await db
+        .selectFrom("domains")
+        .select("device_limit")
+        .where("id", "=", domainId)
+        .forUpdate()
+        .executeTakeFirst();
+      return row?.device_limit;
+    },
+
+    async countDevices(domainId: string): Promise<number> {
+      const row = await db
+        .selectFrom("devices")
+        .select((eb) => eb.fn.countAll<string>().as("count"))
+        .where("domain_id", "=", domainId)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    async findDevice(domainId: string, deviceId: string): Promise<DeviceDtoRow | undefined> {
+      return dtoQuery(domainId).where("devices.id", "=", deviceId).executeTakeFirst();
+    },
+
+    async findDevicesByIds(domainId: string, deviceIds: readonly string[]): Promise<DeviceDtoRow[]> {
+      if (deviceIds.length === 0) return [];
+      return dtoQuery(domainId).where("devices.id", "in", deviceIds).orderBy("devices.ident").execute();
+    },
+
+    /** Idents are unique across the installation (they are MQTT client ids), so this looks everywhere. */
+    async findTakenIdentsAcrossDomains(idents: readonly string[]): Promise<Set<string>> {
+      if (idents.length === 0) return new Set();
+      const rows = await db.selectFrom("devices").select("ident").where("ident", "in", idents).execute();
+      return new Set(rows.map((row) => row.ident));
+    },
+
+    /** Inserts devices; an ident taken meanwhile is skipped (not an error): the ids inserted answer. */
+    async insertDevices(
+      domainId: string,
+      devices: readonly Omit<NewDeviceRow, "domain_id">[],
+    ): Promise<string[]> {
+      if (devices.length === 0) return [];
+      const rows = await db
+        .insertInto("devices")
+        .values(devices.map((device) => ({ ...device, domain_id: domainId })))
+        .onConflict((oc) => oc.column("ident").doNothing())
+        .returning("id")
+        .execute();
+      return rows.map((row) => row.id);
+    },
+
+    async updateDevice(domainId: string, deviceId: string, changes: DeviceChanges): Promise<boolean> {
+      const set: Record<string, unknown> = {};
+      if (changes.description !== undefined) set.description = changes.description;
+      if (changes.tags !== undefined) set.tags = toJsonb(changes.tags);
+      if (changes.aes_key !== undefined) set.aes_key = changes.aes_key;
+      if (Object.keys(set).length === 0) {
+        return (await this.findDevice(domainId, deviceId)) !== undefined;
+      }
+      const result = await db
+        .updateTable("devices")
+        .set(set)
+        .where("domain_id", "=", domainId)
+        .where("id", "=", deviceId)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Adds tags to each device, keeping each device's own order and dropping duplicates. */
+    async addTags(domainId: string, deviceIds: readonly string[], tags: readonly string[]): Promise<number> {
+      const result = await db
+        .updateTable("devices")
+        .set({
+          tags: sql`(select coalesce(jsonb_agg(tag order by first_at), '[]'::jsonb) from (
+              select tag, min(at) as first_at
+              from jsonb_array_elements_text(devices.tags || ${toJsonb(tags)}::jsonb) with ordinality as t(tag, at)
+              group by tag) merged)`,
+        })
+        .where("domain_id", "=", domainId)
+        .where("id", "in", deviceIds)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    async removeTags(
+      domainId: string,
+      deviceIds: readonly string[],
+      tags: readonly string[],
+    ): Promise<number> {
+      const result = await db
+        .updateTable("devices")
+        .set({
+          tags: sql`(select coalesce(jsonb_agg(tag order by at), '[]'::jsonb)
+              from jsonb_array_elements_text(devices.tags) with ordinality as t(tag, at)
+              where not jsonb_exists(${toJsonb(tags)}::jsonb, tag))`,
+        })
+        .where("domain_id", "=", domainId)
+        .where("id", "in", deviceIds)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    async deleteDevices(domainId: string, deviceIds: readonly string[]): Promise<number> {
+      if (deviceIds.length === 0) return 0;
+      const result = await db
+        .deleteFrom("devices")
+        .where("domain_id", "=", domainId)
+        .where("id", "in", deviceIds)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /** The latest collected state per type of one device. */
+    async findCollects(domainId: string, deviceId: string): Promise<DeviceCollectRow[]> {
+      return db
+        .selectFrom("device_collects")
+        .selectAll()
+        .where("domain_id", "=", domainId)
+        .where("device_id", "=", deviceId)
+        .execute();
+    },
+  };
+}
+
+/** A devices repo bound to a transaction or the pool. */
+export type DevicesRepo = ReturnType<typeof devicesRepo>;

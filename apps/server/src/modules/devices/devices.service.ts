@@ -1,0 +1,245 @@
+import { randomUUID } from "node:crypto";
+import {
+  type BulkCreateDevicesResult,
+  type BulkLineResult,
+  type CreateDeviceSchema,
+  DEFAULT_DOMAIN_SETTINGS,
+  type Device,
+  type DevicesMultipleResult,
+  type DevicesMultipleSchema,
+  type DevicesSocketMessage,
+  type UpdateDeviceSchema,
+} from "@cellfleet/contract";
+import type { z } from "zod";
+import type { SessionContext } from "../../platform/auth/session-guard";
+import { domainTopic } from "../../platform/bus/bus";
+import type { AppContext } from "../../platform/context";
+import { toJsonb } from "../../platform/db/schema";
+import { AppError } from "../../platform/errors";
+import { type DeviceDtoRow, toDeviceDto } from "./devices.mapper";
+import { type DevicesRepo, devicesRepo } from "./devices.repo";
+import { type BulkCandidate, parseBulkDevices } from "./devices-bulk";
+import { listCountCache } from "./list-count-cache";
+
+/** The domain of a device view: superusers have none, so they have no device views at all. */
+export function requireDeviceDomain(session: SessionContext): string {
+  if (session.domainId === null) throw new AppError("PERMISSION_DENIED", "Superusers have no device views");
+  return session.domainId;
+}
+
+/** Device DTOs of rows at the current time under the domain's thresholds. */
+export async function toDeviceDtos(
+  ctx: AppContext,
+  domainId: string,
+  rows: readonly DeviceDtoRow[],
+): Promise<Device[]> {
+  if (rows.length === 0) return [];
+  const domain = await devicesRepo(ctx.db).findDomainFleetSettings(domainId);
+  const settings = domain?.settings ?? DEFAULT_DOMAIN_SETTINGS;
+  const nowMs = ctx.now().getTime();
+  return rows.map((row) => toDeviceDto(row, settings, nowMs));
+}
+
+/**
+ * After a committed device write: drops the domain's cached list totals and publishes the devices
+ * message to the domain's sockets. Never fails the request.
+ */
+export async function publishDevices(
+  ctx: AppContext,
+  domainId: string,
+  action: DevicesSocketMessage["action"],
+  content: Device[],
+): Promise<void> {
+  listCountCache.invalidate(domainId);
+  if (content.length === 0) return;
+  const message: DevicesSocketMessage = { type: "devices", action, content };
+  try {
+    await ctx.bus.publish(domainTopic(domainId), message);
+  } catch (error) {
+    ctx.log.error({ err: error, domainId }, "publishing a devices message failed");
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === "23505";
+}
+
+/**
+ * Inserts candidates inside a transaction that holds the domain row, so two concurrent creations
+ * cannot together pass the device limit (0 = unlimited). Answers the created ids by ident.
+ */
+async function insertWithinLimit(
+  ctx: AppContext,
+  domainId: string,
+  candidates: readonly BulkCandidate[],
+): Promise<Map<string, string>> {
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const repo: DevicesRepo = devicesRepo(trx);
+      const limit = await repo.lockDomainForDeviceCount(domainId);
+      if (limit === undefined) throw new AppError("DEVICE_CREATE_ERROR", "The domain does not exist");
+      if (limit > 0) {
+        const count = await repo.countDevices(domainId);
+        if (count + candidates.length > limit) {
+          throw new AppError(
+            "DEVICE_COUNT_LIMITED",
+            `The domain may hold at most ${limit} devices (${count} now)`,
+          );
+        }
+      }
+      const created = new Map<string, string>();
+      const now = ctx.now();
+      const rows = candidates.map((candidate) => {
+        const id = randomUUID();
+        created.set(candidate.ident, id);
+        return {
+          id,
+          ident: candidate.ident,
+          description: candidate.description,
+          tags: toJsonb(candidate.tags),
+          aes_key: candidate.aes_key,
+          create_time: now,
+        };
+      });
+      const inserted = new Set(await repo.insertDevices(domainId, rows));
+      for (const [ident, id] of created) if (!inserted.has(id)) created.delete(ident);
+      return created;
+    });
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (isUniqueViolation(error)) throw new AppError("DEVICE_ALREADY_EXIST");
+    ctx.log.error({ err: error, domainId }, "creating devices failed");
+    throw new AppError("DEVICE_CREATE_ERROR");
+  }
+}
+
+/** POST /api/devices/new: one device; its ident must be free in the whole installation. */
+export async function createDevice(
+  ctx: AppContext,
+  session: SessionContext,
+  input: z.output<typeof CreateDeviceSchema>,
+): Promise<Device> {
+  const domainId = requireDeviceDomain(session);
+  const repo = devicesRepo(ctx.db);
+  if ((await repo.findTakenIdentsAcrossDomains([input.ident])).size > 0) {
+    throw new AppError("DEVICE_ALREADY_EXIST", `A device ${input.ident} already exists`);
+  }
+  const candidate: BulkCandidate = {
+    line: 1,
+    ident: input.ident,
+    description: input.description,
+    tags: input.tags,
+    aes_key: input.aes_key === "" ? null : input.aes_key.toUpperCase(),
+  };
+  const created = await insertWithinLimit(ctx, domainId, [candidate]);
+  const id = created.get(input.ident);
+  if (!id) throw new AppError("DEVICE_ALREADY_EXIST", `A device ${input.ident} already exists`);
+  const dtos = await toDeviceDtos(ctx, domainId, await repo.findDevicesByIds(domainId, [id]));
+  await publishDevices(ctx, domainId, "put", dtos);
+  const device = dtos[0];
+  if (!device) throw new AppError("DEVICE_CREATE_ERROR");
+  return device;
+}
+
+/** POST /api/devices/bulk: every valid line is created; each line answers its own result. */
+export async function createDevicesInBulk(
+  ctx: AppContext,
+  session: SessionContext,
+  text: string,
+): Promise<BulkCreateDevicesResult> {
+  const domainId = requireDeviceDomain(session);
+  const repo = devicesRepo(ctx.db);
+  const { candidates, refused } = parseBulkDevices(text);
+  const taken = await repo.findTakenIdentsAcrossDomains(candidates.map((candidate) => candidate.ident));
+  const results: BulkLineResult[] = [...refused];
+  const fresh = candidates.filter((candidate) => {
+    if (!taken.has(candidate.ident)) return true;
+    results.push({ line: candidate.line, ident: candidate.ident, result: "DEVICE_ALREADY_EXIST" });
+    return false;
+  });
+  const created =
+    fresh.length > 0 ? await insertWithinLimit(ctx, domainId, fresh) : new Map<string, string>();
+  for (const candidate of fresh) {
+    const id = created.get(candidate.ident);
+    results.push(
+      id
+        ? { line: candidate.line, ident: candidate.ident, result: "created", _id: id }
+        : { line: candidate.line, ident: candidate.ident, result: "DEVICE_ALREADY_EXIST" },
+    );
+  }
+  results.sort((a, b) => a.line - b.line);
+  if (created.size > 0) {
+    const rows = await repo.findDevicesByIds(domainId, [...created.values()]);
+    await publishDevices(ctx, domainId, "put", await toDeviceDtos(ctx, domainId, rows));
+  }
+  return { created: created.size, failed: results.length - created.size, results };
+}
+
+/** POST /api/device/{dev_id}/edit: description, tags and key; a key is stored uppercase, "" removes it. */
+export async function updateDevice(
+  ctx: AppContext,
+  session: SessionContext,
+  deviceId: string,
+  input: z.output<typeof UpdateDeviceSchema>,
+): Promise<Device> {
+  const domainId = requireDeviceDomain(session);
+  const repo = devicesRepo(ctx.db);
+  const isFound = await repo.updateDevice(domainId, deviceId, {
+    description: input.description,
+    tags: input.tags,
+    aes_key:
+      input.aes_key === undefined ? undefined : input.aes_key === "" ? null : input.aes_key.toUpperCase(),
+  });
+  const row = isFound ? await repo.findDevice(domainId, deviceId) : undefined;
+  if (!row) throw new AppError("DEVICE_NOT_FOUND");
+  const dtos = await toDeviceDtos(ctx, domainId, [row]);
+  await publishDevices(ctx, domainId, "update", dtos);
+  return dtos[0] as Device;
+}
+
+/** DELETE /api/device/{dev_id} (admins). */
+export async function deleteDevice(
+  ctx: AppContext,
+  session: SessionContext,
+  deviceId: string,
+): Promise<void> {
+  await changeDevices(ctx, session, { targets: [deviceId], action: "delete" });
+}
+
+/**
+ * POST /api/devices/multiple/: tags added or removed, or devices deleted, all or none. Every target
+ * must be one of the domain's devices; deleting needs an admin.
+ */
+export async function changeDevices(
+  ctx: AppContext,
+  session: SessionContext,
+  input: z.output<typeof DevicesMultipleSchema>,
+): Promise<DevicesMultipleResult> {
+  const domainId = requireDeviceDomain(session);
+  const targets = [...new Set(input.targets)];
+  if (targets.length === 0) throw new AppError("TARGETS_NOT_SPECIFIED");
+  if (input.action === "delete" && session.role !== 2) {
+    throw new AppError("PERMISSION_DENIED", "Only administrators delete devices");
+  }
+  if (input.action !== "delete" && (!input.tags || input.tags.length === 0)) {
+    throw new AppError("TAGS_MUST_BE_ARRAY", "Give the tags to add or remove");
+  }
+  const outcome = await ctx.db.transaction().execute(async (trx) => {
+    const repo = devicesRepo(trx);
+    const rows = await repo.findDevicesByIds(domainId, targets);
+    if (rows.length !== targets.length) throw new AppError("DEVICE_NOT_FOUND");
+    if (input.action === "delete") {
+      await repo.deleteDevices(domainId, targets);
+      return { affected: rows.length, rows };
+    }
+    const tags = input.tags ?? [];
+    const affected =
+      input.action === "add_tags"
+        ? await repo.addTags(domainId, targets, tags)
+        : await repo.removeTags(domainId, targets, tags);
+    return { affected, rows: await repo.findDevicesByIds(domainId, targets) };
+  });
+  const dtos = await toDeviceDtos(ctx, domainId, outcome.rows);
+  await publishDevices(ctx, domainId, input.action === "delete" ? "delete" : "update", dtos);
+  return { affected: outcome.affected };
+}

@@ -1,0 +1,111 @@
+import { type Kysely, sql } from "kysely";
+import type { DB, EventRow } from "../../platform/db/schema";
+
+/** What the event lists filter by. */
+export interface EventFilter {
+  deviceId?: string;
+  /** create_time >= from */
+  from?: Date;
+  /** create_time < to */
+  to?: Date;
+  isRead?: boolean;
+}
+
+/** An event row with its device's ident, when it has a device. */
+export type EventWithDeviceRow = EventRow & { device_ident: string | null };
+
+/** Events of one domain: every function takes the domain id first and filters by it. */
+export function eventsRepo(db: Kysely<DB>) {
+  return {
+    /** Newest first (ties by id, newest first), so offsets page stably. */
+    async findEvents(
+      domainId: string,
+      filter: EventFilter,
+      limit: number,
+      offset: number,
+    ): Promise<EventWithDeviceRow[]> {
+      let query = db
+        .selectFrom("events")
+        .leftJoin("devices", (join) =>
+          join.onRef("devices.id", "=", "events.device_id").on("devices.domain_id", "=", domainId),
+        )
+        .selectAll("events")
+        .select("devices.ident as device_ident")
+        .where("events.domain_id", "=", domainId);
+      if (filter.deviceId !== undefined) query = query.where("events.device_id", "=", filter.deviceId);
+      if (filter.from) query = query.where("events.create_time", ">=", filter.from);
+      if (filter.to) query = query.where("events.create_time", "<", filter.to);
+      if (filter.isRead !== undefined) query = query.where("events.is_read", "=", filter.isRead);
+      return query
+        .orderBy("events.create_time", "desc")
+        .orderBy("events.id", "desc")
+        .limit(limit)
+        .offset(offset)
+        .execute();
+    },
+
+    async countUnreadEvents(domainId: string): Promise<number> {
+      const row = await db
+        .selectFrom("events")
+        .select((eb) => eb.fn.countAll<string>().as("count"))
+        .where("domain_id", "=", domainId)
+        .where("is_read", "=", false)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    /** How many of the ids (decimal strings) are events of the domain. */
+    async countEventsByIds(domainId: string, ids: readonly string[]): Promise<number> {
+      if (ids.length === 0) return 0;
+      const row = await db
+        .selectFrom("events")
+        .select((eb) => eb.fn.countAll<string>().as("count"))
+        .where("domain_id", "=", domainId)
+        .where("id", "in", ids)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    /** Marks events read (the ids, or all of the domain's when ids is null); answers the devices touched. */
+    async markEventsRead(
+      domainId: string,
+      ids: readonly string[] | null,
+    ): Promise<{ updated: number; deviceIds: string[] }> {
+      let query = db
+        .updateTable("events")
+        .set({ is_read: true })
+        .where("domain_id", "=", domainId)
+        .where("is_read", "=", false);
+      if (ids !== null) query = query.where("id", "in", ids);
+      const rows = await query.returning("device_id").execute();
+      const deviceIds = [
+        ...new Set(rows.map((row) => row.device_id).filter((id): id is string => id !== null)),
+      ];
+      return { updated: rows.length, deviceIds };
+    },
+
+    /** Recounts the unread events of devices from the events themselves, so the count never drifts. */
+    async recountDeviceUnread(domainId: string, deviceIds: readonly string[]): Promise<void> {
+      if (deviceIds.length === 0) return;
+      await db
+        .updateTable("devices")
+        .set({
+          events_unread: sql<number>`(select count(*)::int from events
+            where events.device_id = devices.id and events.domain_id = devices.domain_id and not events.is_read)`,
+        })
+        .where("domain_id", "=", domainId)
+        .where("id", "in", deviceIds)
+        .execute();
+    },
+
+    async isDeviceInDomain(domainId: string, deviceId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom("devices")
+        .select("id")
+        .where("domain_id", "=", domainId)
+        .where("id", "=", deviceId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import type { EventsQuery, EventsRead, EventsReadResult, FleetEvent } from "@cellfleet/contract";
+import type { SessionContext } from "../../platform/auth/session-guard";
+import { domainTopic } from "../../platform/bus/bus";
+import type { AppContext } from "../../platform/context";
+import { AppError } from "../../platform/errors";
+import { devicesRepo } from "../devices/devices.repo";
+import { publishDevices, requireDeviceDomain, toDeviceDtos } from "../devices/devices.service";
+import { toEventDto } from "./events.mapper";
+import { type EventFilter, eventsRepo } from "./events.repo";
+
+/** Rows fetched per round trip while streaming an event list. */
+const STREAM_CHUNK = 512;
+
+/** Event ids are bigint identities; anything else cannot be one of ours. */
+const EVENT_ID_PATTERN = /^[1-9]\d{0,17}$/;
+
+function toFilter(query: EventsQuery, now: Date): EventFilter {
+  if (query.since !== undefined) {
+    return {
+      from: new Date(query.since),
+      to: query.for !== undefined ? new Date(query.since + query.for) : undefined,
+      isRead: query.unread === undefined ? undefined : !query.unread,
+    };
+  }
+  return {
+    from: query.for !== undefined ? new Date(now.getTime() - query.for) : undefined,
+    isRead: query.unread === undefined ? undefined : !query.unread,
+  };
+}
+
+async function* streamEvents(
+  ctx: AppContext,
+  domainId: string,
+  filter: EventFilter,
+  query: EventsQuery,
+): AsyncGenerator<FleetEvent[]> {
+  const repo = eventsRepo(ctx.db);
+  let sent = 0;
+  while (sent < query.limit) {
+    const size = Math.min(STREAM_CHUNK, query.limit - sent);
+    const rows = await repo.findEvents(domainId, filter, size, query.offset + sent);
+    yield rows.map((row) =>
+      toEventDto(
+        row,
+        row.device_id && row.device_ident ? { id: row.device_id, ident: row.device_ident } : null,
+      ),
+    );
+    sent += rows.length;
+    if (rows.length < size) return;
+  }
+}
+
+/** POST /api/events/all: the domain's events, newest first, in batches of DTOs. */
+export async function* listEvents(
+  ctx: AppContext,
+  session: SessionContext,
+  query: EventsQuery,
+): AsyncGenerator<FleetEvent[]> {
+  const domainId = requireDeviceDomain(session);
+  yield* streamEvents(ctx, domainId, toFilter(query, ctx.now()), query);
+}
+
+/** POST /api/events/{dev_id}: one device's events; another domain's device is DEVICE_NOT_FOUND. */
+export async function* listDeviceEvents(
+  ctx: AppContext,
+  session: SessionContext,
+  deviceId: string,
+  query: EventsQuery,
+): AsyncGenerator<FleetEvent[]> {
+  const domainId = requireDeviceDomain(session);
+  if (!(await eventsRepo(ctx.db).isDeviceInDomain(domainId, deviceId)))
+    throw new AppError("DEVICE_NOT_FOUND");
+  yield* streamEvents(ctx, domainId, { ...toFilter(query, ctx.now()), deviceId }, query);
+}
+
+/** POST /api/events/unread: the domain's unread count, for the 'new' badge. */
+export async function countUnreadEvents(
+  ctx: AppContext,
+  session: SessionContext,
+): Promise<{ count: number }> {
+  const domainId = requireDeviceDomain(session);
+  return { count: await eventsRepo(ctx.db).countUnreadEvents(domainId) };
+}
+
+/**
+ * POST /api/events/read: marks events read and recounts the touched devices' unread events in the
+ * same transaction; then tells the domain's sockets, so other tabs' badges and lists refresh.
+ */
+export async function markEventsRead(
+  ctx: AppContext,
+  session: SessionContext,
+  input: EventsRead,
+): Promise<EventsReadResult> {
+  const domainId = requireDeviceDomain(session);
+  const ids = input.all ? null : [...new Set(input.ids ?? [])];
+  if (ids !== null && ids.length === 0) throw new AppError("BAD_REQUEST", "Give ids or all: true");
+  if (ids?.some((id) => !EVENT_ID_PATTERN.test(id))) throw new AppError("EVENT_NOT_FOUND");
+  const outcome = await ctx.db.transaction().execute(async (trx) => {
+    const repo = eventsRepo(trx);
+    if (ids !== null && (await repo.countEventsByIds(domainId, ids)) !== ids.length) {
+      throw new AppError("EVENT_NOT_FOUND");
+    }
+    const marked = await repo.markEventsRead(domainId, ids);
+    await repo.recountDeviceUnread(domainId, marked.deviceIds);
+    return marked;
+  });
+  const unread = await eventsRepo(ctx.db).countUnreadEvents(domainId);
+  if (outcome.updated > 0) {
+    try {
+      await ctx.bus.publish(domainTopic(domainId), { type: "events", action: "read", content: ids ?? [] });
+    } catch (error) {
+      ctx.log.error({ err: error, domainId }, "publishing an events message failed");
+    }
+    const rows = await devicesRepo(ctx.db).findDevicesByIds(domainId, outcome.deviceIds);
+    await publishDevices(ctx, domainId, "update", await toDeviceDtos(ctx, domainId, rows));
+  }
+  return { updated: outcome.updated, unread };
+}

@@ -1,0 +1,37 @@
+import { canDevicePublish, canDeviceSubscribe, verifyDeviceToken } from "@cellfleet/contract";
+import type { Kysely } from "kysely";
+import type { DB } from "../../platform/db/schema";
+import { ingestRepo } from "./ingest.repo";
+
+/** The answer to a device's CONNECT: allowed, or the reason it was refused. */
+export type DeviceAuthResult =
+  | { ok: true }
+  | { ok: false; reason: "unknown_device" | "no_key" | "bad_token" | "bad_username" };
+
+/** Checks a device's credentials: client id = username = ident, password = the token of its key. */
+export type DeviceAuthenticator = (
+  clientId: string,
+  username: string | undefined,
+  password: string | undefined,
+) => Promise<DeviceAuthResult>;
+
+/** Device authentication against the devices table (docs/device-protocol.md 2). */
+export function createDeviceAuthenticator(db: Kysely<DB>): DeviceAuthenticator {
+  const repo = ingestRepo(db);
+  return async (clientId, username, password) => {
+    if (username !== clientId) return { ok: false, reason: "bad_username" };
+    const device = await repo.findDeviceKeyAcrossDomains(clientId);
+    if (!device) return { ok: false, reason: "unknown_device" };
+    if (!device.aes_key) return { ok: false, reason: "no_key" };
+    const valid = password !== undefined && (await verifyDeviceToken(clientId, device.aes_key, password));
+    return valid ? { ok: true } : { ok: false, reason: "bad_token" };
+  };
+}
+
+/** What an ACL check asks: publish or subscribe on a topic. */
+export type DeviceAccess = "publish" | "subscribe";
+
+/** Whether the device may publish or subscribe on the topic (only under its own ident). */
+export function isDeviceAccessAllowed(ident: string, access: DeviceAccess, topic: string): boolean {
+  return access === "publish" ? canDevicePublish(ident, topic) : canDeviceSubscribe(ident, topic);
+}

@@ -1,0 +1,198 @@
+import type { DeviceMessageParseResult } from "@cellfleet/contract";
+import type {
+  CollectUpsert,
+  DeviceTouch,
+  EventInsert,
+  HistoryInsert,
+  IngestDevice,
+  StoredCollect,
+} from "./ingest.repo";
+
+/** A report that passed parseDeviceMessage. */
+export type ParsedReport = Extract<DeviceMessageParseResult, { ok: true }>;
+
+/** Everything one batch writes, worked out before the writes so the transaction stays short. */
+export interface BatchPlan {
+  collects: CollectUpsert[];
+  history: HistoryInsert[];
+  events: EventInsert[];
+  touches: DeviceTouch[];
+  /** Reports whose device no longer exists (deleted after it connected): acknowledged, not stored. */
+  unknownDevice: number;
+  /** Collects at or below the stored seq that were already stored: acknowledged, not applied twice. */
+  duplicates: number;
+  /** Device time (`ts`) of each upserted collect, by device id and type, for the realtime push. */
+  collectTimes: Map<string, number>;
+}
+
+/** The report without its envelope (`v`, `seq`, `ts`), which changes every time and says nothing of state. */
+export function collectData(message: { v: number; seq: number; ts: number }): Record<string, unknown> {
+  const { v: _v, seq: _seq, ts: _ts, ...data } = message;
+  return data;
+}
+
+/**
+ * What changed between two snapshots, by top-level field: the new value of each changed field, and
+ * null for a removed one. Lists (modems, routes…) are compared whole. Null when nothing changed.
+ */
+export function diffCollect(
+  previous: unknown,
+  next: Record<string, unknown>,
+): Record<string, unknown> | null {
+  if (previous === null || typeof previous !== "object" || Array.isArray(previous)) return next;
+  const before = previous as Record<string, unknown>;
+  const changes: Record<string, unknown> = {};
+  let changed = false;
+  for (const [key, value] of Object.entries(next)) {
+    if (!(key in before) || JSON.stringify(before[key]) !== JSON.stringify(value)) {
+      changes[key] = value;
+      changed = true;
+    }
+  }
+  for (const key of Object.keys(before)) {
+    if (!(key in next)) {
+      changes[key] = null;
+      changed = true;
+    }
+  }
+  return changed ? changes : null;
+}
+
+function emptyTouch(id: string): DeviceTouch {
+  return {
+    id,
+    seq: 0,
+    model: null,
+    firmware: null,
+    serial: null,
+    has_modems: false,
+    signal_csq: null,
+    network_mode: null,
+    events_added: 0,
+  };
+}
+
+/**
+ * Works out the writes of a batch. Collects of one device and type are applied in seq order: a
+ * newer seq replaces the latest state and adds what changed to history; an older one that is not
+ * stored yet goes to history only (docs/device-protocol.md 5.3); the stored seq itself is a repeat.
+ */
+export function planBatch(
+  reports: readonly ParsedReport[],
+  devices: readonly IngestDevice[],
+  stored: readonly StoredCollect[],
+  now: Date,
+): BatchPlan {
+  const byIdent = new Map(devices.map((device) => [device.ident, device]));
+  const latest = new Map(stored.map((row) => [`${row.device_id}\u0000${row.type}`, row]));
+  const plan: BatchPlan = {
+    collects: [],
+    history: [],
+    events: [],
+    touches: [],
+    unknownDevice: 0,
+    duplicates: 0,
+    collectTimes: new Map(),
+  };
+  const touches = new Map<string, DeviceTouch>();
+  const upserts = new Map<string, CollectUpsert>();
+  const seen = new Set<string>();
+
+  const ordered = [...reports].sort((a, b) => a.message.seq - b.message.seq);
+  for (const report of ordered) {
+    const device = byIdent.get(report.ident);
+    if (!device) {
+      plan.unknownDevice++;
+      continue;
+    }
+    let touch = touches.get(device.id);
+    if (!touch) {
+      touch = emptyTouch(device.id);
+      touches.set(device.id, touch);
+    }
+    touch.seq = Math.max(touch.seq, report.message.seq);
+
+    if (report.kind === "hello") {
+      touch.model = report.message.model;
+      touch.firmware = report.message.firmware;
+      touch.serial = report.message.serial;
+    } else if (report.kind === "event") {
+      const key = `${device.id}\u0000${report.message.seq}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      plan.events.push({
+        domain_id: device.domain_id,
+        device_id: device.id,
+        seq: report.message.seq,
+        kind: report.message.kind,
+        level: report.message.level,
+        message: report.message.message,
+        details: report.message.details,
+        device_time: new Date(report.message.ts),
+        create_time: now,
+      });
+    } else if (report.kind === "collect") {
+      const key = `${device.id}\u0000${report.collectType}`;
+      const data = collectData(report.message);
+      const previous = latest.get(key);
+      const seq = report.message.seq;
+      if (previous && seq <= previous.seq) {
+        const historyKey = `${key}\u0000${seq}`;
+        if (seq === previous.seq || seen.has(historyKey)) {
+          plan.duplicates++;
+          continue;
+        }
+        // Late and out of order: history keeps it (the unique index drops it if it was stored before).
+        seen.add(historyKey);
+        plan.history.push({
+          domain_id: device.domain_id,
+          device_id: device.id,
+          type: report.collectType,
+          seq,
+          changes: data,
+          create_time: now,
+        });
+        continue;
+      }
+      const changes = diffCollect(previous?.data, data);
+      if (changes) {
+        plan.history.push({
+          domain_id: device.domain_id,
+          device_id: device.id,
+          type: report.collectType,
+          seq,
+          changes,
+          create_time: now,
+        });
+      }
+      latest.set(key, { device_id: device.id, type: report.collectType, seq, data });
+      plan.collectTimes.set(key, report.message.ts);
+      upserts.set(key, {
+        device_id: device.id,
+        domain_id: device.domain_id,
+        type: report.collectType,
+        seq,
+        data,
+        create_time: now,
+      });
+      if (report.collectType === "board") {
+        const board = report.message as { model: string; firmware: string; serial: string };
+        touch.model = board.model;
+        touch.firmware = board.firmware;
+        touch.serial = board.serial;
+      } else if (report.collectType === "modems") {
+        const modems = (
+          report.message as { modems: Array<{ primary: boolean; csq: number | null; mode: string }> }
+        ).modems;
+        const main = modems.find((modem) => modem.primary) ?? modems[0];
+        touch.has_modems = true;
+        touch.signal_csq = main?.csq ?? null;
+        touch.network_mode = main?.mode ?? null;
+      }
+    }
+    // command_status: contact only, until commands are stored (a later issue).
+  }
+  plan.collects = [...upserts.values()];
+  plan.touches = [...touches.values()];
+  return plan;
+}

@@ -1,0 +1,80 @@
+import type { ServerSocketMessage } from "@cellfleet/contract";
+import { domainTopic } from "../../platform/bus/bus";
+import type { DeviceRow, EventRow } from "../../platform/db/schema";
+import { toDeviceDto } from "../devices/devices.mapper";
+import { toEventDto } from "../events/events.mapper";
+import type { BatchPlan } from "./ingest.plan";
+import type { IngestRepo } from "./ingest.repo";
+import type { IngestDeps } from "./ingest.service";
+
+/** What a committed batch wrote: the devices as they are now and the events that were new. */
+export interface WrittenBatch {
+  touched: DeviceRow[];
+  events: EventRow[];
+}
+
+interface DomainMessages {
+  devices: unknown[];
+  collects: unknown[];
+  alerts: unknown[];
+}
+
+/**
+ * Pushes a committed batch to the sockets of each device's domain: one `devices` update, one
+ * `collects` and one `alerts` message per domain and batch, so a busy fleet does not flood sockets.
+ * The DTOs are the ones HTTP answers with (same mappers).
+ */
+export async function publishBatch(
+  deps: Pick<IngestDeps, "bus" | "now">,
+  written: WrittenBatch,
+  plan: BatchPlan,
+  repo: IngestRepo,
+): Promise<void> {
+  if (written.touched.length === 0) return;
+  const domainIds = [...new Set(written.touched.map((row) => row.domain_id))];
+  const settings = await repo.findDomainSettingsAcrossDomains(domainIds);
+  const nowMs = deps.now().getTime();
+  const byDomain = new Map<string, DomainMessages>();
+  const slot = (domainId: string) => {
+    let entry = byDomain.get(domainId);
+    if (!entry) {
+      entry = { devices: [], collects: [], alerts: [] };
+      byDomain.set(domainId, entry);
+    }
+    return entry;
+  };
+  const identById = new Map<string, string>();
+  for (const row of written.touched) {
+    identById.set(row.id, row.ident);
+    const domainSettings = settings.get(row.domain_id);
+    if (!domainSettings) continue;
+    slot(row.domain_id).devices.push(toDeviceDto(row, domainSettings, nowMs));
+  }
+  for (const collect of plan.collects) {
+    slot(collect.domain_id).collects.push({
+      device_id: collect.device_id,
+      type: collect.type,
+      create_time: collect.create_time.getTime(),
+      data: collect.data,
+      // The report's own seq and device time, so a client (and the benchmark) can tell which report it is.
+      seq: collect.seq,
+      device_time: plan.collectTimes.get(`${collect.device_id}\u0000${collect.type}`) ?? null,
+    });
+  }
+  for (const event of written.events) {
+    const ident = event.device_id ? identById.get(event.device_id) : undefined;
+    const device = event.device_id && ident ? { id: event.device_id, ident } : null;
+    slot(event.domain_id).alerts.push(toEventDto(event, device));
+  }
+  const sends: Promise<void>[] = [];
+  for (const [domainId, messages] of byDomain) {
+    const topic = domainTopic(domainId);
+    const out: ServerSocketMessage[] = [];
+    if (messages.devices.length > 0)
+      out.push({ type: "devices", action: "update", content: messages.devices });
+    if (messages.collects.length > 0) out.push({ type: "collects", content: messages.collects });
+    if (messages.alerts.length > 0) out.push({ type: "alerts", content: messages.alerts });
+    for (const message of out) sends.push(deps.bus.publish(topic, message));
+  }
+  await Promise.all(sends);
+}

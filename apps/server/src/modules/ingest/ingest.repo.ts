@@ -1,0 +1,219 @@
+import type { DomainSettings } from "@cellfleet/contract";
+import { type Kysely, sql } from "kysely";
+import type { DB, DeviceRow, EventRow } from "../../platform/db/schema";
+import { toJsonb } from "../../platform/db/schema";
+
+/** Rows per multi-row insert of events: well under PostgreSQL's 65,535 bind parameters. */
+const CHUNK_ROWS = 1000;
+
+function chunks<T>(rows: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += CHUNK_ROWS) out.push(rows.slice(i, i + CHUNK_ROWS));
+  return out;
+}
+
+/** last_contact is rewritten at most this often per device when nothing else about it changes. */
+export const CONTACT_GRANULARITY_MS = 5000;
+
+/** A device as ingest needs it. */
+export interface IngestDevice {
+  id: string;
+  domain_id: string;
+  ident: string;
+}
+
+/** The stored latest report of one type. */
+export interface StoredCollect {
+  device_id: string;
+  type: string;
+  seq: number;
+  data: unknown;
+}
+
+/** The latest state to upsert for a device and type. */
+export interface CollectUpsert {
+  device_id: string;
+  domain_id: string;
+  type: string;
+  seq: number;
+  data: unknown;
+  create_time: Date;
+}
+
+/** One row of changes for charts. */
+export interface HistoryInsert {
+  domain_id: string;
+  device_id: string;
+  type: string;
+  seq: number;
+  changes: unknown;
+  create_time: Date;
+}
+
+/** One device event as reported. */
+export interface EventInsert {
+  domain_id: string;
+  device_id: string;
+  seq: number;
+  kind: string;
+  level: "info" | "warning" | "error" | "alert";
+  message: string;
+  details: Record<string, unknown>;
+  device_time: Date;
+  create_time: Date;
+}
+
+/** What a batch changes on one device row. */
+export interface DeviceTouch {
+  id: string;
+  seq: number;
+  model: string | null;
+  firmware: string | null;
+  serial: string | null;
+  /** Whether a modems report came: then signal_csq and network_mode take the values below (even null). */
+  has_modems: boolean;
+  signal_csq: number | null;
+  network_mode: string | null;
+  events_added: number;
+}
+
+/**
+ * Ingest's queries. Devices are found by ident across domains (an ident is global, like an MQTT client
+ * id); every write after that carries the device's own domain id.
+ */
+export function ingestRepo(db: Kysely<DB>) {
+  return {
+    /** The device's AES key by ident (idents are global); undefined for an unknown ident. */
+    async findDeviceKeyAcrossDomains(ident: string): Promise<{ aes_key: string | null } | undefined> {
+      return db.selectFrom("devices").select(["aes_key"]).where("ident", "=", ident).executeTakeFirst();
+    },
+
+    /** Locks the devices' rows for the batch (ordered, so two nodes never deadlock) and answers them. */
+    async lockDevicesByIdentAcrossDomains(idents: readonly string[]): Promise<IngestDevice[]> {
+      if (idents.length === 0) return [];
+      return db
+        .selectFrom("devices")
+        .select(["id", "domain_id", "ident"])
+        .where("ident", "in", idents)
+        .orderBy("id")
+        .forUpdate()
+        .execute();
+    },
+
+    /** Seqs of the stored latest states (no data: the service keeps recent data in memory). */
+    async findCollectSeqsAcrossDomains(
+      deviceIds: readonly string[],
+    ): Promise<Array<{ device_id: string; type: string; seq: number }>> {
+      if (deviceIds.length === 0) return [];
+      const rows = await db
+        .selectFrom("device_collects")
+        .select(["device_id", "type", "seq"])
+        .where("device_id", "in", deviceIds)
+        .execute();
+      return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
+    },
+
+    /** The stored latest states of some devices (used for the ones not in memory). */
+    async findCollectsAcrossDomains(deviceIds: readonly string[]): Promise<StoredCollect[]> {
+      if (deviceIds.length === 0) return [];
+      const rows = await db
+        .selectFrom("device_collects")
+        .select(["device_id", "type", "seq", "data"])
+        .where("device_id", "in", deviceIds)
+        .execute();
+      return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
+    },
+
+    /**
+     * Upserts the latest states in one statement (arrays through unnest, so one parse and no
+     * per-row parameters); an older seq never replaces a newer one.
+     */
+    async upsertCollects(rows: readonly CollectUpsert[]): Promise<void> {
+      if (rows.length === 0) return;
+      await sql`
+        insert into device_collects (device_id, domain_id, type, data, seq, create_time)
+        select * from unnest(
+          ${rows.map((r) => r.device_id)}::text[], ${rows.map((r) => r.domain_id)}::text[],
+          ${rows.map((r) => r.type)}::text[], ${rows.map((r) => toJsonb(r.data))}::jsonb[],
+          ${rows.map((r) => r.seq)}::bigint[], ${rows.map((r) => r.create_time)}::timestamptz[])
+        on conflict (device_id, type) do update
+          set data = excluded.data, seq = excluded.seq, create_time = excluded.create_time
+          where device_collects.seq < excluded.seq`.execute(db);
+    },
+
+    /** History rows in one statement; a report already in history (same device, type and seq) is skipped. */
+    async insertHistory(rows: readonly HistoryInsert[]): Promise<void> {
+      if (rows.length === 0) return;
+      await sql`
+        insert into collect_history (domain_id, device_id, type, seq, changes, create_time)
+        select * from unnest(
+          ${rows.map((r) => r.domain_id)}::text[], ${rows.map((r) => r.device_id)}::text[],
+          ${rows.map((r) => r.type)}::text[], ${rows.map((r) => r.seq)}::bigint[],
+          ${rows.map((r) => toJsonb(r.changes))}::jsonb[], ${rows.map((r) => r.create_time)}::timestamptz[])
+        on conflict (device_id, type, seq) where seq is not null do nothing`.execute(db);
+    },
+
+    /** Inserts events, skipping ones already stored (same device and seq); answers the new rows. */
+    async insertEvents(rows: readonly EventInsert[]): Promise<EventRow[]> {
+      const inserted: EventRow[] = [];
+      for (const part of chunks(rows)) {
+        const result = await db
+          .insertInto("events")
+          .values(part.map((row) => ({ ...row, details: toJsonb(row.details) })))
+          .onConflict((oc) => oc.columns(["device_id", "seq"]).where("seq", "is not", null).doNothing())
+          .returningAll()
+          .execute();
+        inserted.push(...result);
+      }
+      return inserted;
+    },
+
+    /**
+     * One statement for every device of the batch: contact time, facets, board data, unread events.
+     * Answers the rows it changed (the realtime push sends exactly those).
+     */
+    async touchDevices(touches: readonly DeviceTouch[], now: Date): Promise<DeviceRow[]> {
+      if (touches.length === 0) return [];
+      const col = <K extends keyof DeviceTouch>(key: K) => touches.map((touch) => touch[key]);
+      const result = await sql<DeviceRow>`
+        update devices as d set
+          last_contact = ${now},
+          last_seq = greatest(d.last_seq, v.seq),
+          model = coalesce(v.model, d.model),
+          firmware = coalesce(v.firmware, d.firmware),
+          serial = coalesce(v.serial, d.serial),
+          signal_csq = case when v.has_modems then v.signal_csq else d.signal_csq end,
+          network_mode = case when v.has_modems then v.network_mode else d.network_mode end,
+          events_unread = d.events_unread + v.events_added
+        from unnest(
+          ${col("id")}::text[], ${col("seq")}::bigint[], ${col("model")}::text[], ${col("firmware")}::text[],
+          ${col("serial")}::text[], ${col("has_modems")}::boolean[], ${col("signal_csq")}::smallint[],
+          ${col("network_mode")}::text[], ${col("events_added")}::integer[]
+        ) as v(id, seq, model, firmware, serial, has_modems, signal_csq, network_mode, events_added)
+        where d.id = v.id and (
+          -- Only rows that visibly change: a contact time 5 s fresher (status counts in minutes), new
+          -- events, board data or facets. A device reporting every second is not rewritten every second.
+          d.last_contact is null or d.last_contact < ${new Date(now.getTime() - CONTACT_GRANULARITY_MS)}
+          or v.events_added > 0
+          or (v.model is not null and (v.model, v.firmware, v.serial) is distinct from (d.model, d.firmware, d.serial))
+          or (v.has_modems and (v.signal_csq, v.network_mode) is distinct from (d.signal_csq, d.network_mode)))
+        returning d.*`.execute(db);
+      return result.rows;
+    },
+
+    async findDomainSettingsAcrossDomains(
+      domainIds: readonly string[],
+    ): Promise<Map<string, DomainSettings>> {
+      if (domainIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom("domains")
+        .select(["id", "settings"])
+        .where("id", "in", domainIds)
+        .execute();
+      return new Map(rows.map((row) => [row.id, row.settings]));
+    },
+  };
+}
+
+/** The type of {@link ingestRepo}'s answer. */
+export type IngestRepo = ReturnType<typeof ingestRepo>;

@@ -1,0 +1,68 @@
+import type { Kysely } from "kysely";
+import type { Bus } from "../../platform/bus/bus";
+import type { DB } from "../../platform/db/schema";
+import { type Gateway, startGateway } from "../../platform/mqtt/gateway";
+import { createDeviceAuthenticator, isDeviceAccessAllowed } from "./device-auth";
+import { createIngestPipeline, type IngestOptions, type IngestPipeline } from "./ingest.service";
+
+/** What the device side of the server is started with. */
+export interface DeviceIngestOptions {
+  db: Kysely<DB>;
+  bus: Bus;
+  now: () => Date;
+  log: {
+    info(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+    error(obj: object, msg: string): void;
+  };
+  mqttUrl: string | undefined;
+  mqttPort: number;
+  host?: string;
+  clientId?: string;
+  sharedSubscription?: boolean;
+  shareGroup?: string;
+  ingest?: Partial<IngestOptions>;
+}
+
+/** The gateway and the ingest pipeline behind it, started and stopped together. */
+export interface DeviceIngest {
+  gateway: Gateway;
+  ingest: IngestPipeline;
+  /** Figures for GET /api/mqtt/stats. */
+  stats(): Record<string, unknown>;
+  /** Stops taking reports, then writes (and acknowledges) what is queued. */
+  close(): Promise<void>;
+}
+
+/** Starts ingest and the gateway (embedded broker, or MQTT_URL) in front of it. */
+export async function startDeviceIngest(options: DeviceIngestOptions): Promise<DeviceIngest> {
+  const ingest = createIngestPipeline(
+    { db: options.db, bus: options.bus, now: options.now, log: options.log },
+    options.ingest,
+  );
+  const gateway = await startGateway({
+    mqttUrl: options.mqttUrl,
+    mqttPort: options.mqttPort,
+    host: options.host,
+    clientId: options.clientId,
+    sharedSubscription: options.sharedSubscription,
+    shareGroup: options.shareGroup,
+    authenticate: createDeviceAuthenticator(options.db),
+    isAllowed: isDeviceAccessAllowed,
+    sink: ingest,
+    log: options.log,
+  }).catch(async (error: unknown) => {
+    await ingest.close();
+    throw error;
+  });
+  return {
+    gateway,
+    ingest,
+    stats: () => ({ ...gateway.stats(), ingest: ingest.stats() }),
+    async close() {
+      // Ingest first: pending PUBACKs go out for everything committed before the broker closes.
+      await ingest.close();
+      await gateway.close();
+    },
+  };
+}

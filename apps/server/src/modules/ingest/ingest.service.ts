@@ -1,0 +1,224 @@
+import type { Kysely } from "kysely";
+import type { Bus } from "../../platform/bus/bus";
+import type { DB } from "../../platform/db/schema";
+import { type BatchPlan, type ParsedReport, planBatch } from "./ingest.plan";
+import { publishBatch, type WrittenBatch } from "./ingest.realtime";
+import { type IngestRepo, ingestRepo, type StoredCollect } from "./ingest.repo";
+
+/** Batching and backpressure settings of the ingest pipeline. */
+export interface IngestOptions {
+  /** A batch is written this long after its first report at the latest. */
+  flushIntervalMs: number;
+  /** A batch is written as soon as it holds this many reports. */
+  maxBatch: number;
+  /** Reports waiting (queued + being written) before submit() makes callers wait: backpressure. */
+  maxQueue: number;
+  /**
+   * Batches written at once, each in its own transaction: while one waits for its commit the next
+   * is already being written. Devices are locked in id order, so two batches never deadlock.
+   */
+  concurrency: number;
+}
+
+/** Defaults: 50 ms or 1,000 reports a batch, two batches at once, at most 20,000 reports waiting. */
+export const DEFAULT_INGEST_OPTIONS: IngestOptions = {
+  flushIntervalMs: 50,
+  maxBatch: 1000,
+  maxQueue: 20_000,
+  concurrency: 2,
+};
+
+/** What the pipeline needs from the platform. */
+export interface IngestDeps {
+  db: Kysely<DB>;
+  bus: Bus;
+  now: () => Date;
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/** Counters of what ingest did, for GET /api/mqtt/stats. */
+export interface IngestStats {
+  stored: number;
+  duplicates: number;
+  unknownDevice: number;
+  batches: number;
+  failedBatches: number;
+  queued: number;
+}
+
+interface Pending {
+  report: ParsedReport;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/** The ingest pipeline: reports in, one transaction per batch, acknowledgements after commit. */
+export interface IngestPipeline {
+  /**
+   * Queues a valid report; resolves once it is committed (then, and only then, may it be
+   * acknowledged). While the queue is full it first waits for room, so callers stop reading.
+   */
+  submit(report: ParsedReport): Promise<void>;
+  /** Resolves when the queue has room (external-broker mode waits here before reading on). */
+  waitForRoom(): Promise<void>;
+  stats(): IngestStats;
+  /** Writes what is queued, then refuses new reports. */
+  close(): Promise<void>;
+}
+
+/** Starts the pipeline over the database and bus. */
+export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOptions> = {}): IngestPipeline {
+  const settings = { ...DEFAULT_INGEST_OPTIONS, ...options };
+  const repo = ingestRepo(deps.db);
+  let queue: Pending[] = [];
+  let inFlight = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let active = 0;
+  const flushing = new Set<Promise<void>>();
+  // Realtime pushes still running, so close() can wait for them before the database goes away.
+  const pushes = new Set<Promise<void>>();
+  let closed = false;
+  const roomWaiters: Array<() => void> = [];
+  const counters = { stored: 0, duplicates: 0, unknownDevice: 0, batches: 0, failedBatches: 0 };
+
+  const waiting = () => queue.length + inFlight;
+
+  const schedule = () => {
+    while (active < settings.concurrency && queue.length >= settings.maxBatch) startFlush();
+    if (queue.length > 0 && active < settings.concurrency && !timer) {
+      timer = setTimeout(() => {
+        timer = null;
+        if (queue.length > 0 && active < settings.concurrency) startFlush();
+        schedule();
+      }, settings.flushIntervalMs);
+    }
+  };
+
+  const startFlush = () => {
+    active++;
+    const running: Promise<void> = flush().finally(() => {
+      active--;
+      flushing.delete(running);
+      schedule();
+    });
+    flushing.add(running);
+  };
+
+  // The latest data per device and type, as last written by this node. Used only when its seq is the
+  // stored one, so another node's newer write is never diffed against stale data.
+  const latestData = new Map<string, { seq: number; data: unknown }>();
+  const LATEST_CACHE_MAX = 200_000;
+
+  const readLatest = async (r: IngestRepo, deviceIds: string[]): Promise<StoredCollect[]> => {
+    const seqs = await r.findCollectSeqsAcrossDomains(deviceIds);
+    const stored: StoredCollect[] = [];
+    const missing = new Set<string>();
+    for (const row of seqs) {
+      const cached = latestData.get(`${row.device_id}\u0000${row.type}`);
+      if (cached && cached.seq === row.seq) stored.push({ ...row, data: cached.data });
+      else missing.add(row.device_id);
+    }
+    if (missing.size === 0) return stored;
+    const fetched = await r.findCollectsAcrossDomains([...missing]);
+    return [...stored.filter((row) => !missing.has(row.device_id)), ...fetched];
+  };
+
+  const rememberLatest = (plan: BatchPlan) => {
+    if (latestData.size > LATEST_CACHE_MAX) latestData.clear();
+    for (const row of plan.collects)
+      latestData.set(`${row.device_id}\u0000${row.type}`, { seq: row.seq, data: row.data });
+  };
+
+  const writeBatch = async (
+    reports: readonly ParsedReport[],
+  ): Promise<{ plan: BatchPlan; written: WrittenBatch }> => {
+    const now = deps.now();
+    return deps.db.transaction().execute(async (trx) => {
+      const r = ingestRepo(trx);
+      const idents = [...new Set(reports.map((report) => report.ident))];
+      const devices = await r.lockDevicesByIdentAcrossDomains(idents);
+      const hasCollects = reports.some((report) => report.kind === "collect");
+      const stored = hasCollects
+        ? await readLatest(
+            r,
+            devices.map((d) => d.id),
+          )
+        : [];
+      const plan = planBatch(reports, devices, stored, now);
+      const events = plan.events.length > 0 ? await r.insertEvents(plan.events) : [];
+      const added = new Map<string, number>();
+      for (const event of events) {
+        if (event.device_id) added.set(event.device_id, (added.get(event.device_id) ?? 0) + 1);
+      }
+      for (const touch of plan.touches) touch.events_added = added.get(touch.id) ?? 0;
+      if (plan.collects.length > 0) await r.upsertCollects(plan.collects);
+      if (plan.history.length > 0) await r.insertHistory(plan.history);
+      const touched = await r.touchDevices(plan.touches, now);
+      return { plan, written: { touched, events } };
+    });
+  };
+
+  async function flush(): Promise<void> {
+    const batch = queue.splice(0, settings.maxBatch);
+    inFlight += batch.length;
+    try {
+      const reports = batch.map((entry) => entry.report);
+      const { plan, written } = await writeBatch(reports);
+      rememberLatest(plan);
+      counters.batches++;
+      counters.stored += reports.length - plan.duplicates - plan.unknownDevice;
+      counters.duplicates += plan.duplicates;
+      counters.unknownDevice += plan.unknownDevice;
+      if (plan.unknownDevice > 0)
+        deps.log.warn({ count: plan.unknownDevice }, "reports of devices that no longer exist");
+      for (const entry of batch) entry.resolve();
+      const push: Promise<void> = publishBatch(deps, written, plan, repo)
+        .catch((error: unknown) => deps.log.error({ err: error }, "realtime push after ingest failed"))
+        .finally(() => pushes.delete(push));
+      pushes.add(push);
+    } catch (error) {
+      counters.failedBatches++;
+      deps.log.error(
+        { err: error, reports: batch.length },
+        "ingest batch failed; its reports stay unacknowledged",
+      );
+      for (const entry of batch) entry.reject(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      inFlight -= batch.length;
+      while (roomWaiters.length > 0 && waiting() < settings.maxQueue) roomWaiters.shift()?.();
+    }
+  }
+
+  const waitForRoom = async () => {
+    while (!closed && waiting() >= settings.maxQueue) {
+      await new Promise<void>((resolve) => roomWaiters.push(resolve));
+    }
+  };
+
+  return {
+    waitForRoom,
+    async submit(report) {
+      await waitForRoom();
+      if (closed) throw new Error("ingest is closed");
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ report, resolve, reject });
+        schedule();
+      });
+    },
+    stats() {
+      return { ...counters, queued: waiting() };
+    },
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      while (queue.length > 0 || flushing.size > 0) {
+        if (queue.length > 0 && active < settings.concurrency) startFlush();
+        await Promise.race(flushing);
+      }
+      for (const resolve of roomWaiters.splice(0)) resolve();
+      await Promise.all(pushes);
+      queue = [];
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { AddressInfo } from "node:net";
+import { collectTopic } from "@cellfleet/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUser, signIn } from "../../test/factories";
+import { openTestSocket, type TestSocket } from "../../test/socket-client";
+import { createTestApp, type TestApp } from "../../test/test-app";
+import type { DeviceIngest } from "./ingest.runtime";
+import {
+  connectDevice,
+  insertDevice,
+  modemsReport,
+  publishJson,
+  startTestIngest,
+} from "./ingest.test-support";
+
+let t: TestApp;
+let runtime: DeviceIngest;
+let socketUrl: string;
+const sockets: TestSocket[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  socketUrl = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/ws/`;
+  runtime = await startTestIngest(t);
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.ws.terminate();
+  await runtime.close();
+  await t.close();
+});
+
+async function signedInSocket(role: 2 | 4) {
+  const user = await buildUser(t, { role });
+  const socket = await openTestSocket(socketUrl);
+  sockets.push(socket);
+  socket.sendJson({ token: await signIn(t.app, user) });
+  expect(await socket.nextMessage()).toMatchObject({ type: "ready", domain_id: user.domainId });
+  return { user, socket };
+}
+
+describe("realtime pushes of ingest", () => {
+  it("reach the sockets of the device's domain within a second, and no other domain's", async () => {
+    const mine = await signedInSocket(4);
+    const theirs = await signedInSocket(2);
+    const device = await insertDevice(t, mine.user.domainId ?? "");
+    const client = await connectDevice(runtime.gateway.url, device.ident, device.token ?? undefined);
+    try {
+      const started = Date.now();
+      await publishJson(client, collectTopic(device.ident, "modems"), modemsReport(1, 21));
+      type Pushed = { type: string; content: unknown[] };
+      const first = (await mine.socket.nextMessage(1000)) as Pushed;
+      const second = (await mine.socket.nextMessage(1000)) as Pushed;
+      expect(Date.now() - started).toBeLessThan(1000);
+      const byType: Record<string, Pushed> = Object.fromEntries([first, second].map((m) => [m.type, m]));
+      expect(byType.devices?.content[0]).toMatchObject({
+        _id: device.id,
+        ident: device.ident,
+        status: "online",
+      });
+      expect(byType.collects?.content[0]).toMatchObject({ device_id: device.id, type: "modems", seq: 1 });
+      await expect(theirs.socket.nextMessage(500)).rejects.toThrow("no message arrived in time");
+    } finally {
+      await client.endAsync(true);
+    }
+  });
+});

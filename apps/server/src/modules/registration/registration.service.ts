@@ -1,0 +1,188 @@
+import { randomInt } from "node:crypto";
+import {
+  DEFAULT_DOMAIN_SETTINGS,
+  EMAIL_CODE_TTL_MINUTES,
+  type ForgotPasswordRequest,
+  PLUGINS,
+  type RegistrationAnswer,
+  type RegistrationRequest,
+  type ResetPasswordRequest,
+} from "@cellfleet/contract";
+import { hashPassword } from "../../platform/auth/passwords";
+import { generateToken, hashToken } from "../../platform/auth/tokens";
+import type { AppContext } from "../../platform/context";
+import { toJsonb } from "../../platform/db/schema";
+import { AppError } from "../../platform/errors";
+import { domainsRepo } from "../domains/domains.repo";
+import { findEffectivePolicy } from "../policies/policies.service";
+import { accountingUsersRepo } from "../users/accounting-users.repo";
+import {
+  applyPasswordChange,
+  assertAcceptablePassword,
+  generatePolicyPassword,
+  preparePassword,
+} from "../users/password.service";
+import { usersRepo } from "../users/users.repo";
+import { computePasswordExpiry } from "../users/users.rules";
+import { emailCodesRepo } from "./email-codes.repo";
+import { accountCreatedMail, passwordResetMail, registrationKeyMail } from "./mails";
+
+const CODE_TTL_MS = EMAIL_CODE_TTL_MINUTES * 60_000;
+
+function requireMail(ctx: AppContext): void {
+  if (!ctx.mailer.isConfigured) {
+    throw new AppError(
+      "OPERATION_IS_NOT_SUPPORTED",
+      "E-mail is not configured on this server, so this is not available",
+    );
+  }
+}
+
+/** An 8-digit key, easy to type from a mail. */
+function generateKey(): string {
+  return String(randomInt(10_000_000, 100_000_000));
+}
+
+/** POST /api/registry/code: e-mails a registration key. REGISTRATION_CODE_FAILED when it cannot be sent. */
+export async function sendRegistrationCode(ctx: AppContext, email: string): Promise<void> {
+  requireMail(ctx);
+  const key = generateKey();
+  const now = ctx.now();
+  await emailCodesRepo(ctx.db).insertCode({
+    purpose: "registration",
+    email,
+    userId: null,
+    codeHash: hashToken(key),
+    expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+    at: now,
+  });
+  try {
+    await ctx.mailer.send(registrationKeyMail(email, key));
+  } catch (error) {
+    ctx.log.error({ err: error }, "registration key not sent");
+    throw new AppError("REGISTRATION_CODE_FAILED", "The registration key could not be sent");
+  }
+}
+
+/**
+ * POST /api/registry: with a valid key, creates the domain and its admin (username = the e-mail)
+ * in one transaction and e-mails the admin's factory password.
+ */
+export async function register(ctx: AppContext, request: RegistrationRequest): Promise<RegistrationAnswer> {
+  requireMail(ctx);
+  const now = ctx.now();
+  const email = request.email.toLowerCase();
+  const domains = domainsRepo(ctx.db);
+  const users = accountingUsersRepo(ctx.db);
+  if (await domains.findDomainByNameAcrossDomains(request.company_name)) {
+    throw new AppError("DOMAIN_ALREADY_EXIST", "A company with this name is registered");
+  }
+  if ((await users.isUsernameTakenAcrossDomains(email)) || (await users.isEmailTakenAcrossDomains(email))) {
+    throw new AppError("USER_ALREADY_EXIST", "A user with this e-mail exists");
+  }
+  const consumed = await emailCodesRepo(ctx.db).consumeCodeAcrossDomains(
+    "registration",
+    hashToken(request.key.trim()),
+    now,
+    email,
+  );
+  if (!consumed) throw new AppError("REGISTRATION_CODE_FAILED", "The key is wrong or has expired");
+
+  const policy = await findEffectivePolicy(ctx.db, {
+    domain_id: null,
+    policy_id: null,
+    domain_policy_id: null,
+  });
+  const password = generatePolicyPassword(policy, 2);
+  const passwordHash = await hashPassword(password);
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      const domainId = await domainsRepo(trx).insertDomain({
+        name: request.company_name,
+        full_name: request.company_name,
+        tin: request.tin,
+        email,
+        phone: request.phone,
+        manager: request.full_name,
+        settings: toJsonb(DEFAULT_DOMAIN_SETTINGS),
+        create_time: now,
+      });
+      const userId = await usersRepo(trx).insertUser(domainId, {
+        username: email,
+        full_name: request.full_name,
+        role: 2,
+        email,
+        phone: request.phone,
+        plugins: toJsonb(PLUGINS),
+        password_hash: passwordHash,
+        factory_password: true,
+        password_changed_at: now,
+        password_expire_date: computePasswordExpiry(policy, 2, now),
+        create_time: now,
+      });
+      await usersRepo(trx).addPasswordHistory(domainId, userId, passwordHash, now);
+    });
+  } catch (error) {
+    ctx.log.error({ err: error }, "registration failed");
+    throw new AppError("REGISTRATION_FAILED", "The company could not be registered");
+  }
+  try {
+    await ctx.mailer.send(accountCreatedMail(email, email, password, ctx.config.publicUrl));
+  } catch (error) {
+    // The account exists; the person can still get in through "forgot password".
+    ctx.log.error({ err: error }, "registration mail not sent");
+    throw new AppError(
+      "REGISTRATION_FAILED",
+      "The account was created but its password could not be sent; use 'forgot password'",
+    );
+  }
+  return { ok: true, username: email };
+}
+
+/**
+ * POST /api/password/forgot: e-mails a reset code when a live user with an e-mail matches; answers
+ * the same whether or not one does. Mail failures are logged, not told, for the same reason.
+ */
+export async function forgotPassword(ctx: AppContext, request: ForgotPasswordRequest): Promise<void> {
+  requireMail(ctx);
+  const user = await accountingUsersRepo(ctx.db).findUserByLoginAcrossDomains(request.login);
+  if (!user?.email) return;
+  const code = generateToken();
+  const now = ctx.now();
+  await emailCodesRepo(ctx.db).insertCode({
+    purpose: "password_reset",
+    email: user.email,
+    userId: user.id,
+    codeHash: hashToken(code),
+    expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+    at: now,
+  });
+  ctx.mailer
+    .send(passwordResetMail(user.email, user.username, code, ctx.config.publicUrl))
+    .catch((error: unknown) => ctx.log.error({ err: error }, "password reset mail not sent"));
+}
+
+/**
+ * POST /api/password/reset: a valid code sets the new password (judged by the policy and the
+ * history); expiry and temporary blocks end with it, a manual or attempts block does not.
+ */
+export async function resetPassword(
+  ctx: AppContext,
+  request: ResetPasswordRequest,
+): Promise<{ username: string }> {
+  if (request.password !== request.confirm) throw new AppError("PASSWORD_INVALID", "Passwords do not match!");
+  const now = ctx.now();
+  const codes = emailCodesRepo(ctx.db);
+  const codeHash = hashToken(request.code.trim());
+  const wrongCode = () => new AppError("BAD_REQUEST", "The reset code is wrong, used or expired");
+  const live = await codes.findLiveCodeAcrossDomains("password_reset", codeHash, now);
+  const user = live?.user_id ? await usersRepo(ctx.db).findUserByIdAcrossDomains(live.user_id) : undefined;
+  if (!user || user.removed_at !== null) throw wrongCode();
+  // The code is used up only once the password passes, so a rejected password can be retried.
+  const policy = await assertAcceptablePassword(ctx, user, request.password);
+  if (!(await codes.consumeCodeAcrossDomains("password_reset", codeHash, now))) throw wrongCode();
+  const change = await preparePassword(policy, user.role, request.password, now, false);
+  const lifts = user.block_reason === "expired" || user.block_reason === "reset";
+  await applyPasswordChange(ctx, user, change, lifts ? { blocked: false, block_reason: null } : {});
+  return { username: user.username };
+}

@@ -1,0 +1,218 @@
+import {
+  canAddUsers,
+  canEditUser,
+  checkPassword,
+  PLUGINS,
+  type Plugin,
+  type Role,
+} from "@cellfleet/contract";
+import { hashPassword } from "../../platform/auth/passwords";
+import { hasPlugin } from "../../platform/auth/plugins";
+import type { SessionContext } from "../../platform/auth/session-guard";
+import type { AppContext } from "../../platform/context";
+import { toJsonb, type UserUpdate } from "../../platform/db/schema";
+import { AppError } from "../../platform/errors";
+import { endUserSessions } from "../auth/account-rules";
+import { domainsRepo } from "../domains/domains.repo";
+import { policiesRepo } from "../policies/policies.repo";
+import { findEffectivePolicy } from "../policies/policies.service";
+import { type AccountingUserRow, accountingUsersRepo } from "./accounting-users.repo";
+import { applyPasswordChange, assertAcceptablePassword, preparePassword } from "./password.service";
+import { usersRepo } from "./users.repo";
+import { computePasswordExpiry } from "./users.rules";
+import { findVisibleUser } from "./users.service";
+
+/** A password cannot be changed again within 5 minutes of a change (spec section 5). */
+const PASSWORD_CHANGE_PAUSE_MS = 5 * 60 * 1000;
+
+/** The fields of a new account, whichever screen creates it. */
+export interface NewAccount {
+  username: string;
+  full_name: string;
+  role: Role;
+  is_junior?: boolean;
+  email: string | null;
+  phone: string | null;
+  policy_id: string | null;
+  plugins?: Plugin[];
+  password: string;
+}
+
+/** The fields a change may carry. */
+export interface AccountChanges {
+  username?: string;
+  full_name?: string;
+  role?: Role;
+  is_junior?: boolean;
+  email?: string | null;
+  phone?: string | null;
+  policy_id?: string | null;
+  plugins?: Plugin[];
+  password?: string;
+  blocked?: boolean;
+}
+
+/** Admins grant only plugins they have; superusers any. New admins and superusers get all by default. */
+function checkPlugins(session: SessionContext, plugins: Plugin[] | undefined, role: Role): Plugin[] {
+  const chosen = plugins ?? (role <= 2 ? [...PLUGINS] : ["notification"]);
+  if (session.role !== 1 && chosen.some((plugin) => !hasPlugin(session, plugin))) {
+    throw new AppError("PERMISSION_DENIED", "You can grant only plugins you have");
+  }
+  return [...new Set(chosen)];
+}
+
+async function checkUnique(
+  ctx: AppContext,
+  username: string | undefined,
+  email: string | null | undefined,
+  exceptId?: string,
+) {
+  const users = accountingUsersRepo(ctx.db);
+  if (username !== undefined && (await users.isUsernameTakenAcrossDomains(username, exceptId))) {
+    throw new AppError("USERNAME_EXISTED", "The username is taken");
+  }
+  if (email && (await users.isEmailTakenAcrossDomains(email, exceptId))) {
+    throw new AppError("USER_ALREADY_EXIST", "A user with this e-mail exists");
+  }
+}
+
+async function checkPolicy(ctx: AppContext, domainId: string | null, policyId: string | null | undefined) {
+  if (!policyId) return;
+  if (!(await policiesRepo(ctx.db).findUsablePolicy(domainId, policyId))) {
+    throw new AppError("BAD_REQUEST", "policy_id: no such policy for this domain");
+  }
+}
+
+/**
+ * Creates an account in `domainId` (null: a superuser). Only superusers and admins add users;
+ * admins only within their domain and never superusers. The password is a factory password.
+ */
+export async function createAccount(
+  ctx: AppContext,
+  session: SessionContext,
+  domainId: string | null,
+  account: NewAccount,
+): Promise<AccountingUserRow> {
+  if (!canAddUsers(session.role))
+    throw new AppError("PERMISSION_DENIED", "Only superusers and admins add users");
+  if ((account.role === 1) !== (domainId === null))
+    throw new AppError("BAD_REQUEST", "domain_id: superusers have no domain, others need one");
+  if (session.role !== 1 && (domainId !== session.domainId || account.role === 1)) {
+    throw new AppError("PERMISSION_DENIED", "Access denied");
+  }
+  if (domainId !== null && !(await domainsRepo(ctx.db).findDomain(domainId))) {
+    throw new AppError("DOMAIN_NOT_FOUND", "No such domain");
+  }
+  if (account.is_junior && account.role !== 3)
+    throw new AppError("BAD_REQUEST", "is_junior: only for role 3");
+  const plugins = checkPlugins(session, account.plugins, account.role);
+  await checkUnique(ctx, account.username, account.email);
+  await checkPolicy(ctx, domainId, account.policy_id);
+  const domain = domainId ? await domainsRepo(ctx.db).findDomain(domainId) : undefined;
+  const policy = await findEffectivePolicy(ctx.db, {
+    domain_id: domainId,
+    policy_id: account.policy_id,
+    domain_policy_id: domain?.policy_id ?? null,
+  });
+  const broken = checkPassword(account.password, policy, { isAdmin: account.role <= 2 });
+  if (broken) throw new AppError(broken);
+  const now = ctx.now();
+  const passwordHash = await hashPassword(account.password);
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const users = usersRepo(trx);
+    const newId = await users.insertUser(domainId, {
+      username: account.username,
+      full_name: account.full_name,
+      role: account.role,
+      is_junior: account.is_junior ?? false,
+      email: account.email,
+      phone: account.phone,
+      plugins: toJsonb(plugins),
+      password_hash: passwordHash,
+      factory_password: true,
+      password_changed_at: now,
+      password_expire_date: computePasswordExpiry(policy, account.role, now),
+      policy_id: account.policy_id,
+      create_time: now,
+    });
+    await users.addPasswordHistory(domainId, newId, passwordHash, now);
+    return newId;
+  });
+  const row = await accountingUsersRepo(ctx.db).findAccountingUser(domainId, id);
+  if (!row) throw new AppError("WRITE_DATA_FAILED");
+  return row;
+}
+
+/**
+ * Changes an account. Superusers change anyone; admins anyone of their domain but superusers;
+ * helpers only operators, and their own password. A password set for someone else is a factory
+ * password; `blocked: false` lifts every block.
+ */
+export async function updateAccount(
+  ctx: AppContext,
+  session: SessionContext,
+  userId: string,
+  changes: AccountChanges,
+  expectedRole?: Role,
+): Promise<AccountingUserRow> {
+  const target = await findVisibleUser(ctx, session, userId);
+  if (expectedRole !== undefined && target.role !== expectedRole)
+    throw new AppError("USER_NOT_FOUND", "No such user");
+  const isSelf = target.id === session.user.id;
+  const onlyPassword = Object.keys(changes).every((key) => key === "password");
+  if (!(isSelf && onlyPassword) && !canEditUser(session.role, target.role)) {
+    throw new AppError("PERMISSION_DENIED", "Access denied");
+  }
+  const role = changes.role ?? (target.role as Role);
+  if (
+    changes.role !== undefined &&
+    (!canEditUser(session.role, role) || (role === 1) !== (target.role === 1))
+  ) {
+    throw new AppError("PERMISSION_DENIED", "This role cannot be given here");
+  }
+  const isJunior = changes.is_junior ?? (changes.role !== undefined && role !== 3 ? false : target.is_junior);
+  if (isJunior && role !== 3) throw new AppError("BAD_REQUEST", "is_junior: only for role 3");
+  if (isSelf && (changes.blocked === true || changes.role !== undefined)) {
+    throw new AppError("PERMISSION_DENIED", "You cannot block yourself or change your own role");
+  }
+  await checkUnique(ctx, changes.username, changes.email, target.id);
+  await checkPolicy(ctx, target.domain_id, changes.policy_id);
+
+  const columns: UserUpdate = {};
+  for (const key of ["username", "full_name", "email", "phone", "policy_id"] as const) {
+    if (changes[key] !== undefined) Object.assign(columns, { [key]: changes[key] });
+  }
+  if (changes.role !== undefined) columns.role = role;
+  columns.is_junior = isJunior;
+  if (changes.plugins !== undefined) columns.plugins = toJsonb(checkPlugins(session, changes.plugins, role));
+  if (changes.blocked === true) Object.assign(columns, { blocked: true, block_reason: "manual" });
+  if (changes.blocked === false) {
+    Object.assign(columns, { blocked: false, block_reason: null, blocked_until: null, failed_attempts: 0 });
+  }
+
+  if (changes.password !== undefined) {
+    const now = ctx.now();
+    if (
+      isSelf &&
+      now.getTime() - target.password_changed_at.getTime() < PASSWORD_CHANGE_PAUSE_MS &&
+      !target.factory_password
+    ) {
+      throw new AppError(
+        "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES",
+        "The password was changed less than 5 minutes ago",
+      );
+    }
+    const withChanges = { ...target, policy_id: changes.policy_id ?? target.policy_id };
+    const policy = await assertAcceptablePassword(ctx, withChanges, changes.password, { role });
+    const change = await preparePassword(policy, role, changes.password, now, !isSelf);
+    // An expiry block ends with a new password; a manual or attempts block waits for `blocked: false`.
+    if (target.block_reason === "expired" || target.block_reason === "reset") {
+      Object.assign(columns, { blocked: false, block_reason: null });
+    }
+    await applyPasswordChange(ctx, target, change, columns);
+  } else {
+    await usersRepo(ctx.db).updateUser(target.domain_id, target.id, columns);
+  }
+  if (changes.blocked === true) await endUserSessions(ctx, target);
+  return findVisibleUser(ctx, session, target.id);
+}

@@ -1,0 +1,101 @@
+import {
+  type AccountingUser,
+  canDeleteUsers,
+  canEditUser,
+  canSeePolicyColumn,
+  type Role,
+  type UserListRequest,
+} from "@cellfleet/contract";
+import type { SessionContext } from "../../platform/auth/session-guard";
+import type { AppContext } from "../../platform/context";
+import { AppError } from "../../platform/errors";
+import { endUserSessions } from "../auth/account-rules";
+import { type AccountingUserRow, accountingUsersRepo } from "./accounting-users.repo";
+import { toAccountingUser } from "./users.mapper";
+
+// Reading and removing users with the permissions of spec section 6; creating and changing them
+// lives in users-write.service.ts.
+
+/** The caller's view of a user: the policy column only for superusers and admins with accounting. */
+export function presentUser(
+  ctx: AppContext,
+  session: SessionContext,
+  row: AccountingUserRow,
+): AccountingUser {
+  const user = toAccountingUser(row, ctx.now());
+  const plugins = Array.isArray(session.user.plugins) ? (session.user.plugins as string[]) : [];
+  return canSeePolicyColumn(session.role, plugins) ? user : { ...user, policy: null };
+}
+
+/**
+ * A user the caller may see: superusers any, others only their domain's. Unknown and other
+ * domains' users answer USER_NOT_FOUND; removed ones USER_REMOVED.
+ */
+export async function findVisibleUser(
+  ctx: AppContext,
+  session: SessionContext,
+  userId: string,
+): Promise<AccountingUserRow> {
+  const users = accountingUsersRepo(ctx.db);
+  const row =
+    session.role === 1
+      ? await users.findAccountingUserAcrossDomains(userId)
+      : await users.findAccountingUser(session.domainId, userId);
+  if (!row) throw new AppError("USER_NOT_FOUND", "No such user");
+  if (row.removed_at !== null) throw new AppError("USER_REMOVED", "The user was removed");
+  return row;
+}
+
+/** POST /api/users/: superusers see every user or one domain's; admins and helpers their domain's. */
+export async function listUsers(
+  ctx: AppContext,
+  session: SessionContext,
+  request: UserListRequest,
+): Promise<AccountingUser[]> {
+  const users = accountingUsersRepo(ctx.db);
+  const filter = { search: request.search, role: request.role };
+  let rows: AccountingUserRow[];
+  if (session.role === 1) {
+    rows = request.domain_id
+      ? await users.listUsers(request.domain_id, filter)
+      : await users.listUsersAcrossDomains(filter);
+  } else {
+    rows = await users.listUsers(session.domainId, filter);
+  }
+  return rows.map((row) => presentUser(ctx, session, row));
+}
+
+/** POST /api/user/{user_id} with no fields. */
+export async function readUser(
+  ctx: AppContext,
+  session: SessionContext,
+  userId: string,
+  expectedRole?: Role,
+): Promise<AccountingUser> {
+  const row = await findVisibleUser(ctx, session, userId);
+  if (expectedRole !== undefined && row.role !== expectedRole)
+    throw new AppError("USER_NOT_FOUND", "No such user");
+  return presentUser(ctx, session, row);
+}
+
+/**
+ * DELETE /api/user/{user_id}: superusers and admins only (helpers never); nobody removes itself,
+ * and only superusers remove superusers. The row stays (removed_at); its sessions end.
+ */
+export async function removeUser(
+  ctx: AppContext,
+  session: SessionContext,
+  userId: string,
+  expectedRole?: Role,
+): Promise<void> {
+  if (!canDeleteUsers(session.role)) throw new AppError("PERMISSION_DENIED", "Helpers cannot delete users");
+  const target = await findVisibleUser(ctx, session, userId);
+  if (expectedRole !== undefined && target.role !== expectedRole)
+    throw new AppError("USER_NOT_FOUND", "No such user");
+  if (target.id === session.user.id) throw new AppError("PERMISSION_DENIED", "You cannot remove yourself");
+  if (!canEditUser(session.role, target.role)) throw new AppError("PERMISSION_DENIED", "Access denied");
+  if (target.username === "root" && target.role === 1)
+    throw new AppError("PERMISSION_DENIED", "The root cannot be removed");
+  await accountingUsersRepo(ctx.db).removeUser(target.domain_id, target.id, ctx.now());
+  await endUserSessions(ctx, target);
+}

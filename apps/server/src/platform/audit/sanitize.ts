@@ -1,0 +1,62 @@
+/** What replaces a hidden value in the audit log. */
+export const HIDDEN_VALUE = "***";
+
+// Spec section 2: keys containing "password" or "_id" are hidden, but device_id is kept. Tokens,
+// registration keys and reset codes are secrets of the same kind, so they are hidden too.
+function isSecretKey(key: string): boolean {
+  const lower = key.toLowerCase();
+  if (lower === "device_id") return false;
+  return (
+    lower.includes("password") ||
+    lower.includes("_id") ||
+    lower.includes("token") ||
+    lower === "key" ||
+    lower === "code" ||
+    lower === "confirm"
+  );
+}
+
+const TIME_KEY = /(time|date|since|until|_at)$/i;
+// Plausible ms timestamps: 2001-09-09 to 2286-11-20. Smaller numbers under a time-like key are seconds.
+const MS_MIN = 1e12;
+const MS_MAX = 1e13;
+
+function asDate(key: string, value: number): string | number {
+  if (!Number.isFinite(value)) return value;
+  if (value >= MS_MIN && value < MS_MAX) return new Date(value).toISOString();
+  if (TIME_KEY.test(key) && value >= 1e9 && value < MS_MIN) return new Date(value * 1000).toISOString();
+  return value;
+}
+
+function clean(key: string, value: unknown, depth: number): unknown {
+  if (isSecretKey(key)) return HIDDEN_VALUE;
+  if (typeof value === "number") return asDate(key, value);
+  if (depth > 8) return "…";
+  if (Array.isArray(value)) return value.slice(0, 200).map((entry) => clean(key, entry, depth + 1));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clean(k, v, depth + 1)]));
+  }
+  if (typeof value === "string" && value.length > 2000) return `${value.slice(0, 2000)}…`;
+  return value;
+}
+
+/**
+ * A request body as the audit log keeps it: secret keys hidden, numeric timestamps as ISO dates,
+ * long strings and arrays cut. A body that is not an object is kept under `body`.
+ */
+export function sanitizeAuditInfo(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== "object" || Array.isArray(body)) return { body: clean("body", body, 0) };
+  return clean("", body, 0) as Record<string, unknown>;
+}
+
+/** `POST_devices`: the method and the first path segment after /api/, joined by an underscore. */
+export function auditActionName(method: string, url: string): string {
+  const path = url.split("?")[0] ?? "";
+  const section =
+    path
+      .replace(/^\/api\//, "")
+      .split("/")
+      .find((part) => part.length > 0) ?? "root";
+  return `${method.toUpperCase()}_${section}`;
+}

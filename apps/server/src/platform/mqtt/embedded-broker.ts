@@ -1,0 +1,156 @@
+import { createServer, type Server, type Socket } from "node:net";
+import { MAX_PAYLOAD_BYTES } from "@cellfleet/contract";
+import { Aedes, type AuthenticateError, type Client } from "aedes";
+import type { GatewayCounters, RefusalReason } from "./counters";
+import { acceptPublished, type ReportSink } from "./reports";
+
+/** Checks a device's CONNECT (see modules/ingest/device-auth.ts). */
+export type ConnectCheck = (
+  clientId: string,
+  username: string | undefined,
+  password: string | undefined,
+) => Promise<{ ok: true } | { ok: false; reason: RefusalReason }>;
+
+/** Checks a device's PUBLISH or SUBSCRIBE topic. */
+export type AccessCheck = (ident: string, access: "publish" | "subscribe", topic: string) => boolean;
+
+/** What the embedded broker is built from. */
+export interface EmbeddedBrokerOptions {
+  port: number;
+  host?: string;
+  authenticate: ConnectCheck;
+  isAllowed: AccessCheck;
+  sink: ReportSink;
+  counters: GatewayCounters;
+}
+
+/** A listening embedded broker. */
+export interface EmbeddedBroker {
+  port: number;
+  broker: Aedes;
+  close(): Promise<void>;
+}
+
+/**
+ * Largest MQTT packet read at all: 4× the payload limit. A payload between MAX_PAYLOAD_BYTES and this
+ * is read, refused as too_large and acknowledged (docs/device-protocol.md 5.2); a bigger packet is
+ * not buffered: its connection is closed as soon as the packet's length is known.
+ */
+export const MAX_PACKET_BYTES = 4 * MAX_PAYLOAD_BYTES;
+
+interface PacketParser {
+  packet: { length: number; cmd?: string };
+  _parseLength(): boolean;
+}
+
+/** Closes a connection whose next packet announces more than MAX_PACKET_BYTES, before reading it. */
+function guardPacketSize(client: Client, socket: Socket, counters: GatewayCounters): void {
+  // Aedes has no packet-size option; its mqtt-packet parser learns each packet's length first.
+  const parser = (client as unknown as { _parser?: PacketParser })._parser;
+  if (!parser) return;
+  const parseLength = parser._parseLength.bind(parser);
+  parser._parseLength = () => {
+    const known = parseLength();
+    if (known && parser.packet.length > MAX_PACKET_BYTES) {
+      counters.refuse("too_large", { ident: client.id, detail: `${parser.packet.length} bytes, not read` });
+      socket.destroy();
+      return false;
+    }
+    return known;
+  };
+}
+
+/** Thrown when MQTT_PORT is taken, with a message that says what to change. */
+export class MqttPortInUseError extends Error {
+  override name = "MqttPortInUseError";
+}
+
+/**
+ * The in-process MQTT broker (Aedes). Devices authenticate with their token; each may publish and
+ * subscribe only under its own ident. A PUBLISH is authorised only once its report is committed:
+ * Aedes sends the PUBACK after the authorizePublish callback, so the acknowledgement promises the
+ * report is stored (docs/device-protocol.md 5.2). Aedes reads no further from a client while its
+ * packets are pending, which is the backpressure when ingest is busy.
+ */
+export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
+  const { counters, sink } = options;
+  const broker = await Aedes.createBroker({
+    authenticate: (client, username, password, done) => {
+      const ident = client.id;
+      options
+        .authenticate(ident, username ?? undefined, password ? password.toString("utf8") : undefined)
+        .then(
+          (result) => {
+            if (result.ok) {
+              counters.counts.connections++;
+              return done(null, true);
+            }
+            counters.refuse(result.reason, { ident: ident.slice(0, 100) });
+            const error = new Error("bad username or password") as AuthenticateError;
+            error.returnCode = 4 as AuthenticateError["returnCode"];
+            done(error, false);
+          },
+          (error: unknown) => {
+            // A database hiccup: refuse with "server unavailable" so the device retries later.
+            const refusal = new Error(`authentication failed: ${String(error)}`) as AuthenticateError;
+            refusal.returnCode = 3 as AuthenticateError["returnCode"];
+            done(refusal, false);
+          },
+        );
+    },
+    authorizePublish: (client, packet, callback) => {
+      // The server's own publishes (commands) have no client.
+      if (client === null) return callback(null);
+      if (!options.isAllowed(client.id, "publish", packet.topic)) {
+        counters.refuse("acl_publish", { ident: client.id, topic: packet.topic });
+        return callback(new Error("topic not allowed"));
+      }
+      acceptPublished(sink, counters, packet.topic, packet.payload as Buffer, client.id).then(
+        () => callback(null),
+        (error: unknown) => {
+          counters.refuse("ingest_failed", { ident: client.id, detail: String(error) });
+          // Closing the connection without a PUBACK: the device resends after reconnecting.
+          callback(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    },
+    authorizeSubscribe: (client, subscription, callback) => {
+      if (client && options.isAllowed(client.id, "subscribe", subscription.topic))
+        return callback(null, subscription);
+      counters.refuse("acl_subscribe", { ident: client?.id, topic: subscription.topic });
+      callback(new Error("subscription not allowed"), null);
+    },
+    // Devices' reports are for the server only: never forward one device's message to another client.
+    authorizeForward: (_client, packet) => (packet.topic.endsWith("/command") ? packet : null),
+  });
+  const server: Server = createServer((socket) => guardPacketSize(broker.handle(socket), socket, counters));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port, options.host ?? "0.0.0.0", () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      throw new MqttPortInUseError(
+        `MQTT_PORT ${options.port} is already in use. Set MQTT_PORT to a free port for the embedded broker, or MQTT_URL to use an external broker.`,
+      );
+    }
+    throw error;
+  }
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : options.port;
+  return {
+    port,
+    broker,
+    async close() {
+      await Promise.all([
+        new Promise<void>((resolve) => broker.close(() => resolve())),
+        new Promise<void>((resolve) => server.close(() => resolve())),
+      ]);
+    },
+  };
+}

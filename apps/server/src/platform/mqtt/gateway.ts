@@ -1,0 +1,75 @@
+import { hostname } from "node:os";
+import { GatewayCounters, type GatewayCounts } from "./counters";
+import { type AccessCheck, type ConnectCheck, startEmbeddedBroker } from "./embedded-broker";
+import { startExternalSubscriber } from "./external-subscriber";
+import type { ReportSink } from "./reports";
+
+/** What the gateway is built from. */
+export interface GatewayOptions {
+  /** Unset: the embedded broker listens on `mqttPort`. Set: subscribe to this broker instead. */
+  mqttUrl: string | undefined;
+  mqttPort: number;
+  host?: string;
+  /** External mode: the client id; defaults to `cellfleet-server-<hostname>`. */
+  clientId?: string;
+  /** External mode: use the shared subscription group (several server nodes). */
+  sharedSubscription?: boolean;
+  shareGroup?: string;
+  authenticate: ConnectCheck;
+  isAllowed: AccessCheck;
+  sink: ReportSink;
+  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  counters?: GatewayCounters;
+}
+
+/** A running gateway, embedded or external. */
+export interface Gateway {
+  mode: "embedded" | "external";
+  /** The embedded broker's port (0 in external mode). */
+  port: number;
+  /** Where devices (and the demo fleet) connect. */
+  url: string;
+  counters: GatewayCounters;
+  stats(): GatewayCounts & { mode: "embedded" | "external" };
+  close(): Promise<void>;
+}
+
+/** Starts the device gateway: the embedded Aedes broker, or a subscriber of MQTT_URL. */
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const counters = options.counters ?? new GatewayCounters(options.log);
+  if (options.mqttUrl) {
+    const subscriber = await startExternalSubscriber({
+      url: options.mqttUrl,
+      clientId: options.clientId ?? `cellfleet-server-${hostname()}`,
+      sink: options.sink,
+      counters,
+      log: options.log,
+      shared: options.sharedSubscription,
+      shareGroup: options.shareGroup,
+    });
+    return {
+      mode: "external",
+      port: 0,
+      url: options.mqttUrl,
+      counters,
+      stats: () => ({ ...counters.snapshot(), mode: "external" }),
+      close: () => subscriber.close(),
+    };
+  }
+  const broker = await startEmbeddedBroker({
+    port: options.mqttPort,
+    host: options.host,
+    authenticate: options.authenticate,
+    isAllowed: options.isAllowed,
+    sink: options.sink,
+    counters,
+  });
+  return {
+    mode: "embedded",
+    port: broker.port,
+    url: `mqtt://127.0.0.1:${broker.port}`,
+    counters,
+    stats: () => ({ ...counters.snapshot(), mode: "embedded" }),
+    close: () => broker.close(),
+  };
+}

@@ -1,0 +1,76 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { EventLevel } from "@cellfleet/contract";
+import { type NewDeviceRow, toJsonb } from "../platform/db/schema";
+import type { TestApp } from "./test-app";
+
+/** An ident no other test uses (Latin letters and digits only). */
+export function uniqueDeviceIdent(prefix = "DEV"): string {
+  return `${prefix}${randomBytes(5).toString("hex").toUpperCase()}`;
+}
+
+/** Options of buildDevice: any device column, tags as an array. */
+export type BuildDeviceOptions = Partial<Omit<NewDeviceRow, "tags" | "meta" | "domain_id">> & {
+  tags?: string[];
+  meta?: Record<string, unknown>;
+};
+
+/** Inserts a device of the domain straight into the database; answers its id and ident. */
+export async function buildDevice(
+  t: Pick<TestApp, "db" | "clock">,
+  domainId: string,
+  options: BuildDeviceOptions = {},
+): Promise<{ id: string; ident: string }> {
+  const { tags, meta, ...columns } = options;
+  const id = columns.id ?? randomUUID();
+  const ident = columns.ident ?? uniqueDeviceIdent();
+  await t.db
+    .insertInto("devices")
+    .values({
+      create_time: t.clock.now(),
+      ...columns,
+      id,
+      ident,
+      domain_id: domainId,
+      tags: toJsonb(tags ?? []),
+      meta: toJsonb(meta ?? {}),
+    })
+    .execute();
+  return { id, ident };
+}
+
+/** Inserts an event of the domain (of a device when deviceId is given, counted unread on it) and answers its id. */
+export async function buildEvent(
+  t: Pick<TestApp, "db" | "clock">,
+  domainId: string,
+  options: {
+    deviceId?: string | null;
+    kind?: string;
+    level?: EventLevel;
+    message?: string;
+    isRead?: boolean;
+    createTime?: Date;
+  } = {},
+): Promise<string> {
+  const row = await t.db
+    .insertInto("events")
+    .values({
+      domain_id: domainId,
+      device_id: options.deviceId ?? null,
+      kind: options.kind ?? "router_started",
+      level: options.level ?? "info",
+      message: options.message ?? "",
+      is_read: options.isRead ?? false,
+      create_time: options.createTime ?? t.clock.now(),
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  // Ingest keeps the device's unread count in step with its events; so does this factory.
+  if (options.deviceId && !options.isRead) {
+    await t.db
+      .updateTable("devices")
+      .set((eb) => ({ events_unread: eb("events_unread", "+", 1) }))
+      .where("id", "=", options.deviceId)
+      .execute();
+  }
+  return String(row.id);
+}

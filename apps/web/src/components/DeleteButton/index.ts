@@ -1,0 +1,1 @@
+export { DeleteButton } from "./DeleteButton";

@@ -1,0 +1,149 @@
+import {
+  allowEmpty,
+  type DomainDetail,
+  validateEmail,
+  validatePhone,
+  validateText,
+  validateTin,
+} from "@cellfleet/contract";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import CardContent from "@mui/material/CardContent";
+import Grid from "@mui/material/Grid";
+import MenuItem from "@mui/material/MenuItem";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import { useQuery } from "@tanstack/react-query";
+import { Controller, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { apiErrorText } from "../../../app/api/handleTransportError";
+import { pushInfoMessage } from "../../../app/messages/messageStore";
+import { notice } from "../../../app/messages/texts";
+import { policyListQueryOptions } from "../policies/policies.queries";
+import { parseWhole, rule } from "../shared/formRules";
+import { useSaveDomain } from "./domains.queries";
+
+interface DomainFormValues {
+  name: string;
+  full_name: string;
+  tin: string;
+  email: string;
+  phone: string;
+  manager: string;
+  policy_id: string;
+  device_limit: string;
+}
+
+function toForm(domain: DomainDetail | null): DomainFormValues {
+  return {
+    name: domain?.name ?? "",
+    full_name: domain?.full_name ?? "",
+    tin: domain?.tin ?? "",
+    email: domain?.email ?? "",
+    phone: domain?.phone ?? "",
+    manager: domain?.manager ?? "",
+    policy_id: domain?.policy_id ?? "",
+    device_limit: domain?.device_limit === null || domain === null ? "" : String(domain.device_limit),
+  };
+}
+
+const optionalEmail = allowEmpty((value: string) => validateEmail(value));
+const optionalPhone = allowEmpty((value: string) => validatePhone(value));
+
+/** Every field of a domain (spec section 3) with its validation: TIN, phone, email, device limit, policy. */
+export function DomainForm({ domain }: { domain: DomainDetail | null }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const form = useForm<DomainFormValues>({ defaultValues: toForm(domain), mode: "onTouched" });
+  const save = useSaveDomain(domain?._id ?? null);
+  const policies = useQuery(policyListQueryOptions());
+  const { errors } = form.formState;
+
+  const handleSubmit = form.handleSubmit((values) =>
+    save.mutate(
+      {
+        name: values.name.trim(),
+        full_name: values.full_name.trim(),
+        tin: values.tin.trim(),
+        email: values.email.trim() || null,
+        phone: values.phone.trim() || null,
+        manager: values.manager.trim() || null,
+        policy_id: values.policy_id || null,
+        device_limit: parseWhole(values.device_limit),
+      },
+      {
+        onSuccess: (saved) => {
+          pushInfoMessage({ level: "success", text: notice("informationUpdated") });
+          if (!domain) navigate(`/domain/${saved._id}`, { replace: true });
+        },
+      },
+    ),
+  );
+
+  const text = (name: keyof DomainFormValues, label: string, validate: (value: string) => string | true) => (
+    <Grid size={{ xs: 12, md: 6 }}>
+      <TextField
+        fullWidth
+        label={label}
+        error={Boolean(errors[name])}
+        helperText={errors[name]?.message}
+        {...form.register(name, { validate })}
+      />
+    </Grid>
+  );
+
+  return (
+    <Card variant="outlined">
+      <CardContent component="form" noValidate onSubmit={handleSubmit}>
+        <Stack spacing={3}>
+          {save.isError ? <Alert severity="error">{apiErrorText(save.error)}</Alert> : null}
+          <Grid container spacing={2}>
+            {text("name", t("accounting.fields.name"), rule(validateText))}
+            {text("full_name", t("accounting.fields.fullName"), rule(validateText))}
+            {text("tin", t("accounting.fields.tin"), rule(validateTin))}
+            {text("email", t("accounting.fields.email"), rule(optionalEmail))}
+            {text("phone", t("accounting.fields.phone"), rule(optionalPhone))}
+            {text("manager", t("accounting.fields.manager"), () => true)}
+            {text("device_limit", t("accounting.domains.deviceLimit"), (value) => {
+              const limit = parseWhole(value);
+              return limit === null || !Number.isNaN(limit) || t("accounting.domains.deviceLimitInvalid");
+            })}
+            <Grid size={{ xs: 12, md: 6 }}>
+              <Controller
+                control={form.control}
+                name="policy_id"
+                render={({ field }) => (
+                  <TextField
+                    select
+                    fullWidth
+                    label={t("accounting.fields.policy")}
+                    slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+                    value={field.value}
+                    onChange={(event) => field.onChange(event.target.value)}
+                  >
+                    <MenuItem value="">{t("accounting.policies.default")}</MenuItem>
+                    {(policies.data ?? []).map((policy) => (
+                      <MenuItem key={policy._id} value={policy._id}>
+                        {policy.name}
+                      </MenuItem>
+                    ))}
+                    {field.value && !policies.data?.some((policy) => policy._id === field.value) ? (
+                      <MenuItem value={field.value}>{domain?.policy?.name ?? field.value}</MenuItem>
+                    ) : null}
+                  </TextField>
+                )}
+              />
+            </Grid>
+          </Grid>
+          <Stack direction="row" sx={{ justifyContent: "flex-end" }}>
+            <Button type="submit" variant="contained" loading={save.isPending}>
+              {domain ? t("common.save") : t("accounting.domains.create")}
+            </Button>
+          </Stack>
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}

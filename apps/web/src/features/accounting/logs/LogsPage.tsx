@@ -1,0 +1,217 @@
+import { LOGS_LOAD_DELAY_MS, type WebAction } from "@cellfleet/contract";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Chip from "@mui/material/Chip";
+import CircularProgress from "@mui/material/CircularProgress";
+import Stack from "@mui/material/Stack";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableContainer from "@mui/material/TableContainer";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import Typography from "@mui/material/Typography";
+import { useInfiniteQuery, useMutation } from "@tanstack/react-query";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { apiErrorText } from "../../../app/api/handleTransportError";
+import { DateRangeFilter } from "../../../components/date-range/DateRangeFilter";
+import { ALL_DATES, type DateRange } from "../../../components/date-range/dateRange";
+import {
+  ActiveFilterChips,
+  activeFilters,
+  clampPage,
+  initialListState,
+  ListCard,
+  ListPaginator,
+  pageCount,
+  removeFilter,
+  SearchBox,
+  toggleFacet,
+  useListState,
+} from "../../../components/list-card";
+import { PageTitle } from "../../../components/PageTitle";
+import { formatDateTime } from "../shared/formatDate";
+import { LogInfo } from "./LogInfo";
+import { downloadWebActions, type LogFilter, logsQueryOptions } from "./logs.queries";
+
+const PREFIX = "accounting.logs";
+type TagFacet = "author" | "action" | "status";
+
+/** /logs: the audit log of web actions with search, tag filters, calendar, 'load more' and the archive. */
+export function LogsPage() {
+  const { t } = useTranslation();
+  const [state, update] = useListState(PREFIX);
+  const [range, setRange] = useState<DateRange>(ALL_DATES);
+  // Spec section 9: the log loads a second after the screen opens.
+  const [isReady, setReady] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setReady(true), LOGS_LOAD_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
+
+  const filter: LogFilter = {
+    range,
+    search: state.search,
+    author: state.facets.author ?? [],
+    action: state.facets.action ?? [],
+    status: state.facets.status ?? [],
+  };
+  const query = useInfiniteQuery({ ...logsQueryOptions(filter), enabled: isReady });
+  const download = useMutation({ mutationFn: () => downloadWebActions(filter) });
+  const rows = useMemo(() => query.data?.pages.flat() ?? [], [query.data]);
+  const pages = pageCount(rows.length, state.pageSize);
+  const page = clampPage(state.page, pages);
+  const visible = rows.slice(page * state.pageSize, (page + 1) * state.pageSize);
+  const isLastPage = page === pages - 1;
+
+  const tag = (facet: TagFacet, value: string, node: ReactNode) => {
+    const isOn = (state.facets[facet] ?? []).includes(value);
+    return (
+      <Chip
+        size="small"
+        label={node}
+        color={
+          facet === "status" ? (value === "SUCCESS" ? "success" : "error") : isOn ? "primary" : "default"
+        }
+        variant={isOn ? "filled" : "outlined"}
+        onClick={() => update((previous) => toggleFacet(previous, facet, value))}
+        title={t("accounting.logs.toggleFilter")}
+      />
+    );
+  };
+
+  let body: ReactNode;
+  if (!isReady || query.isPending) {
+    body = (
+      <Stack data-testid="query-pending" sx={{ alignItems: "center", py: 6 }}>
+        <CircularProgress aria-label={t("app.loading")} />
+      </Stack>
+    );
+  } else if (query.isError) {
+    body = (
+      <Alert
+        data-testid="query-error"
+        severity="error"
+        sx={{ m: 2 }}
+        action={
+          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
+            {t("common.retry")}
+          </Button>
+        }
+      >
+        {apiErrorText(query.error)}
+      </Alert>
+    );
+  } else if (rows.length === 0) {
+    body = (
+      <Typography data-testid="list-empty" color="text.secondary" sx={{ p: 3, textAlign: "center" }}>
+        {t("accounting.logs.empty")}
+      </Typography>
+    );
+  } else {
+    body = (
+      <TableContainer>
+        <Table size="small" data-testid="logs-table">
+          <TableHead>
+            <TableRow>
+              {(["author", "action", "status", "create_time", "client_ip", "info"] as const).map((column) => (
+                <TableCell key={column} sx={{ fontWeight: 600, whiteSpace: "nowrap" }}>
+                  {t(`accounting.logs.columns.${column}`)}
+                </TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {visible.map((entry: WebAction) => (
+              <TableRow key={entry._id} sx={{ verticalAlign: "top" }}>
+                <TableCell>{tag("author", entry.author, entry.author)}</TableCell>
+                <TableCell>{tag("action", entry.action, entry.action)}</TableCell>
+                <TableCell>
+                  {tag("status", entry.status, t(`accounting.logs.status.${entry.status}`))}
+                </TableCell>
+                <TableCell sx={{ whiteSpace: "nowrap" }}>{formatDateTime(entry.create_time)}</TableCell>
+                <TableCell>{entry.client_ip ?? "—"}</TableCell>
+                <TableCell>
+                  <LogInfo info={entry.info} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    );
+  }
+
+  return (
+    <>
+      <PageTitle>{t("routes.logs")}</PageTitle>
+      <ListCard
+        title={t("accounting.logs.title")}
+        subtitle={query.data ? t("accounting.list.total", { count: rows.length }) : undefined}
+        filters={
+          <>
+            <SearchBox
+              prefix={PREFIX}
+              value={state.search}
+              onChange={(search) => update({ search, page: 0 })}
+            />
+            <Box sx={{ width: "100%" }}>
+              <DateRangeFilter
+                value={range}
+                onChange={(next) => {
+                  setRange(next);
+                  update({ page: 0 });
+                }}
+              />
+            </Box>
+          </>
+        }
+        activeFilters={
+          <ActiveFilterChips
+            filters={activeFilters(state)}
+            labelOf={(item) =>
+              item.kind === "facet"
+                ? `${t(`accounting.logs.columns.${item.facet as TagFacet}`)}: ${item.value}`
+                : item.value
+            }
+            onRemove={(item) => update((previous) => removeFilter(previous, item))}
+            onClear={() => update((previous) => ({ ...initialListState(), pageSize: previous.pageSize }))}
+          />
+        }
+        onReload={() => void query.refetch()}
+        onDownload={() => download.mutate()}
+        isDownloading={download.isPending}
+        footer={
+          rows.length > 0 ? (
+            <Stack
+              direction="row"
+              sx={{ alignItems: "center", justifyContent: "flex-end", flexWrap: "wrap" }}
+            >
+              {isLastPage && query.hasNextPage ? (
+                <Button
+                  data-testid="logs-load-more"
+                  sx={{ ml: 2 }}
+                  onClick={() => void query.fetchNextPage()}
+                  loading={query.isFetchingNextPage}
+                >
+                  {t("accounting.logs.loadMore")}
+                </Button>
+              ) : null}
+              <ListPaginator
+                total={rows.length}
+                page={page}
+                pageSize={state.pageSize}
+                onPageChange={(next) => update({ page: next })}
+                onPageSizeChange={(pageSize) => update({ pageSize, page: 0 })}
+              />
+            </Stack>
+          ) : undefined
+        }
+      >
+        {body}
+      </ListCard>
+    </>
+  );
+}

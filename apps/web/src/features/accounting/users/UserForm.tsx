@@ -1,0 +1,281 @@
+import {
+  type PasswordRules,
+  type Role,
+  roleLabelKey,
+  validateRole,
+  validateText,
+  validateUsername,
+} from "@cellfleet/contract";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import CardContent from "@mui/material/CardContent";
+import Checkbox from "@mui/material/Checkbox";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import Grid from "@mui/material/Grid";
+import MenuItem from "@mui/material/MenuItem";
+import Stack from "@mui/material/Stack";
+import Switch from "@mui/material/Switch";
+import TextField from "@mui/material/TextField";
+import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { apiErrorText } from "../../../app/api/handleTransportError";
+import { domainListQueryOptions } from "../domains/domains.queries";
+import { policyListQueryOptions, policyQueryOptions } from "../policies/policies.queries";
+import { rule } from "../shared/formRules";
+import { PasswordFields, PluginsField } from "./UserFormParts";
+import {
+  type EditableUser,
+  fromUserForm,
+  optionalEmail,
+  optionalPhone,
+  toUserForm,
+  type UserFormMode,
+  type UserFormShape,
+  type UserFormValues,
+} from "./userForm";
+
+interface UserFormProps {
+  user: EditableUser | null;
+  mode: UserFormMode;
+  /** The roles on offer; null: the role is fixed by the page (a domain admin, a superuser). */
+  roleOptions: Role[] | null;
+  /** The role a person without a role field gets, for the password rules. */
+  fixedRole?: Role;
+  shape: Omit<UserFormShape, "isNew" | "hasRole">;
+  isSaving: boolean;
+  error: unknown;
+  onSave: (body: Record<string, unknown>) => void;
+  /** Extra actions beside Save (a delete button). */
+  actions?: ReactNode;
+}
+
+/** A person's fields with the contract's validators: users, domain admins and superusers alike. */
+export function UserForm(props: UserFormProps) {
+  const { t } = useTranslation();
+  const { user, mode } = props;
+  const isNew = user === null;
+  const shape: UserFormShape = { ...props.shape, isNew, hasRole: props.roleOptions !== null };
+  const defaults = props.roleOptions?.length === 1 && isNew ? { role: props.roleOptions[0] } : {};
+  const form = useForm<UserFormValues>({ defaultValues: toUserForm(user, defaults), mode: "onTouched" });
+  const { errors } = form.formState;
+  const policyId = form.watch("policy_id");
+  const role = form.watch("role");
+  const policies = useQuery({ ...policyListQueryOptions(), enabled: shape.hasPolicy && mode === "full" });
+  const policy = useQuery({
+    ...policyQueryOptions(policyId),
+    enabled: policyId !== "" && mode !== "readOnly",
+  });
+  const domains = useQuery({ ...domainListQueryOptions(), enabled: shape.hasDomain && isNew });
+  const rules: PasswordRules | null = policyId === "" ? null : (policy.data ?? null);
+  const effectiveRole = role === "" ? (props.fixedRole ?? 4) : role;
+  const isReadOnly = mode === "readOnly";
+  const isPasswordOnly = mode === "selfPassword";
+
+  const handleSubmit = form.handleSubmit((values) => props.onSave(fromUserForm(values, shape, mode)));
+
+  const passwordFields = (
+    <PasswordFields
+      form={form}
+      isNew={isNew}
+      isRequired={isNew || isPasswordOnly}
+      rules={rules}
+      isAdmin={effectiveRole <= 2}
+    />
+  );
+
+  return (
+    <Card variant="outlined">
+      <CardContent component="form" noValidate onSubmit={handleSubmit}>
+        <Stack spacing={3}>
+          {isReadOnly ? <Alert severity="info">{t("accounting.readOnly")}</Alert> : null}
+          {isPasswordOnly ? <Alert severity="info">{t("accounting.users.selfPasswordOnly")}</Alert> : null}
+          {props.error ? <Alert severity="error">{apiErrorText(props.error)}</Alert> : null}
+          <fieldset
+            disabled={isReadOnly || isPasswordOnly}
+            style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}
+          >
+            <Grid container spacing={2}>
+              <Grid size={{ xs: 12, md: 6 }}>
+                <TextField
+                  fullWidth
+                  autoComplete="off"
+                  label={t("accounting.fields.username")}
+                  error={Boolean(errors.username)}
+                  helperText={errors.username?.message}
+                  {...form.register("username", { validate: rule(validateUsername) })}
+                />
+              </Grid>
+              <Grid size={{ xs: 12, md: 6 }}>
+                <TextField
+                  fullWidth
+                  label={t("accounting.fields.fullName")}
+                  error={Boolean(errors.full_name)}
+                  helperText={errors.full_name?.message}
+                  {...form.register("full_name", { validate: rule(validateText) })}
+                />
+              </Grid>
+              {props.roleOptions ? (
+                <Grid size={{ xs: 12, md: 6 }}>
+                  <Controller
+                    control={form.control}
+                    name="role"
+                    rules={{ validate: rule(validateRole) }}
+                    render={({ field, fieldState }) => (
+                      <TextField
+                        select
+                        fullWidth
+                        label={t("accounting.fields.role")}
+                        value={field.value}
+                        onChange={(event) => field.onChange(Number(event.target.value))}
+                        onBlur={field.onBlur}
+                        error={Boolean(fieldState.error)}
+                        helperText={fieldState.error?.message}
+                        slotProps={{ select: { inputProps: { "data-testid": "role-select" } } }}
+                      >
+                        {(user && !props.roleOptions?.includes(user.role)
+                          ? [user.role, ...(props.roleOptions ?? [])]
+                          : (props.roleOptions ?? [])
+                        ).map((option) => (
+                          <MenuItem key={option} value={option}>
+                            {t(`roles.${roleLabelKey(option)}`)}
+                          </MenuItem>
+                        ))}
+                      </TextField>
+                    )}
+                  />
+                </Grid>
+              ) : null}
+              {props.roleOptions && role === 3 ? (
+                <Grid size={{ xs: 12, md: 6 }} sx={{ display: "flex", alignItems: "center" }}>
+                  <Controller
+                    control={form.control}
+                    name="is_junior"
+                    render={({ field }) => (
+                      <FormControlLabel
+                        control={
+                          <Checkbox
+                            checked={field.value}
+                            onChange={(event) => field.onChange(event.target.checked)}
+                          />
+                        }
+                        label={t("accounting.users.junior")}
+                      />
+                    )}
+                  />
+                </Grid>
+              ) : null}
+              {shape.hasDomain && isNew ? (
+                <Grid size={{ xs: 12, md: 6 }}>
+                  <TextField
+                    select
+                    fullWidth
+                    label={t("accounting.fields.domain")}
+                    value={form.watch("domain_id")}
+                    error={Boolean(errors.domain_id)}
+                    helperText={errors.domain_id?.message}
+                    {...form.register("domain_id", {
+                      validate: (value) => value !== "" || t("accounting.users.domainRequired"),
+                    })}
+                  >
+                    {(domains.data ?? []).map((domain) => (
+                      <MenuItem key={domain._id} value={domain._id}>
+                        {domain.name}
+                      </MenuItem>
+                    ))}
+                  </TextField>
+                </Grid>
+              ) : null}
+              <Grid size={{ xs: 12, md: 6 }}>
+                <TextField
+                  fullWidth
+                  type="email"
+                  label={t("accounting.fields.email")}
+                  error={Boolean(errors.email)}
+                  helperText={errors.email?.message}
+                  {...form.register("email", { validate: rule(optionalEmail) })}
+                />
+              </Grid>
+              <Grid size={{ xs: 12, md: 6 }}>
+                <TextField
+                  fullWidth
+                  type="tel"
+                  label={t("accounting.fields.phone")}
+                  error={Boolean(errors.phone)}
+                  helperText={errors.phone?.message}
+                  {...form.register("phone", { validate: rule(optionalPhone) })}
+                />
+              </Grid>
+              {shape.hasPolicy ? (
+                <Grid size={{ xs: 12, md: 6 }}>
+                  <Controller
+                    control={form.control}
+                    name="policy_id"
+                    render={({ field }) => (
+                      <TextField
+                        select
+                        fullWidth
+                        label={t("accounting.fields.policy")}
+                        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+                        value={field.value}
+                        onChange={(event) => field.onChange(event.target.value)}
+                      >
+                        <MenuItem value="">{t("accounting.policies.default")}</MenuItem>
+                        {(policies.data ?? []).map((item) => (
+                          <MenuItem key={item._id} value={item._id}>
+                            {item.name}
+                          </MenuItem>
+                        ))}
+                        {field.value && !policies.data?.some((item) => item._id === field.value) ? (
+                          <MenuItem value={field.value}>{policy.data?.name ?? field.value}</MenuItem>
+                        ) : null}
+                      </TextField>
+                    )}
+                  />
+                </Grid>
+              ) : null}
+              {isNew ? passwordFields : null}
+              {shape.hasPlugins ? <PluginsField control={form.control} /> : null}
+              {isNew ? null : (
+                <Grid size={12}>
+                  <Controller
+                    control={form.control}
+                    name="blocked"
+                    render={({ field }) => (
+                      <FormControlLabel
+                        control={
+                          <Switch
+                            checked={field.value}
+                            onChange={(event) => field.onChange(event.target.checked)}
+                          />
+                        }
+                        label={t("accounting.fields.blocked")}
+                      />
+                    )}
+                  />
+                </Grid>
+              )}
+            </Grid>
+          </fieldset>
+          {!isNew && !isReadOnly ? (
+            <Grid container spacing={2}>
+              {passwordFields}
+            </Grid>
+          ) : null}
+          {isReadOnly && !props.actions ? null : (
+            <Stack direction="row" spacing={1} sx={{ justifyContent: "flex-end" }}>
+              {props.actions}
+              {isReadOnly ? null : (
+                <Button type="submit" variant="contained" loading={props.isSaving}>
+                  {t("common.save")}
+                </Button>
+              )}
+            </Stack>
+          )}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,103 @@
+import {
+  type AccountingUser,
+  canDeleteUsers,
+  canSeePolicyColumn,
+  type SessionUser,
+} from "@cellfleet/contract";
+import Alert from "@mui/material/Alert";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { useNavigate, useParams } from "react-router";
+import { pushInfoMessage } from "../../../app/messages/messageStore";
+import { notice } from "../../../app/messages/texts";
+import { refreshSession } from "../../../app/session/session.api";
+import { useSession } from "../../../app/session/useSession";
+import { DeleteButton } from "../../../components/DeleteButton";
+import { PageTitle } from "../../../components/PageTitle";
+import { QueryState } from "../shared/QueryState";
+import { UserForm } from "./UserForm";
+import { assignableRoles, userFormMode } from "./userForm";
+import { useDeleteUser, userQueryOptions, useSaveUser } from "./users.queries";
+
+function UserEditor({ viewer, user }: { viewer: SessionUser; user: AccountingUser | null }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const save = useSaveUser(user?._id ?? "new");
+  const remove = useDeleteUser();
+  const mode = userFormMode(viewer, user);
+  const isSelf = user?._id === viewer._id;
+
+  if (user === null && mode === "readOnly") {
+    return <Alert severity="warning">{notice("accessDenied")}</Alert>;
+  }
+
+  const handleSave = (body: Record<string, unknown>) =>
+    save.mutate(body, {
+      onSuccess: (saved) => {
+        pushInfoMessage({ level: "success", text: notice("informationUpdated") });
+        if (isSelf) void refreshSession().catch(() => null);
+        if (user === null) navigate(`/user/${saved._id}`, { replace: true });
+      },
+    });
+
+  const canDelete = user !== null && !isSelf && canDeleteUsers(viewer.role) && mode === "full";
+  return (
+    <UserForm
+      user={user}
+      mode={mode}
+      roleOptions={assignableRoles(viewer.role)}
+      shape={{
+        hasDomain: viewer.role === 1,
+        hasPolicy: canSeePolicyColumn(viewer.role, viewer.plugins),
+        hasPlugins: viewer.role === 1 || viewer.role === 2,
+      }}
+      isSaving={save.isPending}
+      error={save.error}
+      onSave={handleSave}
+      actions={
+        canDelete ? (
+          <DeleteButton
+            hasText
+            label={t("accounting.users.delete")}
+            onDelete={() =>
+              remove.mutate(user._id, {
+                onSuccess: () => {
+                  pushInfoMessage({ level: "success", text: notice("success") });
+                  navigate("/users", { replace: true });
+                },
+              })
+            }
+          />
+        ) : undefined
+      }
+    />
+  );
+}
+
+/** /user/{user_id} ('new' for a new one) with the permissions of spec section 6. */
+export function UserPage() {
+  const { t } = useTranslation();
+  const { user_id: id = "new" } = useParams();
+  const viewer = useSession();
+  const isNew = id === "new";
+  const query = useQuery({ ...userQueryOptions(id), enabled: !isNew && viewer !== null });
+  if (!viewer) return null;
+  if (isNew) {
+    return (
+      <>
+        <PageTitle>{t("accounting.users.newTitle")}</PageTitle>
+        <UserEditor viewer={viewer} user={null} />
+      </>
+    );
+  }
+  return (
+    <QueryState query={query}>
+      {(user) => (
+        <>
+          <PageTitle>{user.full_name || user.username}</PageTitle>
+          <UserEditor key={user._id} viewer={viewer} user={user} />
+        </>
+      )}
+    </QueryState>
+  );
+}

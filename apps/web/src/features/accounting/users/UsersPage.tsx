@@ -1,0 +1,99 @@
+import {
+  type AccountingUser,
+  canAddUsers,
+  canSeePolicyColumn,
+  roleColor,
+  roleLabelKey,
+} from "@cellfleet/contract";
+import Chip from "@mui/material/Chip";
+import Link from "@mui/material/Link";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink, useNavigate } from "react-router";
+import { useSession } from "../../../app/session/useSession";
+import { useListState } from "../../../components/list-card";
+import { PageTitle } from "../../../components/PageTitle";
+import { AccountingList, type ListColumn, stopRowClick } from "../shared/AccountingList";
+import { formatDateTime } from "../shared/formatDate";
+import { userListQueryOptions } from "./users.queries";
+
+/** The title of the users list is the list of roles it holds (spec section 2). */
+function useRolesTitle(): string {
+  const { t } = useTranslation();
+  return [t("roles.root"), t("roles.admin"), t("roles.offer"), t("roles.operator")].join(", ");
+}
+
+/** /users: the users the caller may see; a row opens the user, the policy cell the policy. */
+export function UsersPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const session = useSession();
+  const [state, update] = useListState("accounting.users");
+  const query = useQuery({ ...userListQueryOptions(state.search), select: (answer) => answer.items });
+  const title = useRolesTitle();
+  const role = session?.role ?? 4;
+  const showPolicy = canSeePolicyColumn(role, session?.plugins ?? []);
+
+  const columns: ListColumn<AccountingUser>[] = [
+    { key: "username", label: t("accounting.fields.username"), render: (user) => user.username },
+    { key: "full_name", label: t("accounting.fields.fullName"), render: (user) => user.full_name },
+    {
+      key: "role",
+      label: t("accounting.fields.role"),
+      render: (user) => (
+        <Chip size="small" color={roleColor(user.role)} label={t(`roles.${roleLabelKey(user.role)}`)} />
+      ),
+    },
+    { key: "email", label: t("accounting.fields.email"), render: (user) => user.email ?? "—" },
+  ];
+  if (showPolicy) {
+    columns.push({
+      key: "policy",
+      label: t("accounting.fields.policy"),
+      render: (user) =>
+        user.policy ? (
+          <Link component={RouterLink} to={`/policy/${user.policy._id}`} onClick={stopRowClick}>
+            {user.policy.name}
+          </Link>
+        ) : (
+          t("accounting.policies.default")
+        ),
+    });
+  }
+  columns.push(
+    {
+      key: "last_login",
+      label: t("accounting.fields.lastLogin"),
+      render: (user) => formatDateTime(user.last_login),
+    },
+    {
+      key: "blocked",
+      label: t("accounting.fields.blocked"),
+      render: (user) =>
+        user.blocked ? (
+          <Chip size="small" color="error" label={t("accounting.yes")} />
+        ) : (
+          <Chip size="small" variant="outlined" label={t("accounting.no")} />
+        ),
+    },
+  );
+
+  return (
+    <>
+      <PageTitle>{t("routes.users")}</PageTitle>
+      <AccountingList
+        prefix="accounting.users"
+        title={title}
+        state={state}
+        onStateChange={update}
+        query={query}
+        columns={columns}
+        rowKey={(user) => user._id}
+        onRowClick={(user) => navigate(`/user/${user._id}`)}
+        onAdd={canAddUsers(role) ? () => navigate("/user/new") : undefined}
+        emptyText={t("accounting.users.empty")}
+        testId="users-table"
+      />
+    </>
+  );
+}

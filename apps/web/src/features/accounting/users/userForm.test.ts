@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { assignableRoles, checkUserPassword, fromUserForm, toUserForm, userFormMode } from "./userForm";
+
+const admin = { role: 2 as const, _id: "a" };
+const helper = { role: 3 as const, _id: "h" };
+
+describe("user page permissions (spec section 6)", () => {
+  it("lets only superusers and admins add users", () => {
+    expect(userFormMode({ role: 1, _id: "s" }, null)).toBe("full");
+    expect(userFormMode(admin, null)).toBe("full");
+    expect(userFormMode(helper, null)).toBe("readOnly");
+  });
+
+  it("lets a helper edit operators only, and itself only for the password", () => {
+    expect(userFormMode(helper, { role: 4, _id: "o" })).toBe("full");
+    expect(userFormMode(helper, { role: 3, _id: "x" })).toBe("readOnly");
+    expect(userFormMode(helper, { role: 2, _id: "a" })).toBe("readOnly");
+    expect(userFormMode(helper, { role: 3, _id: "h" })).toBe("selfPassword");
+  });
+
+  it("lets an admin edit domain users but not superusers", () => {
+    expect(userFormMode(admin, { role: 4, _id: "o" })).toBe("full");
+    expect(userFormMode(admin, { role: 1, _id: "r" })).toBe("readOnly");
+  });
+
+  it("offers helpers only the operator role", () => {
+    expect(assignableRoles(3)).toEqual([4]);
+    expect(assignableRoles(2)).toEqual([2, 3, 4]);
+    expect(assignableRoles(4)).toEqual([]);
+  });
+});
+
+describe("user form body", () => {
+  const shape = { isNew: true, hasRole: true, hasDomain: false, hasPolicy: true, hasPlugins: false };
+
+  it("creates with the password and blank optionals as null", () => {
+    const values = {
+      ...toUserForm(null),
+      username: " olga ",
+      full_name: "Olga",
+      role: 4 as const,
+      password: "Secret-12",
+    };
+    expect(fromUserForm(values, shape, "full")).toEqual({
+      username: "olga",
+      full_name: "Olga",
+      email: null,
+      phone: null,
+      role: 4,
+      is_junior: false,
+      policy_id: null,
+      password: "Secret-12",
+    });
+  });
+
+  it("leaves the password out of an edit unless one was typed, and sends blocked", () => {
+    const values = {
+      ...toUserForm(null),
+      username: "olga",
+      full_name: "Olga",
+      role: 3 as const,
+      is_junior: true,
+    };
+    const body = fromUserForm(values, { ...shape, isNew: false }, "full");
+    expect(body).not.toHaveProperty("password");
+    expect(body.blocked).toBe(false);
+    expect(body.is_junior).toBe(true);
+  });
+
+  it("sends only the password for a helper's own record", () => {
+    const values = { ...toUserForm(null), password: "Secret-12" };
+    expect(fromUserForm(values, shape, "selfPassword")).toEqual({ password: "Secret-12" });
+  });
+
+  it("judges passwords by the policy, optional when editing", () => {
+    expect(checkUserPassword("", { isRequired: false, rules: null, isAdmin: false })).toBeNull();
+    expect(checkUserPassword("", { isRequired: true, rules: null, isAdmin: false })).toBe("required");
+    expect(checkUserPassword("short", { isRequired: true, rules: null, isAdmin: false })).toBe(
+      "PASSWORD_INVALID_MIN_LENGTH",
+    );
+  });
+});

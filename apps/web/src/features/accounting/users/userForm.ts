@@ -1,0 +1,139 @@
+import {
+  allowEmpty,
+  canEditUser,
+  checkPasswordConfirmation,
+  DEFAULT_POLICY,
+  type PasswordRules,
+  type Plugin,
+  type Role,
+  validateEmail,
+  validatePassword,
+  validatePhone,
+} from "@cellfleet/contract";
+
+/** What a person may do on a user page: everything, only set its own password, or look. */
+export type UserFormMode = "full" | "selfPassword" | "readOnly";
+
+/**
+ * The mode of the user page for a viewer (spec section 6): superusers and admins edit whom
+ * `canEditUser` allows; a helper edits operators and, on its own record, only its password.
+ */
+export function userFormMode(
+  viewer: { role: Role; _id: string },
+  target: { role: Role; _id: string } | null,
+): UserFormMode {
+  if (target === null) return viewer.role === 1 || viewer.role === 2 ? "full" : "readOnly";
+  if (viewer._id === target._id) return viewer.role === 3 || viewer.role === 4 ? "selfPassword" : "full";
+  return canEditUser(viewer.role, target.role) ? "full" : "readOnly";
+}
+
+/** The roles a viewer may give: superusers and admins any domain role, helpers only operator. */
+export function assignableRoles(viewerRole: Role): Role[] {
+  if (viewerRole === 1 || viewerRole === 2) return [2, 3, 4];
+  if (viewerRole === 3) return [4];
+  return [];
+}
+
+/** The user form's values. */
+export interface UserFormValues {
+  username: string;
+  full_name: string;
+  role: Role | "";
+  is_junior: boolean;
+  email: string;
+  phone: string;
+  /** "" for the domain's default policy. */
+  policy_id: string;
+  domain_id: string;
+  plugins: Plugin[];
+  password: string;
+  confirm: string;
+  blocked: boolean;
+}
+
+/** The fields of a stored user the form edits. */
+export interface EditableUser {
+  username: string;
+  full_name: string;
+  role: Role;
+  is_junior?: boolean;
+  email: string | null;
+  phone: string | null;
+  policy: { _id: string } | null;
+  domain_id?: string | null;
+  plugins?: Plugin[];
+  blocked: boolean;
+}
+
+/** Form values of a stored user, or empty ones for a new user. */
+export function toUserForm(
+  user: EditableUser | null,
+  defaults: Partial<UserFormValues> = {},
+): UserFormValues {
+  return {
+    username: user?.username ?? "",
+    full_name: user?.full_name ?? "",
+    role: user?.role ?? "",
+    is_junior: user?.is_junior ?? false,
+    email: user?.email ?? "",
+    phone: user?.phone ?? "",
+    policy_id: user?.policy?._id ?? "",
+    domain_id: user?.domain_id ?? "",
+    plugins: user?.plugins ?? [],
+    password: "",
+    confirm: "",
+    blocked: user?.blocked ?? false,
+    ...defaults,
+  };
+}
+
+/** Which optional parts of the form are in play. */
+export interface UserFormShape {
+  isNew: boolean;
+  hasRole: boolean;
+  hasDomain: boolean;
+  hasPolicy: boolean;
+  hasPlugins: boolean;
+}
+
+/** The body that saves the form: the create body for a new user, the changed fields otherwise. */
+export function fromUserForm(
+  values: UserFormValues,
+  shape: UserFormShape,
+  mode: UserFormMode,
+): Record<string, unknown> {
+  if (mode === "selfPassword") return { password: values.password };
+  const body: Record<string, unknown> = {
+    username: values.username.trim(),
+    full_name: values.full_name.trim(),
+    email: values.email.trim() || null,
+    phone: values.phone.trim() || null,
+  };
+  if (shape.hasRole) {
+    body.role = values.role;
+    body.is_junior = values.role === 3 && values.is_junior;
+  }
+  if (shape.hasPolicy) body.policy_id = values.policy_id || null;
+  if (shape.hasPlugins) body.plugins = values.plugins;
+  if (shape.hasDomain && shape.isNew) body.domain_id = values.domain_id;
+  if (values.password || shape.isNew) body.password = values.password;
+  if (!shape.isNew) body.blocked = values.blocked;
+  return body;
+}
+
+export const optionalEmail = allowEmpty((value: string) => validateEmail(value));
+export const optionalPhone = allowEmpty((value: string) => validatePhone(value));
+
+/**
+ * The password rule of the form: required for a new user, optional when editing (blank keeps the
+ * current one); judged by the chosen policy's rules, admins by the admin minimum too.
+ */
+export function checkUserPassword(
+  value: string,
+  options: { isRequired: boolean; rules: PasswordRules | null; isAdmin: boolean },
+) {
+  if (!options.isRequired && value.length === 0) return null;
+  return validatePassword(value, options.rules ?? DEFAULT_POLICY, { isAdmin: options.isAdmin });
+}
+
+export { checkPasswordConfirmation };

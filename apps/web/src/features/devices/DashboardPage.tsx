@@ -1,0 +1,54 @@
+import { Role } from "@cellfleet/contract";
+import LibraryAddCheckIcon from "@mui/icons-material/LibraryAddCheck";
+import IconButton from "@mui/material/IconButton";
+import Tooltip from "@mui/material/Tooltip";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { useSession } from "../../app/session/useSession";
+import { useListState } from "../../components/list-card";
+import { toggleFacet } from "../../components/list-card/listState";
+import { PageTitle } from "../../components/PageTitle";
+import { DeviceListCard } from "./components/DeviceListCard";
+import { StatusTotals } from "./components/StatusTotals";
+import { DASHBOARD_LIST_PREFIX } from "./deviceListRequest";
+import { dashboardTotalsQueryOptions } from "./devices.queries";
+import { useDeviceLiveUpdates } from "./useDeviceLiveUpdates";
+
+/** /dashboard: status totals and the live device list. */
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const user = useSession();
+  const [state, update] = useListState(DASHBOARD_LIST_PREFIX, { field: "ident", direction: "asc" });
+  const totals = useQuery(dashboardTotalsQueryOptions());
+  useDeviceLiveUpdates();
+
+  return (
+    <>
+      <PageTitle>{t("routes.dashboard")}</PageTitle>
+      <StatusTotals
+        totals={totals.data}
+        selected={state.facets.status ?? []}
+        onToggle={(status) => update((previous) => toggleFacet(previous, "status", status))}
+      />
+      <DeviceListCard
+        title={t("fleet.dashboard.devices")}
+        prefix={DASHBOARD_LIST_PREFIX}
+        state={state}
+        onChange={update}
+        onAdd={user?.role === Role.Admin ? () => navigate("/devices/new/one") : undefined}
+        actions={
+          <Tooltip title={t("routes.devicesMultiple")}>
+            <IconButton
+              aria-label={t("routes.devicesMultiple")}
+              onClick={() => navigate("/devices/multiple")}
+            >
+              <LibraryAddCheckIcon />
+            </IconButton>
+          </Tooltip>
+        }
+      />
+    </>
+  );
+}

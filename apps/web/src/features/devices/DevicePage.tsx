@@ -1,0 +1,219 @@
+import type { DeviceDetail } from "@cellfleet/contract";
+import EditIcon from "@mui/icons-material/Edit";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import CircularProgress from "@mui/material/CircularProgress";
+import Divider from "@mui/material/Divider";
+import Grid from "@mui/material/Grid";
+import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink, useParams } from "react-router";
+import { apiErrorText } from "../../app/api/handleTransportError";
+import { useRealtime } from "../../app/realtime/useRealtime";
+import { PageTitle } from "../../components/PageTitle";
+import { EventsTable } from "../events/EventsTable";
+import { deviceEventsQueryOptions, useMarkEventsRead } from "../events/events.queries";
+import { eventsKeys } from "../events/keys";
+import { useNow } from "./components/useNow";
+import { BoardCard } from "./detail/BoardCard";
+import { CollectSection } from "./detail/CollectSection";
+import { applyCollectUpdates, collectData, collectUpdatesOf } from "./detail/collects";
+import { ModemsTable } from "./detail/ModemsTable";
+import { EthernetsTable, InterfacesTable, RoutesTable, TunnelsTable } from "./detail/NetworkTables";
+import { deviceDetailQueryOptions } from "./devices.queries";
+import { devicesKeys } from "./keys";
+import { useDeviceLiveUpdates } from "./useDeviceLiveUpdates";
+
+function DeviceEvents({ deviceId }: { deviceId: string }) {
+  const { t } = useTranslation();
+  const events = useQuery(deviceEventsQueryOptions(deviceId));
+  const markRead = useMarkEventsRead();
+  return (
+    <Card variant="outlined" data-testid="device-events">
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, px: 2, py: 1.25 }}>
+        {t("routes.events")}
+      </Typography>
+      <Divider />
+      {events.isPending ? (
+        <Stack sx={{ alignItems: "center", py: 3 }}>
+          <CircularProgress size={28} aria-label={t("app.loading")} />
+        </Stack>
+      ) : events.isError ? (
+        <Alert severity="error" sx={{ m: 2 }}>
+          {apiErrorText(events.error)}
+        </Alert>
+      ) : events.data.length === 0 ? (
+        <Typography color="text.secondary" sx={{ p: 2 }}>
+          {t("fleet.events.none")}
+        </Typography>
+      ) : (
+        <EventsTable
+          events={events.data}
+          hasDevice={false}
+          onMarkRead={(event) => markRead.mutate({ ids: [event._id] })}
+        />
+      )}
+    </Card>
+  );
+}
+
+function DeviceSections({ detail }: { detail: DeviceDetail }) {
+  const { t } = useTranslation();
+  const now = useNow();
+  const collect = (type: DeviceDetail["collects"][number]["type"]) =>
+    detail.collects.find((entry) => entry.type === type);
+  const board = collectData(detail, "board");
+  const modems = collectData(detail, "modems");
+  const interfacesReport = collectData(detail, "interfaces");
+  const interfaces = interfacesReport?.interfaces ?? [];
+  const ethernets = collectData(detail, "ethernets");
+  const tunnels = collectData(detail, "tunnels");
+  const routing = collectData(detail, "routing");
+  return (
+    <Grid container spacing={2}>
+      <Grid size={12}>
+        <BoardCard device={detail.device} collect={collect("board")} board={board} now={now} />
+      </Grid>
+      <Grid size={12}>
+        <CollectSection
+          title={t("fleet.device.modems")}
+          collect={collect("modems")}
+          now={now}
+          testId="section-modems"
+          isReadable={modems !== null}
+        >
+          <ModemsTable modems={modems?.modems ?? []} />
+        </CollectSection>
+      </Grid>
+      <Grid size={{ xs: 12, xl: 6 }}>
+        <CollectSection
+          title={t("fleet.device.wanInterfaces")}
+          collect={collect("interfaces")}
+          now={now}
+          testId="section-wan"
+          isReadable={interfacesReport !== null}
+        >
+          <InterfacesTable
+            testId="wan-table"
+            interfaces={interfaces.filter((entry) => entry.kind === "wan")}
+          />
+        </CollectSection>
+      </Grid>
+      <Grid size={{ xs: 12, xl: 6 }}>
+        <CollectSection
+          title={t("fleet.device.otherInterfaces")}
+          collect={collect("interfaces")}
+          now={now}
+          testId="section-other"
+          isReadable={interfacesReport !== null}
+        >
+          <InterfacesTable
+            testId="other-table"
+            interfaces={interfaces.filter((entry) => entry.kind !== "wan")}
+          />
+        </CollectSection>
+      </Grid>
+      <Grid size={{ xs: 12, xl: 6 }}>
+        <CollectSection
+          title={t("fleet.device.ethernets")}
+          collect={collect("ethernets")}
+          now={now}
+          testId="section-ethernets"
+          isReadable={ethernets !== null}
+        >
+          <EthernetsTable ports={ethernets?.ports ?? []} />
+        </CollectSection>
+      </Grid>
+      <Grid size={{ xs: 12, xl: 6 }}>
+        <CollectSection
+          title={t("fleet.device.tunnels")}
+          collect={collect("tunnels")}
+          now={now}
+          testId="section-tunnels"
+          isReadable={tunnels !== null}
+        >
+          <TunnelsTable tunnels={tunnels?.tunnels ?? []} />
+        </CollectSection>
+      </Grid>
+      <Grid size={12}>
+        <CollectSection
+          title={t("fleet.device.routes")}
+          collect={collect("routing")}
+          now={now}
+          testId="section-routes"
+          isReadable={routing !== null}
+        >
+          <RoutesTable routes={routing?.routes ?? []} />
+        </CollectSection>
+      </Grid>
+      <Grid size={12}>
+        <DeviceEvents deviceId={detail.device._id} />
+      </Grid>
+    </Grid>
+  );
+}
+
+/** /device/{dev_id}: the device and everything it reported, live over the `collects` messages. */
+export function DevicePage() {
+  const { t } = useTranslation();
+  const { dev_id: id = "" } = useParams();
+  const queryClient = useQueryClient();
+  const detail = useQuery(deviceDetailQueryOptions(id));
+  useDeviceLiveUpdates();
+
+  useRealtime("collects", (message) => {
+    const updates = collectUpdatesOf(message);
+    if (updates.some((update) => update.device_id === id)) {
+      queryClient.setQueryData<DeviceDetail>(devicesKeys.detail(id), (data) =>
+        data ? applyCollectUpdates(data, updates) : data,
+      );
+    }
+  });
+  useRealtime("alerts", (message) => {
+    const content = (message as { content?: { device?: { _id?: string } | null }[] }).content;
+    if (content?.some((event) => event.device?._id === id))
+      void queryClient.invalidateQueries({ queryKey: eventsKeys.device(id) });
+  });
+
+  const title = detail.data ? detail.data.device.ident : t("routes.device");
+  return (
+    <>
+      <Stack direction="row" sx={{ alignItems: "flex-start", gap: 2, flexWrap: "wrap" }}>
+        <Stack sx={{ flexGrow: 1 }}>
+          <PageTitle>{title}</PageTitle>
+        </Stack>
+        {detail.data ? (
+          <Button
+            component={RouterLink}
+            to={`/device/edit/${id}`}
+            startIcon={<EditIcon />}
+            variant="outlined"
+          >
+            {t("fleet.device.edit")}
+          </Button>
+        ) : null}
+      </Stack>
+      {detail.isPending ? (
+        <Stack sx={{ alignItems: "center", py: 6 }}>
+          <CircularProgress aria-label={t("app.loading")} />
+        </Stack>
+      ) : detail.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => detail.refetch()}>
+              {t("common.retry")}
+            </Button>
+          }
+        >
+          {apiErrorText(detail.error)}
+        </Alert>
+      ) : (
+        <DeviceSections detail={detail.data} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { formatBytes, formatDuration, orDash } from "./format";
+
+describe("device page formats", () => {
+  it("formats bytes in 1024 steps", () => {
+    expect(formatBytes(512)).toBe("512 B");
+    expect(formatBytes(1536)).toBe("1.5 KB");
+    expect(formatBytes(5 * 1024 * 1024)).toBe("5 MB");
+  });
+
+  it("formats durations", () => {
+    expect(formatDuration(42)).toBe("42s");
+    expect(formatDuration(3600)).toBe("1h 0m");
+    expect(formatDuration(90_061)).toBe("1d 1h 1m");
+  });
+
+  it("shows a dash for missing values only", () => {
+    expect(orDash(null)).toBe("—");
+    expect(orDash("")).toBe("—");
+    expect(orDash(0)).toBe("0");
+  });
+});

@@ -1,0 +1,114 @@
+import { type FormError, TEXT_MAX_LENGTH, validateDeviceIdent, validateHexKey } from "@cellfleet/contract";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { formError } from "../../../app/messages/texts";
+import { TagsInput } from "../../../components/list-card";
+import { tagFrequenciesQueryOptions } from "../devices.queries";
+
+/** Values of the one-device form. */
+export interface DeviceFormValues {
+  ident: string;
+  description: string;
+  tags: string[];
+  aes_key: string;
+}
+
+function errorOrTrue(error: FormError | null): string | true {
+  return error === null ? true : formError(error);
+}
+
+interface DeviceFormProps {
+  /** Creating asks for the ident; editing shows it read-only. */
+  isNew: boolean;
+  initial: DeviceFormValues;
+  isSaving: boolean;
+  /** The server's refusal, already translated; shown above the buttons. */
+  serverError: string | null;
+  onSubmit: (values: DeviceFormValues) => void;
+  /** Extra buttons beside Save (the delete button on the edit page). */
+  extra?: ReactNode;
+}
+
+/**
+ * The device form: ident (new only), description, tags and the AES key, each checked with the
+ * contract's validators as it is typed, so errors show before submit.
+ */
+export function DeviceForm({ isNew, initial, isSaving, serverError, onSubmit, extra }: DeviceFormProps) {
+  const { t } = useTranslation();
+  const tags = useQuery(tagFrequenciesQueryOptions());
+  const form = useForm<DeviceFormValues>({ values: initial, mode: "onChange" });
+  const { errors } = form.formState;
+
+  return (
+    <Stack
+      component="form"
+      noValidate
+      spacing={2.5}
+      onSubmit={form.handleSubmit(onSubmit)}
+      sx={{ maxWidth: 640 }}
+    >
+      <TextField
+        label={t("fleet.columns.ident")}
+        required={isNew}
+        disabled={!isNew}
+        autoFocus={isNew}
+        error={Boolean(errors.ident)}
+        helperText={errors.ident?.message ?? (isNew ? t("fleet.form.identHelp") : undefined)}
+        {...form.register("ident", {
+          validate: (value) => (isNew ? errorOrTrue(validateDeviceIdent(value)) : true),
+        })}
+      />
+      <TextField
+        label={t("fleet.columns.description")}
+        multiline
+        minRows={2}
+        error={Boolean(errors.description)}
+        helperText={errors.description?.message}
+        {...form.register("description", {
+          validate: (value) => value.trim().length <= TEXT_MAX_LENGTH || formError("textTooLong"),
+        })}
+      />
+      <Controller
+        control={form.control}
+        name="tags"
+        render={({ field }) => (
+          <TagsInput
+            value={field.value}
+            onChange={field.onChange}
+            frequencies={tags.data}
+            limitTags={8}
+            isFullWidth
+            size="medium"
+          />
+        )}
+      />
+      <TextField
+        label={t("fleet.form.key")}
+        autoComplete="off"
+        error={Boolean(errors.aes_key)}
+        helperText={errors.aes_key?.message ?? t("fleet.form.keyHelp")}
+        slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: "monospace" } } }}
+        {...form.register("aes_key", {
+          validate: (value) => errorOrTrue(validateHexKey(value.trim(), { allowEmpty: true })),
+        })}
+      />
+      {serverError ? (
+        <Alert severity="error" data-testid="form-error">
+          {serverError}
+        </Alert>
+      ) : null}
+      <Stack direction="row" sx={{ gap: 2, flexWrap: "wrap" }}>
+        <Button type="submit" variant="contained" disabled={isSaving}>
+          {isNew ? t("fleet.form.create") : t("common.save")}
+        </Button>
+        {extra}
+      </Stack>
+    </Stack>
+  );
+}

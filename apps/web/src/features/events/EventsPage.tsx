@@ -1,0 +1,145 @@
+import type { FleetEvent } from "@cellfleet/contract";
+import DoneAllIcon from "@mui/icons-material/DoneAll";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import Stack from "@mui/material/Stack";
+import ToggleButton from "@mui/material/ToggleButton";
+import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
+import Typography from "@mui/material/Typography";
+import { type InfiniteData, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { apiErrorText } from "../../app/api/handleTransportError";
+import { useRealtime } from "../../app/realtime/useRealtime";
+import { clampPage, ListCard, ListPaginator, pageCount, useListState } from "../../components/list-card";
+import { PageTitle } from "../../components/PageTitle";
+import { EventsTable } from "./EventsTable";
+import {
+  eventsInfiniteQueryOptions,
+  eventsOfAlert,
+  prependEvents,
+  useMarkEventsRead,
+} from "./events.queries";
+import { eventsKeys } from "./keys";
+
+const EVENTS_LIST_PREFIX = "events";
+
+/** /events: every event of the domain, newest first; read/unread, mark read, load more at 2048. */
+export function EventsPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [state, update] = useListState(EVENTS_LIST_PREFIX);
+  const isUnreadOnly = state.facets.read?.includes("unread") ?? false;
+  const filter = isUnreadOnly ? { unread: true } : {};
+  const events = useInfiniteQuery(eventsInfiniteQueryOptions(filter));
+  const markRead = useMarkEventsRead();
+
+  // New events from the socket go to the front of the open list at once.
+  useRealtime("alerts", (message) => {
+    const incoming = eventsOfAlert(message);
+    if (incoming.length === 0) return;
+    queryClient.setQueryData<InfiniteData<FleetEvent[], number>>(eventsKeys.list(filter), (data) =>
+      data && data.pages.length > 0
+        ? { ...data, pages: [prependEvents(data.pages[0] ?? [], incoming), ...data.pages.slice(1)] }
+        : data,
+    );
+  });
+
+  const all = events.data?.pages.flat() ?? [];
+  const pages = pageCount(all.length, state.pageSize);
+  const page = clampPage(state.page, pages);
+  const visible = all.slice(page * state.pageSize, (page + 1) * state.pageSize);
+  const hasUnread = all.some((event) => !event.read);
+
+  let body: ReactNode;
+  if (events.isPending) {
+    body = (
+      <Stack sx={{ alignItems: "center", py: 6 }}>
+        <CircularProgress aria-label={t("app.loading")} />
+      </Stack>
+    );
+  } else if (events.isError) {
+    body = (
+      <Alert
+        severity="error"
+        sx={{ m: 2 }}
+        action={
+          <Button color="inherit" size="small" onClick={() => events.refetch()}>
+            {t("common.retry")}
+          </Button>
+        }
+      >
+        {apiErrorText(events.error)}
+      </Alert>
+    );
+  } else if (all.length === 0) {
+    body = (
+      <Typography color="text.secondary" sx={{ p: 4, textAlign: "center" }} data-testid="list-empty">
+        {isUnreadOnly ? t("fleet.events.noneUnread") : t("fleet.events.none")}
+      </Typography>
+    );
+  } else {
+    body = <EventsTable events={visible} onMarkRead={(event) => markRead.mutate({ ids: [event._id] })} />;
+  }
+
+  return (
+    <>
+      <PageTitle>{t("routes.events")}</PageTitle>
+      <ListCard
+        title={t("fleet.events.title")}
+        subtitle={events.data ? t("fleet.events.loaded", { count: all.length }) : undefined}
+        onReload={() => void events.refetch()}
+        actions={
+          <Button
+            size="small"
+            startIcon={<DoneAllIcon />}
+            sx={{ whiteSpace: "nowrap", flexShrink: 0 }}
+            disabled={!hasUnread || markRead.isPending}
+            onClick={() => markRead.mutate({ all: true })}
+          >
+            {t("fleet.events.markAllRead")}
+          </Button>
+        }
+        filters={
+          <ToggleButtonGroup
+            size="small"
+            exclusive
+            value={isUnreadOnly ? "unread" : "all"}
+            onChange={(_event, value: string | null) => {
+              if (value) update({ facets: value === "unread" ? { read: ["unread"] } : {}, page: 0 });
+            }}
+          >
+            <ToggleButton value="all">{t("fleet.events.filterAll")}</ToggleButton>
+            <ToggleButton value="unread">{t("fleet.events.filterUnread")}</ToggleButton>
+          </ToggleButtonGroup>
+        }
+        footer={
+          <>
+            <ListPaginator
+              total={all.length}
+              page={page}
+              pageSize={state.pageSize}
+              onPageChange={(next) => update({ page: next })}
+              onPageSizeChange={(pageSize) => update({ pageSize, page: 0 })}
+            />
+            {events.hasNextPage && page >= pages - 1 ? (
+              <Stack sx={{ alignItems: "center", pb: 2 }}>
+                <Button
+                  variant="outlined"
+                  onClick={() => events.fetchNextPage()}
+                  disabled={events.isFetchingNextPage}
+                  data-testid="load-more"
+                >
+                  {t("fleet.events.loadMore")}
+                </Button>
+              </Stack>
+            ) : null}
+          </>
+        }
+      >
+        {body}
+      </ListCard>
+    </>
+  );
+}

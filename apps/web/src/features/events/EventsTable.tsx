@@ -1,0 +1,117 @@
+import type { FleetEvent } from "@cellfleet/contract";
+import DoneIcon from "@mui/icons-material/Done";
+import Chip from "@mui/material/Chip";
+import IconButton from "@mui/material/IconButton";
+import Link from "@mui/material/Link";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableContainer from "@mui/material/TableContainer";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import Tooltip from "@mui/material/Tooltip";
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router";
+import { RelativeTime } from "../devices/components/DeviceLabels";
+import { useNow } from "../devices/components/useNow";
+
+const LEVEL_COLORS = { info: "info", warning: "warning", error: "error" } as const;
+
+// On a phone the message, device, time and state matter most; level and kind wait for a wider screen.
+const WIDE_ONLY = { display: { xs: "none", md: "table-cell" } } as const;
+
+/** An event level chip; `alert` is shown as info (spec section 3). */
+export function EventLevelChip({ level }: { level: FleetEvent["level"] }) {
+  const { t } = useTranslation();
+  const shown = level === "alert" ? "info" : level;
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={LEVEL_COLORS[shown]}
+      label={t(`fleet.events.levels.${shown}`)}
+    />
+  );
+}
+
+interface EventsTableProps {
+  events: FleetEvent[];
+  /** Hide the device column (on a device's own page). */
+  hasDevice?: boolean;
+  onMarkRead?: (event: FleetEvent) => void;
+}
+
+/** A table of events: unread rows stand out and can be marked read one by one. */
+export function EventsTable({ events, hasDevice = true, onMarkRead }: EventsTableProps) {
+  const { t } = useTranslation();
+  const now = useNow();
+  return (
+    <TableContainer>
+      <Table size="small" data-testid="events-table">
+        <TableHead>
+          <TableRow>
+            <TableCell sx={WIDE_ONLY}>{t("fleet.events.level")}</TableCell>
+            <TableCell sx={WIDE_ONLY}>{t("fleet.events.kind")}</TableCell>
+            <TableCell>{t("fleet.events.message")}</TableCell>
+            {hasDevice ? <TableCell>{t("fleet.events.device")}</TableCell> : null}
+            <TableCell>{t("fleet.events.time")}</TableCell>
+            <TableCell align="right">{t("fleet.events.state")}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {events.map((event) => (
+            <TableRow
+              key={event._id}
+              hover
+              data-testid="event-row"
+              data-read={event.read}
+              sx={{ "& td": { fontWeight: event.read ? undefined : 600 } }}
+            >
+              <TableCell sx={WIDE_ONLY}>
+                <EventLevelChip level={event.level} />
+              </TableCell>
+              <TableCell sx={{ whiteSpace: "nowrap", ...WIDE_ONLY }}>
+                {t(`fleet.eventKinds.${event.kind}`, { defaultValue: event.kind })}
+              </TableCell>
+              <TableCell sx={{ minWidth: 160 }}>{event.message}</TableCell>
+              {hasDevice ? (
+                <TableCell>
+                  {event.device ? (
+                    <Link component={RouterLink} to={`/device/${event.device._id}`}>
+                      {event.device.ident}
+                    </Link>
+                  ) : (
+                    "—"
+                  )}
+                </TableCell>
+              ) : null}
+              <TableCell>
+                <RelativeTime time={event.create_time} now={now} />
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+                {event.read ? (
+                  <Chip size="small" label={t("fleet.events.read")} />
+                ) : (
+                  <>
+                    <Chip size="small" color="error" label={t("fleet.events.unread")} sx={{ mr: 0.5 }} />
+                    {onMarkRead ? (
+                      <Tooltip title={t("fleet.events.markRead")}>
+                        <IconButton
+                          size="small"
+                          aria-label={t("fleet.events.markRead")}
+                          onClick={() => onMarkRead(event)}
+                        >
+                          <DoneIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    ) : null}
+                  </>
+                )}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

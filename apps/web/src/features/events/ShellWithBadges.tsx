@@ -1,0 +1,8 @@
+import { AppShell } from "../../app/layout/AppShell";
+import { useHasUnreadEvents } from "./events.queries";
+
+/** The app shell with its menu badges: 'new' on Events while the domain has unread events. */
+export function ShellWithBadges() {
+  const hasUnread = useHasUnreadEvents();
+  return <AppShell badges={{ events: hasUnread }} />;
+}

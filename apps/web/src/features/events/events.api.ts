@@ -1,0 +1,52 @@
+import {
+  EventSchema,
+  type EventsRead,
+  type EventsReadResult,
+  EventsReadResultSchema,
+  type EventsRequest,
+  type EventsUnread,
+  EventsUnreadSchema,
+  type FleetEvent,
+} from "@cellfleet/contract";
+import { apiRequest, apiStream } from "../../app/api/http";
+
+/** POST /api/events/all (NDJSON, newest first): one page of at most `limit` (default 2048) events. */
+export async function getEvents(request: EventsRequest, signal?: AbortSignal): Promise<FleetEvent[]> {
+  const events: FleetEvent[] = [];
+  await apiStream("/api/events/all", {
+    body: { ...request },
+    signal,
+    schema: EventSchema,
+    onLine: (event) => events.push(event),
+  });
+  return events;
+}
+
+/** POST /api/events/{dev_id} (NDJSON): the events of one device, newest first. */
+export async function getDeviceEvents(
+  deviceId: string,
+  request: EventsRequest,
+  signal?: AbortSignal,
+): Promise<FleetEvent[]> {
+  const events: FleetEvent[] = [];
+  await apiStream(`/api/events/${encodeURIComponent(deviceId)}`, {
+    body: { ...request },
+    signal,
+    schema: EventSchema,
+    onLine: (event) => events.push(event),
+  });
+  return events;
+}
+
+/** POST /api/events/read: marks the given events, or all of the domain's, read. */
+export function markEventsRead(body: EventsRead): Promise<EventsReadResult> {
+  return apiRequest("/api/events/read", { body: { ...body }, schema: EventsReadResultSchema });
+}
+
+/**
+ * POST /api/events/unread: how many unread events the domain has (the menu badge). A background
+ * poll, so it is quiet: a failure must not raise a message every 30 s (a dead session still logs out).
+ */
+export function getUnreadEvents(signal?: AbortSignal): Promise<EventsUnread> {
+  return apiRequest("/api/events/unread", { body: {}, schema: EventsUnreadSchema, signal, quiet: true });
+}

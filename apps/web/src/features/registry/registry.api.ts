@@ -1,0 +1,47 @@
+import {
+  type RegistrationAnswer,
+  RegistrationAnswerSchema,
+  type RegistrationRequest,
+  ResetPasswordAnswerSchema,
+  type ResetPasswordRequest,
+} from "@cellfleet/contract";
+import { apiRequest } from "../../app/api/http";
+
+/** The registration form's values: the request, with the consent as a plain checkbox. */
+export type RegistrationForm = Omit<RegistrationRequest, "consent"> & { consent: boolean };
+
+/** POST /api/registry/code: e-mails a registration key to the corporate address. */
+export function sendRegistrationCode(email: string): Promise<unknown> {
+  return apiRequest("/api/registry/code", { body: { email }, quiet: true });
+}
+
+/** POST /api/registry: creates the company's domain and its admin; the password arrives by e-mail. */
+export function register(values: RegistrationForm): Promise<RegistrationAnswer> {
+  return apiRequest("/api/registry", {
+    body: {
+      company_name: values.company_name.trim(),
+      tin: values.tin.trim(),
+      full_name: values.full_name.trim(),
+      email: values.email.trim(),
+      phone: values.phone.trim(),
+      consent: values.consent,
+      key: values.key.trim(),
+    },
+    schema: RegistrationAnswerSchema,
+    quiet: true,
+  });
+}
+
+/** POST /api/password/forgot: e-mails a reset code and link for a username or e-mail. */
+export function requestPasswordReset(login: string): Promise<unknown> {
+  return apiRequest("/api/password/forgot", { body: { login }, quiet: true });
+}
+
+/** POST /api/password/reset: sets a new password with the e-mailed code; answers the username. */
+export function resetPassword(body: ResetPasswordRequest): Promise<{ ok: true; username: string }> {
+  return apiRequest("/api/password/reset", {
+    body: { ...body },
+    schema: ResetPasswordAnswerSchema,
+    quiet: true,
+  });
+}

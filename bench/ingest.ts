@@ -1,0 +1,248 @@
+// Ingest benchmark: simulated routers → embedded MQTT broker → database, batched pipeline against a
+// naive path (one transaction and INSERT per report), on PGlite and on PostgreSQL, in one run.
+// npm run bench:ingest -w bench   (BENCH_SECONDS, BENCH_DEVICES, BENCH_WINDOW, BENCH_DATABASE_URL)
+import { fork } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import {
+  createDeviceAuthenticator,
+  isDeviceAccessAllowed,
+} from "../apps/server/src/modules/ingest/device-auth";
+import type { ParsedReport } from "../apps/server/src/modules/ingest/ingest.plan";
+import { collectData } from "../apps/server/src/modules/ingest/ingest.plan";
+import { createIngestPipeline } from "../apps/server/src/modules/ingest/ingest.service";
+import { domainTopic } from "../apps/server/src/platform/bus/bus";
+import { createInProcessBus } from "../apps/server/src/platform/bus/in-process-bus";
+import { type Database, openDatabase } from "../apps/server/src/platform/db/database";
+import { migrateToLatest } from "../apps/server/src/platform/db/migrate";
+import { toJsonb } from "../apps/server/src/platform/db/schema";
+import { GatewayCounters } from "../apps/server/src/platform/mqtt/counters";
+import { startEmbeddedBroker } from "../apps/server/src/platform/mqtt/embedded-broker";
+import type { ReportSink } from "../apps/server/src/platform/mqtt/reports";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 200);
+const WINDOW = Number(process.env.BENCH_WINDOW ?? 40);
+const PG_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const here = path.dirname(fileURLToPath(import.meta.url));
+const silent = { info() {}, warn() {}, error() {} };
+
+interface Store {
+  database: Database;
+  drop(): Promise<void>;
+}
+
+async function openStore(engine: "pglite" | "postgres"): Promise<Store> {
+  if (engine === "pglite") {
+    const dir = mkdtempSync(path.join(tmpdir(), "cellfleet-bench-"));
+    const database = openDatabase({ kind: "pglite", dataDir: path.join(dir, "db") });
+    return {
+      database,
+      drop: async () => {
+        await database.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `cf_ingestbench_${randomBytes(4).toString("hex")}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    await client.query(statement).finally(() => client.end());
+  };
+  await admin(`create database "${name}"`);
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  const database = openDatabase({ kind: "postgres", url: url.toString(), maxConnections: 10 });
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      // Let the pool's connections finish closing: a forced drop would kill them mid-goodbye.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await admin(`drop database "${name}"`);
+    },
+  };
+}
+
+/** The naive path: every report on its own, one transaction with single-row statements, no batching. */
+function naiveSink(database: Database, devices: Map<string, { id: string; domain_id: string }>): ReportSink {
+  return {
+    waitForRoom: async () => {},
+    async submit(report: ParsedReport) {
+      if (report.kind !== "collect") return;
+      const device = devices.get(report.ident);
+      if (!device) return;
+      const now = new Date();
+      const data = collectData(report.message);
+      await database.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("device_collects")
+          .values({
+            device_id: device.id,
+            domain_id: device.domain_id,
+            type: report.collectType,
+            data: toJsonb(data),
+            seq: report.message.seq,
+            create_time: now,
+          })
+          .onConflict((oc) =>
+            oc
+              .columns(["device_id", "type"])
+              .doUpdateSet({ data: toJsonb(data), seq: report.message.seq, create_time: now }),
+          )
+          .execute();
+        await trx
+          .insertInto("collect_history")
+          .values({
+            domain_id: device.domain_id,
+            device_id: device.id,
+            type: report.collectType,
+            seq: report.message.seq,
+            changes: toJsonb(data),
+            create_time: now,
+          })
+          .execute();
+        await trx.updateTable("devices").set({ last_contact: now }).where("id", "=", device.id).execute();
+      });
+    },
+  };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+interface Result {
+  engine: string;
+  path: "batched" | "naive";
+  acked: number;
+  stored: number;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  samples: number;
+}
+
+async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive"): Promise<Result> {
+  const store = await openStore(engine);
+  const { db } = store.database;
+  await migrateToLatest(db);
+  const domainId = randomUUID();
+  await db
+    .insertInto("domains")
+    .values({ id: domainId, name: `bench_${domainId.slice(0, 8)}` })
+    .execute();
+  const fleet = Array.from({ length: DEVICES }, (_, i) => ({
+    id: randomUUID(),
+    ident: `BENCH${String(i + 1).padStart(6, "0")}`,
+    key: randomBytes(32).toString("hex").toUpperCase(),
+  }));
+  await db
+    .insertInto("devices")
+    .values(
+      fleet.map((d) => ({
+        id: d.id,
+        domain_id: domainId,
+        ident: d.ident,
+        aes_key: d.key,
+        tags: "[]",
+        meta: "{}",
+      })),
+    )
+    .execute();
+
+  const bus = createInProcessBus();
+  const latencies: number[] = [];
+  bus.subscribe(domainTopic(domainId), (message) => {
+    const m = message as { type: string; content: Array<{ device_time?: number }> };
+    if (m.type !== "collects") return;
+    const now = Date.now();
+    for (const item of m.content)
+      if (typeof item.device_time === "number") latencies.push(now - item.device_time);
+  });
+  const pipeline =
+    mode === "batched" ? createIngestPipeline({ db, bus, now: () => new Date(), log: silent }) : null;
+  const sink =
+    pipeline ??
+    naiveSink(store.database, new Map(fleet.map((d) => [d.ident, { id: d.id, domain_id: domainId }])));
+  const counters = new GatewayCounters(silent);
+  const broker = await startEmbeddedBroker({
+    port: 0,
+    host: "127.0.0.1",
+    authenticate: createDeviceAuthenticator(db),
+    isAllowed: isDeviceAccessAllowed,
+    sink,
+    counters,
+  });
+
+  const load = fork(
+    path.join(here, "ingest-load.ts"),
+    [
+      `mqtt://127.0.0.1:${broker.port}`,
+      JSON.stringify(fleet.map(({ ident, key }) => ({ ident, key }))),
+      String(SECONDS),
+      String(WINDOW),
+    ],
+    { execArgv: process.execArgv },
+  );
+  const outcome = await new Promise<{ acked: number; failed: number; elapsedMs: number }>(
+    (resolve, reject) => {
+      load.once("message", (m) => resolve(m as { acked: number; failed: number; elapsedMs: number }));
+      load.once("exit", (code) =>
+        code === 0 ? undefined : reject(new Error(`load generator exited ${code}`)),
+      );
+    },
+  );
+  await pipeline?.close();
+  await broker.close();
+  await bus.close();
+  const stored = await db
+    .selectFrom("collect_history")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .executeTakeFirstOrThrow();
+  await store.drop();
+  latencies.sort((a, b) => a - b);
+  const seconds = outcome.elapsedMs / 1000;
+  return {
+    engine,
+    path: mode,
+    acked: outcome.acked,
+    stored: Number(stored.n),
+    seconds,
+    perSecond: Math.round(outcome.acked / seconds),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    samples: latencies.length,
+  };
+}
+
+const results: Result[] = [];
+const engines = (process.env.BENCH_ENGINES ?? "pglite,postgres").split(",") as Array<"pglite" | "postgres">;
+console.log(
+  `ingest benchmark: ${cpus().length} cores, ${DEVICES} devices × ${WINDOW} in flight, ${SECONDS} s a run`,
+);
+for (const engine of engines) {
+  for (const mode of (process.env.BENCH_PATHS ?? "batched,naive").split(",") as Array<"batched" | "naive">) {
+    const result = await runOnce(engine, mode);
+    results.push(result);
+    const loss = result.acked - Math.min(result.acked, result.stored);
+    console.log(
+      `${engine.padEnd(8)} ${mode.padEnd(7)} ${String(result.perSecond).padStart(6)} reports/s  acked ${result.acked}  stored ${result.stored}  lost ${loss}` +
+        (mode === "batched"
+          ? `  report→socket p50 ${result.p50} ms p99 ${result.p99} ms (${result.samples} pushes)`
+          : ""),
+    );
+  }
+  const batched = results.find((r) => r.engine === engine && r.path === "batched");
+  const naive = results.find((r) => r.engine === engine && r.path === "naive");
+  if (batched && naive)
+    console.log(`${engine.padEnd(8)} batched / naive = ${(batched.perSecond / naive.perSecond).toFixed(1)}×`);
+}

@@ -1,0 +1,5 @@
+export * from "./domains";
+export * from "./policies";
+export * from "./registration";
+export * from "./users";
+export * from "./web-actions";

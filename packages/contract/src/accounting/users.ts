@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { PASSWORD_MAX_LENGTH } from "../policy";
+import { PluginSchema, RoleSchema } from "../roles";
+import { CreateUserSchema, UserSchema } from "../users";
+import { EmailSchema, PhoneSchema } from "../validators/contact";
+import { RequiredTextSchema, UsernameSchema } from "../validators/text";
+import { optionalBlankAsNull } from "./optional";
+
+// The users list and user page of spec sections 2 and 6.
+
+/** A user as the accounting screens show it: the stored user plus its domain id and plugins. */
+export const AccountingUserSchema = UserSchema.extend({
+  domain_id: z.string().nullable(),
+  plugins: z.array(PluginSchema),
+  /** Until when a temporary block lasts (ms since the epoch); null when none. */
+  blocked_until: z.number().nullable(),
+  /** When the password expires (ms since the epoch); null when never. */
+  password_expire_date: z.number().nullable(),
+});
+/** A user on the accounting screens. */
+export type AccountingUser = z.infer<typeof AccountingUserSchema>;
+
+/**
+ * POST /api/users/: the users list. A superuser sees every user, or one domain's with `domain_id`;
+ * admins and helpers see their own domain's. `role` narrows to one role; `search` covers username,
+ * full name and email. Without the caller's accounting plugin every row's `policy` is null.
+ */
+export const UserListRequestSchema = z.object({
+  search: z.string().trim().max(255).optional(),
+  domain_id: z.string().optional(),
+  role: RoleSchema.optional(),
+});
+/** Body of POST /api/users/. */
+export type UserListRequest = z.infer<typeof UserListRequestSchema>;
+
+/** Answer of POST /api/users/ (sorted by username). */
+export const UserListAnswerSchema = z.object({ items: z.array(AccountingUserSchema) });
+/** Answer of POST /api/users/. */
+export type UserListAnswer = z.infer<typeof UserListAnswerSchema>;
+
+/**
+ * Body of POST /api/user/new (superuser or admin only). Roles 2-4; `is_junior` only with role 3 (the
+ * junior assistant). A superuser names the domain with `domain_id`; an admin's users join its domain.
+ * USERNAME_EXISTED when the username is taken; USER_ALREADY_EXIST when the email is.
+ */
+export const CreateAccountingUserSchema = CreateUserSchema.extend({
+  domain_id: z.string().optional(),
+  plugins: z.array(PluginSchema).optional(),
+}).refine((user) => !user.is_junior || user.role === 3, {
+  message: "is_junior: only a helper (role 3) can be a junior assistant",
+  path: ["is_junior"],
+});
+/** Body of POST /api/user/new. */
+export type CreateAccountingUser = z.infer<typeof CreateAccountingUserSchema>;
+
+/**
+ * Body of POST /api/user/{user_id}: no field reads the user; fields change it. A `password` set by
+ * someone else is a factory password (changed at the next sign-in); a helper may change only its own
+ * password and only operators. USER_NOT_FOUND for an unknown or another domain's user, USER_REMOVED
+ * for a deleted one.
+ */
+export const UpdateAccountingUserSchema = z
+  .object({
+    username: UsernameSchema,
+    full_name: RequiredTextSchema,
+    role: RoleSchema,
+    is_junior: z.boolean(),
+    email: optionalBlankAsNull(EmailSchema),
+    phone: optionalBlankAsNull(PhoneSchema),
+    policy_id: z.string().nullable(),
+    blocked: z.boolean(),
+    plugins: z.array(PluginSchema),
+    password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  })
+  .partial();
+/** Body of POST /api/user/{user_id}. */
+export type UpdateAccountingUser = z.infer<typeof UpdateAccountingUserSchema>;
+
+/** Whether a caller of `role` (and `isJunior`) may create users: only superusers and admins (spec section 6). */
+export function canAddUsers(role: number): boolean {
+  return role === 1 || role === 2;
+}
+
+/** Whether a caller may delete users: superusers and admins; helpers never (spec section 6). */
+export function canDeleteUsers(role: number): boolean {
+  return role === 1 || role === 2;
+}
+
+/**
+ * Whether a caller may edit a user of `targetRole` (same domain assumed): superusers anyone, admins
+ * everyone but superusers, helpers only operators (and themselves, for the password only).
+ */
+export function canEditUser(callerRole: number, targetRole: number): boolean {
+  if (callerRole === 1) return true;
+  if (callerRole === 2) return targetRole >= 2;
+  if (callerRole === 3) return targetRole === 4;
+  return false;
+}
+
+/** The policy column of the users list is shown to superusers and admins with the accounting plugin. */
+export function canSeePolicyColumn(role: number, plugins: readonly string[]): boolean {
+  return (role === 1 || role === 2) && plugins.includes("accounting");
+}
