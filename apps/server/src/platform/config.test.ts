@@ -11,6 +11,7 @@ describe("loadConfig", () => {
       dataDir: path.resolve("/srv/cellfleet", "data"),
       databaseUrl: undefined,
       mqttPort: 1883,
+      isMqttPortDefault: true,
       mqttUrl: undefined,
       mqttAuthSecret: undefined,
       mqttSharedSubscription: false,
@@ -71,6 +72,12 @@ describe("loadConfig", () => {
       loginRateLimit: 5,
       rootPassword: "secret-root",
     });
+  });
+
+  it("tells an explicit MQTT_PORT from the default one", () => {
+    expect(loadConfig({ MQTT_PORT: "1883" }).isMqttPortDefault).toBe(false);
+    expect(loadConfig({ MQTT_PORT: "2883" })).toMatchObject({ mqttPort: 2883, isMqttPortDefault: false });
+    expect(loadConfig({ MQTT_PORT: " " })).toMatchObject({ mqttPort: 1883, isMqttPortDefault: true });
   });
 
   it("treats blank variables as unset", () => {

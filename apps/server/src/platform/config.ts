@@ -66,6 +66,8 @@ export interface Config {
   /** Set: PostgreSQL through a pg pool. Unset: embedded PGlite. */
   databaseUrl: string | undefined;
   mqttPort: number;
+  /** MQTT_PORT was not set: the embedded broker may move off a taken default port. */
+  isMqttPortDefault: boolean;
   mqttUrl: string | undefined;
   /** Shared secret an external broker sends to POST /api/mqtt/auth and /acl; unset: those answer 403. */
   mqttAuthSecret: string | undefined;
@@ -123,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     dataDir: path.resolve(cwd, e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     mqttPort: e.MQTT_PORT,
+    isMqttPortDefault: (env.MQTT_PORT ?? "").trim() === "",
     mqttUrl: e.MQTT_URL,
     mqttAuthSecret: e.MQTT_AUTH_SECRET,
     mqttSharedSubscription: e.MQTT_SHARED_SUBSCRIPTION === "1" || e.MQTT_SHARED_SUBSCRIPTION === "true",

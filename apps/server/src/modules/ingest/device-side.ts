@@ -32,6 +32,7 @@ export async function startDeviceSide(
     ...deps,
     mqttUrl: config.mqttUrl,
     mqttPort: config.mqttPort,
+    isMqttPortFlexible: config.isMqttPortDefault,
     sharedSubscription: config.mqttSharedSubscription,
   });
   deps.log.info({ mode: ingest.gateway.mode, url: ingest.gateway.url }, "device gateway ready");

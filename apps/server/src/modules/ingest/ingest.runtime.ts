@@ -17,6 +17,8 @@ export interface DeviceIngestOptions {
   };
   mqttUrl: string | undefined;
   mqttPort: number;
+  /** When mqttPort is taken, listen on a free port instead of failing (MQTT_PORT left at its default). */
+  isMqttPortFlexible?: boolean;
   host?: string;
   clientId?: string;
   sharedSubscription?: boolean;
@@ -43,6 +45,7 @@ export async function startDeviceIngest(options: DeviceIngestOptions): Promise<D
   const gateway = await startGateway({
     mqttUrl: options.mqttUrl,
     mqttPort: options.mqttPort,
+    isMqttPortFlexible: options.isMqttPortFlexible,
     host: options.host,
     clientId: options.clientId,
     sharedSubscription: options.sharedSubscription,

@@ -1,6 +1,12 @@
 import { hostname } from "node:os";
 import { GatewayCounters, type GatewayCounts } from "./counters";
-import { type AccessCheck, type ConnectCheck, startEmbeddedBroker } from "./embedded-broker";
+import {
+  type AccessCheck,
+  type ConnectCheck,
+  type EmbeddedBrokerOptions,
+  MqttPortInUseError,
+  startEmbeddedBroker,
+} from "./embedded-broker";
 import { startExternalSubscriber } from "./external-subscriber";
 import type { ReportSink } from "./reports";
 
@@ -9,6 +15,8 @@ export interface GatewayOptions {
   /** Unset: the embedded broker listens on `mqttPort`. Set: subscribe to this broker instead. */
   mqttUrl: string | undefined;
   mqttPort: number;
+  /** When mqttPort is taken, warn and listen on a free port instead of failing. */
+  isMqttPortFlexible?: boolean;
   host?: string;
   /** External mode: the client id; defaults to `cellfleet-server-<hostname>`. */
   clientId?: string;
@@ -56,13 +64,23 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       close: () => subscriber.close(),
     };
   }
-  const broker = await startEmbeddedBroker({
+  const brokerOptions: EmbeddedBrokerOptions = {
     port: options.mqttPort,
     host: options.host,
     authenticate: options.authenticate,
     isAllowed: options.isAllowed,
     sink: options.sink,
     counters,
+  };
+  const broker = await startEmbeddedBroker(brokerOptions).catch(async (error: unknown) => {
+    // A first `npm start` must work beside another broker on 1883; an explicit MQTT_PORT must not move.
+    if (!(error instanceof MqttPortInUseError) || !options.isMqttPortFlexible) throw error;
+    const moved = await startEmbeddedBroker({ ...brokerOptions, port: 0 });
+    options.log.warn(
+      { wanted: options.mqttPort, port: moved.port },
+      `MQTT port ${options.mqttPort} is taken (another broker?); the embedded broker listens on ${moved.port} instead. Set MQTT_PORT to choose.`,
+    );
+    return moved;
   });
   return {
     mode: "embedded",
