@@ -7,7 +7,7 @@ import { setLocale } from "../../app/i18n";
 import { sessionStore } from "../../app/session/sessionStore";
 import { AccountingPage } from "./AccountingPage";
 
-function user(role: SessionUser["role"]): SessionUser {
+function user(role: SessionUser["role"], plugins: SessionUser["plugins"] = ["accounting"]): SessionUser {
   return {
     token: "t",
     _id: "u",
@@ -16,7 +16,7 @@ function user(role: SessionUser["role"]): SessionUser {
     is_junior: false,
     name: "Someone",
     domain_name: role === 1 ? null : "acme",
-    plugins: ["accounting"],
+    plugins,
     factory_password: false,
     password_expire_date: null,
     email: null,
@@ -32,8 +32,8 @@ function stubLists() {
   );
 }
 
-function renderHub(role: SessionUser["role"]) {
-  sessionStore.set(user(role));
+function renderHub(role: SessionUser["role"], plugins?: SessionUser["plugins"]) {
+  sessionStore.set(user(role, plugins));
   const router = createMemoryRouter([{ path: "/accounting", element: <AccountingPage /> }], {
     initialEntries: ["/accounting"],
   });
@@ -70,6 +70,13 @@ describe("the accounting hub", () => {
     expect(screen.getByTestId("hub-logs")).toBeTruthy();
     expect(screen.queryByTestId("hub-domains")).toBeNull();
     expect(screen.queryByTestId("hub-superusers")).toBeNull();
+  });
+
+  it("hides the policies from an admin without the accounting plugin", () => {
+    stubLists();
+    renderHub(2, []);
+    expect(screen.getByTestId("hub-users")).toBeTruthy();
+    expect(screen.queryByTestId("hub-policies")).toBeNull();
   });
 
   it("shows a helper only the users", () => {

@@ -1,4 +1,4 @@
-import { canAccess, ROUTES, type RouteName } from "@cellfleet/contract";
+import { canAccess, type Plugin, ROUTES, type RouteName } from "@cellfleet/contract";
 import BusinessIcon from "@mui/icons-material/Business";
 import GroupIcon from "@mui/icons-material/Group";
 import HistoryIcon from "@mui/icons-material/History";
@@ -21,11 +21,12 @@ import { hubCountsQueryOptions } from "./hub.queries";
 
 type HubEntry = "domains" | "superusers" | "users" | "policies" | "logs";
 
-const ENTRIES: { name: HubEntry; icon: ReactNode }[] = [
+/** A card may also need a plugin of the person's (spec section 6: policies need accounting). */
+const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
   { name: "domains", icon: <BusinessIcon fontSize="large" color="primary" /> },
   { name: "superusers", icon: <SupervisorAccountIcon fontSize="large" color="primary" /> },
   { name: "users", icon: <GroupIcon fontSize="large" color="primary" /> },
-  { name: "policies", icon: <PolicyIcon fontSize="large" color="primary" /> },
+  { name: "policies", icon: <PolicyIcon fontSize="large" color="primary" />, plugin: "accounting" },
   { name: "logs", icon: <HistoryIcon fontSize="large" color="primary" /> },
 ];
 
@@ -43,7 +44,11 @@ export function AccountingPage() {
   const { t } = useTranslation();
   const user = useSession();
   const role = user?.role ?? null;
-  const visible = ENTRIES.filter((entry) => canAccess(routeOf(entry.name).access, role));
+  const plugins = user?.plugins ?? [];
+  const visible = ENTRIES.filter(
+    (entry) =>
+      canAccess(routeOf(entry.name).access, role) && (!entry.plugin || plugins.includes(entry.plugin)),
+  );
   const counts = useQuery({ ...hubCountsQueryOptions(visible.map((entry) => entry.name)), enabled: !!user });
 
   return (
