@@ -8,7 +8,7 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
-import { accountingRoutes } from "./modules/accounting.routes";
+import { accountingRoutes } from "./modules/accounting/accounting.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { createSessionResolver } from "./modules/auth/session.service";
 import { devicesRoutes } from "./modules/devices/devices.routes";

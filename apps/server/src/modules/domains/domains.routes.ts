@@ -14,7 +14,12 @@ import { requireRole, requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { ERROR_RESPONSES, OkSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
-import { DomainIdParamsSchema, hasFields, savesWhenFields, UserIdParamsSchema } from "../accounting.shared";
+import {
+  DomainIdParamsSchema,
+  hasFields,
+  savesWhenFields,
+  UserIdParamsSchema,
+} from "../accounting/accounting.shared";
 import { listUsers, presentUser, readUser, removeUser } from "../users/users.service";
 import { createAccount, updateAccount } from "../users/users-write.service";
 import { assertDomainExists, createDomain, listDomains, readDomain, updateDomain } from "./domains.service";

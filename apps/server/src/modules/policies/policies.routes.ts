@@ -16,7 +16,7 @@ import { requireRole, requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { ERROR_RESPONSES } from "../../platform/http/schemas";
-import { hasFields, savesWhenFields } from "../accounting.shared";
+import { hasFields, savesWhenFields } from "../accounting/accounting.shared";
 import {
   createPolicy,
   type DictionaryUpload,

@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireRole, requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { ERROR_RESPONSES, OkSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
-import { hasFields, savesWhenFields, UserIdParamsSchema } from "../accounting.shared";
+import { hasFields, savesWhenFields, UserIdParamsSchema } from "../accounting/accounting.shared";
 import { listUsers, presentUser, readUser, removeUser } from "./users.service";
 import { createAccount, updateAccount } from "./users-write.service";
 

@@ -1,11 +1,11 @@
 import { REAUTH_WINDOW_MINUTES } from "@cellfleet/contract";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import { hashToken } from "../platform/auth/tokens";
-import type { AppContext } from "../platform/context";
-import { AppError } from "../platform/errors";
-import { sessionsRepo } from "./auth/sessions.repo";
-import { findEffectivePolicy } from "./policies/policies.service";
+import { hashToken } from "../../platform/auth/tokens";
+import type { AppContext } from "../../platform/context";
+import { AppError } from "../../platform/errors";
+import { sessionsRepo } from "../auth/sessions.repo";
+import { findEffectivePolicy } from "../policies/policies.service";
 
 /** Whether a read-or-change body carries a change: any field but the token. */
 export function hasFields(body: unknown): boolean {

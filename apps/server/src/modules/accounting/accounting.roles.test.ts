@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callApi } from "../test/accounting-helpers";
-import { buildDomain, buildUser, signIn, signInDemo } from "../test/factories";
-import { createTestApp, type TestApp } from "../test/test-app";
+import { callApi } from "../../test/accounting-helpers";
+import { buildDomain, buildUser, signIn, signInDemo } from "../../test/factories";
+import { createTestApp, type TestApp } from "../../test/test-app";
 import { accountingRouteCases, type MatrixEnv, SECRET } from "./accounting.roles.cases";
 
 // The role matrix of spec sections 2 and 6: every accounting route called by every role, and the

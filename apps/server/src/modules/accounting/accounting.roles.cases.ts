@@ -1,6 +1,6 @@
 import { DEFAULT_POLICY } from "@cellfleet/contract";
-import { buildDomain, buildPolicy, buildUser, uniqueName } from "../test/factories";
-import type { TestApp } from "../test/test-app";
+import { buildDomain, buildPolicy, buildUser, uniqueName } from "../../test/factories";
+import type { TestApp } from "../../test/test-app";
 
 // The accounting routes of the role matrix (accounting.roles.test.ts), each with the roles spec
 // sections 2 and 6 let through and a way to build a call whose target lies in the caller's domain.
