@@ -1,9 +1,7 @@
 import { LOGS_LOAD_DELAY_MS, type WebAction } from "@cellfleet/contract";
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
-import CircularProgress from "@mui/material/CircularProgress";
 import Stack from "@mui/material/Stack";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
@@ -11,11 +9,9 @@ import TableCell from "@mui/material/TableCell";
 import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
-import Typography from "@mui/material/Typography";
 import { useInfiniteQuery, useMutation } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { apiErrorText } from "../../../app/api/handleTransportError";
 import { DateRangeFilter } from "../../../components/date-range/DateRangeFilter";
 import { ALL_DATES, type DateRange } from "../../../components/date-range/dateRange";
 import {
@@ -33,6 +29,7 @@ import {
 } from "../../../components/list-card";
 import { PageTitle } from "../../../components/PageTitle";
 import { formatDateTime } from "../shared/formatDate";
+import { QueryState } from "../shared/QueryState";
 import { LogInfo } from "./LogInfo";
 import { downloadWebActions, type LogFilter, logsQueryOptions } from "./logs.queries";
 
@@ -82,67 +79,49 @@ export function LogsPage() {
     );
   };
 
-  let body: ReactNode;
-  if (!isReady || query.isPending) {
-    body = (
-      <Stack data-testid="query-pending" sx={{ alignItems: "center", py: 6 }}>
-        <CircularProgress aria-label={t("app.loading")} />
-      </Stack>
-    );
-  } else if (query.isError) {
-    body = (
-      <Alert
-        data-testid="query-error"
-        severity="error"
-        sx={{ m: 2 }}
-        action={
-          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-            {t("common.retry")}
-          </Button>
-        }
-      >
-        {apiErrorText(query.error)}
-      </Alert>
-    );
-  } else if (rows.length === 0) {
-    body = (
-      <Typography data-testid="list-empty" color="text.secondary" sx={{ p: 3, textAlign: "center" }}>
-        {t("accounting.logs.empty")}
-      </Typography>
-    );
-  } else {
-    body = (
-      <TableContainer>
-        <Table size="small" data-testid="logs-table">
-          <TableHead>
-            <TableRow>
-              {(["author", "action", "status", "create_time", "client_ip", "info"] as const).map((column) => (
-                <TableCell key={column} sx={{ fontWeight: 600, whiteSpace: "nowrap" }}>
-                  {t(`accounting.logs.columns.${column}`)}
-                </TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {visible.map((entry: WebAction) => (
-              <TableRow key={entry._id} sx={{ verticalAlign: "top" }}>
-                <TableCell>{tag("author", entry.author, entry.author)}</TableCell>
-                <TableCell>{tag("action", entry.action, entry.action)}</TableCell>
-                <TableCell>
-                  {tag("status", entry.status, t(`accounting.logs.status.${entry.status}`))}
-                </TableCell>
-                <TableCell sx={{ whiteSpace: "nowrap" }}>{formatDateTime(entry.create_time)}</TableCell>
-                <TableCell>{entry.client_ip ?? "—"}</TableCell>
-                <TableCell>
-                  <LogInfo info={entry.info} />
-                </TableCell>
+  const body = (
+    <QueryState
+      query={query}
+      isWaiting={!isReady}
+      isEmpty={() => rows.length === 0}
+      emptyText={t("accounting.logs.empty")}
+      isInset
+    >
+      {() => (
+        <TableContainer>
+          <Table size="small" data-testid="logs-table">
+            <TableHead>
+              <TableRow>
+                {(["author", "action", "status", "create_time", "client_ip", "info"] as const).map(
+                  (column) => (
+                    <TableCell key={column} sx={{ fontWeight: 600, whiteSpace: "nowrap" }}>
+                      {t(`accounting.logs.columns.${column}`)}
+                    </TableCell>
+                  ),
+                )}
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
-    );
-  }
+            </TableHead>
+            <TableBody>
+              {visible.map((entry: WebAction) => (
+                <TableRow key={entry._id} sx={{ verticalAlign: "top" }}>
+                  <TableCell>{tag("author", entry.author, entry.author)}</TableCell>
+                  <TableCell>{tag("action", entry.action, entry.action)}</TableCell>
+                  <TableCell>
+                    {tag("status", entry.status, t(`accounting.logs.status.${entry.status}`))}
+                  </TableCell>
+                  <TableCell sx={{ whiteSpace: "nowrap" }}>{formatDateTime(entry.create_time)}</TableCell>
+                  <TableCell>{entry.client_ip ?? "—"}</TableCell>
+                  <TableCell>
+                    <LogInfo info={entry.info} />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+    </QueryState>
+  );
 
   return (
     <>

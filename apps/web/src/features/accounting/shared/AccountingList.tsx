@@ -1,18 +1,12 @@
-import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
-import Stack from "@mui/material/Stack";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
 import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
-import Typography from "@mui/material/Typography";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { apiErrorText } from "../../../app/api/handleTransportError";
 import {
   ActiveFilterChips,
   activeFilters,
@@ -25,6 +19,7 @@ import {
   removeFilter,
   SearchBox,
 } from "../../../components/list-card";
+import { QueryState } from "./QueryState";
 
 /** One column of an accounting list. */
 export interface ListColumn<T> {
@@ -61,65 +56,39 @@ export function AccountingList<T>(props: AccountingListProps<T>) {
   const visible = rows.slice(page * state.pageSize, (page + 1) * state.pageSize);
   const filters = activeFilters(state);
 
-  let body: ReactNode;
-  if (query.isPending) {
-    body = (
-      <Stack data-testid="query-pending" sx={{ alignItems: "center", py: 6 }}>
-        <CircularProgress aria-label={t("app.loading")} />
-      </Stack>
-    );
-  } else if (query.isError) {
-    body = (
-      <Alert
-        data-testid="query-error"
-        severity="error"
-        sx={{ m: 2 }}
-        action={
-          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-            {t("common.retry")}
-          </Button>
-        }
-      >
-        {apiErrorText(query.error)}
-      </Alert>
-    );
-  } else if (rows.length === 0) {
-    body = (
-      <Typography data-testid="list-empty" color="text.secondary" sx={{ p: 3, textAlign: "center" }}>
-        {props.emptyText}
-      </Typography>
-    );
-  } else {
-    body = (
-      <TableContainer>
-        <Table size="small" data-testid={props.testId}>
-          <TableHead>
-            <TableRow>
-              {props.columns.map((column) => (
-                <TableCell key={column.key} sx={{ fontWeight: 600, whiteSpace: "nowrap" }}>
-                  {column.label}
-                </TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {visible.map((row) => (
-              <TableRow
-                key={props.rowKey(row)}
-                hover={Boolean(props.onRowClick)}
-                onClick={props.onRowClick ? () => props.onRowClick?.(row) : undefined}
-                sx={props.onRowClick ? { cursor: "pointer" } : undefined}
-              >
+  const body = (
+    <QueryState query={query} isEmpty={(data) => data.length === 0} emptyText={props.emptyText} isInset>
+      {() => (
+        <TableContainer>
+          <Table size="small" data-testid={props.testId}>
+            <TableHead>
+              <TableRow>
                 {props.columns.map((column) => (
-                  <TableCell key={column.key}>{column.render(row)}</TableCell>
+                  <TableCell key={column.key} sx={{ fontWeight: 600, whiteSpace: "nowrap" }}>
+                    {column.label}
+                  </TableCell>
                 ))}
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
-    );
-  }
+            </TableHead>
+            <TableBody>
+              {visible.map((row) => (
+                <TableRow
+                  key={props.rowKey(row)}
+                  hover={Boolean(props.onRowClick)}
+                  onClick={props.onRowClick ? () => props.onRowClick?.(row) : undefined}
+                  sx={props.onRowClick ? { cursor: "pointer" } : undefined}
+                >
+                  {props.columns.map((column) => (
+                    <TableCell key={column.key}>{column.render(row)}</TableCell>
+                  ))}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+    </QueryState>
+  );
 
   return (
     <ListCard

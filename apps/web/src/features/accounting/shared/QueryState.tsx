@@ -2,6 +2,7 @@ import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,12 +11,26 @@ import { apiErrorText } from "../../../app/api/handleTransportError";
 interface QueryStateProps<T> {
   query: UseQueryResult<T>;
   children: (data: T) => ReactNode;
+  /** Still waiting for something before the query may run (shown as pending). */
+  isWaiting?: boolean;
+  /** Said instead of the data when `isEmpty` tells it has nothing to show. */
+  emptyText?: ReactNode;
+  isEmpty?: (data: T) => boolean;
+  /** Inside a card: the error keeps a margin from the card's edges. */
+  isInset?: boolean;
 }
 
-/** Renders a query as pending (a spinner), error (its text and Retry) or its data. */
-export function QueryState<T>({ query, children }: QueryStateProps<T>) {
+/** Renders a query as pending (a spinner), error (its text and Retry), empty, or its data. */
+export function QueryState<T>({
+  query,
+  children,
+  isWaiting,
+  emptyText,
+  isEmpty,
+  isInset,
+}: QueryStateProps<T>) {
   const { t } = useTranslation();
-  if (query.isPending) {
+  if (isWaiting || query.isPending) {
     return (
       <Stack data-testid="query-pending" sx={{ alignItems: "center", py: 6 }}>
         <CircularProgress aria-label={t("app.loading")} />
@@ -27,6 +42,7 @@ export function QueryState<T>({ query, children }: QueryStateProps<T>) {
       <Alert
         data-testid="query-error"
         severity="error"
+        sx={isInset ? { m: 2 } : undefined}
         action={
           <Button color="inherit" size="small" onClick={() => void query.refetch()}>
             {t("common.retry")}
@@ -35,6 +51,13 @@ export function QueryState<T>({ query, children }: QueryStateProps<T>) {
       >
         {apiErrorText(query.error)}
       </Alert>
+    );
+  }
+  if (isEmpty?.(query.data)) {
+    return (
+      <Typography data-testid="list-empty" color="text.secondary" sx={{ p: 3, textAlign: "center" }}>
+        {emptyText}
+      </Typography>
     );
   }
   return <>{children(query.data)}</>;
