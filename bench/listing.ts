@@ -5,7 +5,8 @@
 // npm run bench:listing -w bench   (BENCH_ENGINES=postgres,pglite BENCH_REQUESTS BENCH_SECONDS BENCH_CLIENTS BENCH_DEVICES BENCH_DATABASE_URL)
 import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +19,19 @@ const MAX_SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const PG_URL =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** BENCH_PROFILE=dir writes a V8 CPU profile of the server into dir. */
+const PROFILE_DIR = process.env.BENCH_PROFILE;
+
+/** CPU time the whole machine spent busy (all cores, all processes), in ms, from /proc/stat. */
+function machineBusyMs(): number {
+  const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "")
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
+  return ((user + nice + system + irq + softirq + steal) * 1000) / 100; // USER_HZ is 100 on Linux
+}
 
 /** The request mix: each client walks it from its own starting point. */
 const SCENARIOS: [string, Record<string, unknown>][] = [
@@ -48,32 +62,50 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-/** One list request: the time to the end of the first row line (after the header), and to the end. */
-async function timedList(
+/** Keep-alive connections, one per client, as browsers keep theirs: no connect per request. */
+const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+
+/**
+ * One list request: the time to the end of the first row line (after the header), and to the end.
+ * node:http rather than fetch: fetch's web streams cost the load generator about 1 ms of CPU a request
+ * on this machine, CPU the server under test then lacks.
+ */
+function timedList(
   baseUrl: string,
   token: string,
   body: Record<string, unknown>,
 ): Promise<Omit<Sample, "scenario">> {
   const start = performance.now();
-  const response = await fetch(`${baseUrl}/api/devices/`, {
-    method: "POST",
-    headers: { "content-type": "application/json", token },
-    body: JSON.stringify(body),
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${baseUrl}/api/devices/`,
+      {
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload), token },
+      },
+      (response) => {
+        let newlines = 0;
+        let firstRowMs: number | null = null;
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => {
+          if (response.statusCode !== 200) chunks.push(chunk);
+          if (firstRowMs !== null) return;
+          for (let i = chunk.indexOf(10); i !== -1 && newlines < 2; i = chunk.indexOf(10, i + 1)) newlines++;
+          if (newlines >= 2) firstRowMs = performance.now() - start;
+        });
+        response.on("end", () => {
+          if (response.statusCode !== 200) {
+            reject(new Error(`HTTP ${response.statusCode}: ${Buffer.concat(chunks).toString()}`));
+          } else resolve({ totalMs: performance.now() - start, firstRowMs });
+        });
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end(payload);
   });
-  if (response.status !== 200 || !response.body)
-    throw new Error(`HTTP ${response.status}: ${await response.text()}`);
-  const reader = response.body.getReader();
-  let newlines = 0;
-  let firstRowMs: number | null = null;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (firstRowMs === null) {
-      for (const byte of value) if (byte === 10 && ++newlines === 2) break;
-      if (newlines >= 2) firstRowMs = performance.now() - start;
-    }
-  }
-  return { totalMs: performance.now() - start, firstRowMs };
 }
 
 async function runLoad(
@@ -143,7 +175,7 @@ async function startServer(engine: string): Promise<{
   }
   const child = fork(path.join(here, "listing-server.ts"), [], {
     env,
-    execArgv: ["--import", "tsx"],
+    execArgv: ["--import", "tsx", ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [])],
     stdio: "inherit",
   });
   const ready = await new Promise<{ port: number; username: string; password: string; seedMs: number }>(
@@ -228,9 +260,17 @@ for (const engine of ENGINES) {
     );
     const loadBefore = loadavg()[0] ?? 0;
     const cpuBefore = await server.cpuMs();
+    const busyBefore = machineBusyMs();
+    const loadGenBefore = process.cpuUsage();
     const samples = await runLoad(server.baseUrl, server.tokens, requests, "measured");
+    const loadGen = process.cpuUsage(loadGenBefore);
+    const busyPerRequest = (machineBusyMs() - busyBefore) / samples.length;
     const cpuPerRequest = ((await server.cpuMs()) - cpuBefore) / samples.length;
-    console.log(`  server (Node) CPU per request: ${fmt(cpuPerRequest)}`);
+    const loadGenPerRequest = (loadGen.user + loadGen.system) / 1000 / samples.length;
+    console.log(
+      `  CPU per request: server (Node) ${fmt(cpuPerRequest)}, load generator ${fmt(loadGenPerRequest)}, ` +
+        `the rest (PostgreSQL, the OS) ${fmt(busyPerRequest - cpuPerRequest - loadGenPerRequest)}; machine ${fmt(busyPerRequest)}`,
+    );
     console.log(
       `  machine load average (1 min) before / after: ${loadBefore.toFixed(1)} / ${(loadavg()[0] ?? 0).toFixed(1)}`,
     );
@@ -253,3 +293,4 @@ for (const engine of ENGINES) {
     await server.stop();
   }
 }
+agent.destroy();

@@ -10,7 +10,7 @@ import {
 import type { Logger } from "pino";
 import { accountingRoutes } from "./modules/accounting/accounting.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
-import { createSessionResolver } from "./modules/auth/session.service";
+import { announceAuthChange, createSessionResolver } from "./modules/auth/session.service";
 import { devicesRoutes } from "./modules/devices/devices.routes";
 import { eventsRoutes } from "./modules/events/events.routes";
 import { healthRoutes } from "./modules/health/health.routes";
@@ -97,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      installSessionGuard(api, resolveSession);
+      installSessionGuard(api, resolveSession, () => announceAuthChange(ctx));
       auditLog.install(api);
       await api.register(healthRoutes, { ctx });
       await api.register(authRoutes, { ctx });

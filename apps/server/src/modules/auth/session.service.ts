@@ -7,6 +7,7 @@ import { AppError } from "../../platform/errors";
 import { findEffectivePolicy } from "../policies/policies.service";
 import { usersRepo } from "../users/users.repo";
 import { isPasswordExpired } from "../users/users.rules";
+import { AUTH_CHANGED_TOPIC, SessionCache, type SessionRecords } from "./session-cache";
 import { type SessionEndReason, sessionsRepo } from "./sessions.repo";
 
 /** last_seen_at is written at most this often, so every call does not cost a write. */
@@ -22,34 +23,54 @@ export async function endSession(
   const hasEnded = await sessionsRepo(ctx.db).endSession(sessionId, ctx.now(), reason);
   if (!hasEnded) return;
   const message: ServerSocketMessage = { type: "session", state: "ended", code };
-  await ctx.bus.publish(sessionTopic(sessionId), message);
+  await Promise.all([ctx.bus.publish(sessionTopic(sessionId), message), announceAuthChange(ctx)]);
+}
+
+/** Tells every node that sessions, users, domains or policies may have changed (their caches forget). */
+export async function announceAuthChange(ctx: AppContext): Promise<void> {
+  await ctx.bus.publish(AUTH_CHANGED_TOPIC, null);
+}
+
+/** The session of a token, its user and the user's policy, from the cache or the database. */
+async function loadSessionRecords(
+  ctx: AppContext,
+  cache: SessionCache,
+  tokenHash: string,
+): Promise<SessionRecords> {
+  const cached = cache.get(tokenHash);
+  if (cached) return cached;
+  const stamp = cache.stamp;
+  const session = await sessionsRepo(ctx.db).findSessionByTokenHashAcrossDomains(tokenHash);
+  if (!session || session.ended_at !== null) throw new AppError("TOKEN_INVALID", "The token is not valid");
+  const user = await usersRepo(ctx.db).findUserByIdAcrossDomains(session.user_id);
+  if (!user) {
+    await endSession(ctx, session.id, "user_removed", "TOKEN_INVALID");
+    throw new AppError("TOKEN_INVALID", "The token is not valid");
+  }
+  const records = { session, user, policy: await findEffectivePolicy(ctx.db, user) };
+  cache.set(tokenHash, stamp, records);
+  return records;
 }
 
 /**
  * The session checks, in order: no token, unknown or ended token, expired session, inactivity
  * beyond the user's policy, blocked user, expired password. HTTP and the socket share them.
  */
-export function createSessionResolver(ctx: AppContext): SessionResolver {
+export function createSessionResolver(ctx: AppContext, cache = new SessionCache()): SessionResolver {
+  ctx.bus.subscribe(AUTH_CHANGED_TOPIC, () => cache.clear());
   return async (token, { touch }): Promise<SessionContext> => {
     if (!token) throw new AppError("TOKEN_NOT_GIVEN", "No token given");
-    const session = await sessionsRepo(ctx.db).findSessionByTokenHashAcrossDomains(hashToken(token));
-    if (!session || session.ended_at !== null) throw new AppError("TOKEN_INVALID", "The token is not valid");
+    const { session, user, policy } = await loadSessionRecords(ctx, cache, hashToken(token));
 
     const now = ctx.now();
     if (session.expires_at.getTime() <= now.getTime()) {
       await endSession(ctx, session.id, "expired", "TOKEN_HAS_EXPIRED");
       throw new AppError("TOKEN_HAS_EXPIRED", "The session has expired");
     }
-    const user = await usersRepo(ctx.db).findUserByIdAcrossDomains(session.user_id);
-    if (!user) {
-      await endSession(ctx, session.id, "user_removed", "TOKEN_INVALID");
-      throw new AppError("TOKEN_INVALID", "The token is not valid");
-    }
     if (user.removed_at !== null) {
       await endSession(ctx, session.id, "user_removed", "USER_REMOVED");
       throw new AppError("USER_REMOVED", "The user was removed");
     }
-    const policy = await findEffectivePolicy(ctx.db, user);
     const idleMs = now.getTime() - session.last_seen_at.getTime();
     if (policy.inactivity_minutes > 0 && idleMs > policy.inactivity_minutes * 60_000) {
       await endSession(ctx, session.id, "inactivity", "INACTIVITY_TIMEOUT");
@@ -59,7 +80,11 @@ export function createSessionResolver(ctx: AppContext): SessionResolver {
     if (isPasswordExpired(user.password_expire_date, now)) {
       throw new AppError("PASSWORD_EXPIRED", "The password has expired");
     }
-    if (touch && idleMs >= TOUCH_INTERVAL_MS) await sessionsRepo(ctx.db).touchSession(session.id, now);
+    if (touch && idleMs >= TOUCH_INTERVAL_MS) {
+      await sessionsRepo(ctx.db).touchSession(session.id, now);
+      // The cached row follows the write, so the next call neither re-touches nor times out.
+      session.last_seen_at = now;
+    }
 
     return {
       sessionId: session.id,

@@ -90,6 +90,14 @@ const SORT_COLUMNS = {
   create_time: "devices.create_time",
 } as const satisfies Record<DeviceSortField, string>;
 
+/** Sort columns that hold no nulls: their one index (0006_list_sorts) is read backwards for descending. */
+const NOT_NULL_SORTS: ReadonlySet<DeviceSortField> = new Set([
+  "ident",
+  "description",
+  "events",
+  "create_time",
+]);
+
 /** A sort of the list: a field and its order; ties are broken by ident, which is unique. */
 export interface DeviceSort {
   field: DeviceSortField;
@@ -139,7 +147,11 @@ export function devicesListRepo(db: Kysely<DB>) {
       return Number(row.count);
     },
 
-    /** One page of devices; never-reported devices sort last whatever the order. */
+    /**
+     * One page of devices; never-reported devices sort last whatever the order. Each sort has an
+     * index in its full order, ident tie-break included (0006_list_sorts), so the page is read off
+     * it with LIMIT and OFFSET and never sorted.
+     */
     async findDevicesByFilter(
       domainId: string,
       filter: DeviceFilter,
@@ -149,9 +161,11 @@ export function devicesListRepo(db: Kysely<DB>) {
     ): Promise<DeviceDtoRow[]> {
       let query = filtered(domainId, filter).select(DEVICE_DTO_COLUMNS).select(hasKeyColumn);
       const column = SORT_COLUMNS[sort.field];
-      query = query.orderBy(column, (ob) =>
-        sort.order === "asc" ? ob.asc().nullsLast() : ob.desc().nullsLast(),
-      );
+      query = NOT_NULL_SORTS.has(sort.field)
+        ? query.orderBy(column, sort.order)
+        : query.orderBy(column, (ob) =>
+            sort.order === "asc" ? ob.asc().nullsLast() : ob.desc().nullsLast(),
+          );
       if (sort.field !== "ident") query = query.orderBy("devices.ident", sort.order);
       return query.limit(limit).offset(offset).execute();
     },

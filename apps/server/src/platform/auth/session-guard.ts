@@ -63,8 +63,14 @@ export function decorateSessionRequest(app: FastifyInstance): void {
 /**
  * Guards every route of the scope it is installed in: token → session (or 401/403), the
  * factory-password lock, and the one demo check for routes whose config says they save.
+ * `afterWrite` runs before the answer of every call that may have written (a route that saves, or
+ * a public non-GET route: sign-in, registration, reset), so cached sessions never outlive a change.
  */
-export function installSessionGuard(scope: FastifyInstance, resolveSession: SessionResolver): void {
+export function installSessionGuard(
+  scope: FastifyInstance,
+  resolveSession: SessionResolver,
+  afterWrite: () => Promise<void> = async () => {},
+): void {
   scope.addHook("preValidation", async (request) => {
     request.token = takeToken(request);
     const config = request.routeOptions.config;
@@ -81,6 +87,13 @@ export function installSessionGuard(scope: FastifyInstance, resolveSession: Sess
     if (!saves || !request.session?.isDemo) return;
     if (saves === true || saves(request)) {
       throw new AppError("DEMO_PERMISSIONS_DENIED", "Saving is not available in demo mode");
+    }
+  });
+
+  scope.addHook("onSend", async (request) => {
+    const config = request.routeOptions.config;
+    if (config.saves || (config.isPublic && request.method !== "GET" && request.method !== "HEAD")) {
+      await afterWrite();
     }
   });
 }
