@@ -23,6 +23,7 @@ import { toJsonb } from "../apps/server/src/platform/db/schema";
 import { GatewayCounters } from "../apps/server/src/platform/mqtt/counters";
 import { startEmbeddedBroker } from "../apps/server/src/platform/mqtt/embedded-broker";
 import type { ReportSink } from "../apps/server/src/platform/mqtt/reports";
+import { cpuMs, machineBusyMs } from "./cpu";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 200);
@@ -129,6 +130,8 @@ interface Result {
   p50: number;
   p99: number;
   samples: number;
+  /** CPU ms per acknowledged report: the server (broker + ingest), the load generator, the rest (the database, the OS). */
+  cpu: { server: number; load: number; rest: number };
 }
 
 async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive"): Promise<Result> {
@@ -169,7 +172,12 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
       if (typeof item.device_time === "number") latencies.push(now - item.device_time);
   });
   const pipeline =
-    mode === "batched" ? createIngestPipeline({ db, bus, now: () => new Date(), log: silent }) : null;
+    mode === "batched"
+      ? createIngestPipeline(
+          { db, bus, now: () => new Date(), log: silent },
+          JSON.parse(process.env.BENCH_INGEST_OPTIONS ?? "{}"),
+        )
+      : null;
   const sink =
     pipeline ??
     naiveSink(store.database, new Map(fleet.map((d) => [d.ident, { id: d.id, domain_id: domainId }])));
@@ -193,15 +201,19 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
     ],
     { execArgv: process.execArgv },
   );
-  const outcome = await new Promise<{ acked: number; failed: number; elapsedMs: number }>(
-    (resolve, reject) => {
-      load.once("message", (m) => resolve(m as { acked: number; failed: number; elapsedMs: number }));
-      load.once("exit", (code) =>
-        code === 0 ? undefined : reject(new Error(`load generator exited ${code}`)),
-      );
-    },
-  );
+  const busyBefore = machineBusyMs();
+  const serverBefore = process.cpuUsage();
+  type Outcome = { acked: number; failed: number; elapsedMs: number; cpu: NodeJS.CpuUsage };
+  const outcome = await new Promise<Outcome>((resolve, reject) => {
+    load.once("message", (m) => resolve(m as Outcome));
+    load.once("exit", (code) =>
+      code === 0 ? undefined : reject(new Error(`load generator exited ${code}`)),
+    );
+  });
   await pipeline?.close();
+  const serverMs = cpuMs(process.cpuUsage(serverBefore));
+  const busyMs = machineBusyMs() - busyBefore;
+  const loadMs = cpuMs(outcome.cpu);
   await broker.close();
   await bus.close();
   const stored = await db
@@ -221,6 +233,11 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     samples: latencies.length,
+    cpu: {
+      server: serverMs / outcome.acked,
+      load: loadMs / outcome.acked,
+      rest: (busyMs - serverMs - loadMs) / outcome.acked,
+    },
   };
 }
 
@@ -238,7 +255,8 @@ for (const engine of engines) {
       `${engine.padEnd(8)} ${mode.padEnd(7)} ${String(result.perSecond).padStart(6)} reports/s  acked ${result.acked}  stored ${result.stored}  lost ${loss}` +
         (mode === "batched"
           ? `  report→socket p50 ${result.p50} ms p99 ${result.p99} ms (${result.samples} pushes)`
-          : ""),
+          : "") +
+        `  CPU µs/report: server ${(result.cpu.server * 1000).toFixed(0)}, load ${(result.cpu.load * 1000).toFixed(0)}, rest ${(result.cpu.rest * 1000).toFixed(0)}`,
     );
   }
   const batched = results.find((r) => r.engine === engine && r.path === "batched");

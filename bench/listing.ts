@@ -5,12 +5,13 @@
 // npm run bench:listing -w bench   (BENCH_ENGINES=postgres,pglite BENCH_REQUESTS BENCH_SECONDS BENCH_CLIENTS BENCH_DEVICES BENCH_DATABASE_URL)
 import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { machineBusyMs } from "./cpu";
 
 const ENGINES = (process.env.BENCH_ENGINES ?? "postgres,pglite").split(",").map((e) => e.trim());
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
@@ -21,17 +22,6 @@ const PG_URL =
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** BENCH_PROFILE=dir writes a V8 CPU profile of the server into dir. */
 const PROFILE_DIR = process.env.BENCH_PROFILE;
-
-/** CPU time the whole machine spent busy (all cores, all processes), in ms, from /proc/stat. */
-function machineBusyMs(): number {
-  const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "")
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
-  return ((user + nice + system + irq + softirq + steal) * 1000) / 100; // USER_HZ is 100 on Linux
-}
 
 /** The request mix: each client walks it from its own starting point. */
 const SCENARIOS: [string, Record<string, unknown>][] = [

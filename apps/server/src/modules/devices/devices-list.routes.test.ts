@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDevice, uniqueDeviceIdent } from "../../test/device-factories";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
+import { toDeviceDto } from "./devices.mapper";
+import { devicesListRepo } from "./devices-list.repo";
 
 let t: TestApp;
 let token: string;
@@ -311,5 +313,49 @@ describe("POST /api/tags/ and POST /api/dashboard/", () => {
     } finally {
       t.clock.advanceMinutes(-(24 * 60 + 1));
     }
+  });
+});
+
+describe("the list's JSON lines, built by the database", () => {
+  it("equal the device as toDeviceDto makes it, at every status and signal edge", async () => {
+    const domain = await buildDomain(t);
+    const admin = await signIn(t.app, await buildUser(t, { role: 2, domainId: domain.id }));
+    const prefix = uniqueDeviceIdent("J");
+    const ages = [
+      null,
+      0,
+      15 * MINUTE - 1,
+      15 * MINUTE,
+      15 * MINUTE + 1,
+      60 * MINUTE,
+      60 * MINUTE + 1,
+      -MINUTE,
+    ];
+    const csqs = [null, -1, 0, 9, 10, 14, 15, 19, 20, 31, 32];
+    for (let i = 0; i < csqs.length; i++) {
+      const age = ages[i % ages.length] ?? null;
+      await buildDevice(t, domain.id, {
+        ident: `${prefix}${String(i).padStart(2, "0")}`,
+        description: i === 0 ? 'quote " and \\ and ünïcode' : `Edge ${i}`,
+        tags: i % 2 === 0 ? ["a", "б"] : [],
+        last_contact: age === null ? null : new Date(nowMs - age),
+        model: i % 3 === 0 ? null : "RUT955",
+        firmware: i % 4 === 0 ? null : "1.2.3",
+        serial: i % 5 === 0 ? null : `SN${i}`,
+        network_mode: i % 2 === 0 ? "LTE" : null,
+        signal_csq: csqs[i] ?? null,
+        aes_key: i % 3 === 0 ? "AB".repeat(32) : i % 3 === 1 ? "" : null,
+        meta: i % 2 === 0 ? { site: { floor: 2 }, list: [1, "x"] } : {},
+        has_backups: i % 2 === 0,
+        has_journals: i % 3 === 0,
+        events_unread: i,
+        create_time: new Date(nowMs - i * 1234.5),
+      });
+    }
+    const rows = await devicesListRepo(t.db).findDevicesByFilterAfter(domain.id, {}, null, 100);
+    const expected = rows.map((row) => toDeviceDto(row, DEFAULT_DOMAIN_SETTINGS, nowMs));
+    const { devices } = await list({ size: 100 }, admin);
+    expect(devices).toHaveLength(csqs.length);
+    expect(devices).toEqual(expected);
   });
 });

@@ -15,6 +15,7 @@ import {
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
+import { JsonLine } from "../../platform/http/ndjson";
 import { CSQ_RANGES, contactRangesByStatus, type DeviceFilter, toDeviceFilter } from "./device-filter";
 import { toDeviceDto } from "./devices.mapper";
 import { devicesRepo } from "./devices.repo";
@@ -53,16 +54,18 @@ export async function* listDevices(
   const sort = query.sort ?? { field: "ident" as const, order: "asc" as const };
   const { page: _page, size: _size, sort: _sort, facets: _facets, ...filterFields } = query;
   const filterKey = JSON.stringify(filterFields);
-  const [total, rows] = await Promise.all([
+  const [total, lines] = await Promise.all([
     listCountCache.get(domainId, `total:${filterKey}`, () => repo.countDevicesByFilter(domainId, filter)),
-    repo.findDevicesByFilter(domainId, filter, sort, query.size, query.page * query.size),
+    repo.findDeviceLinesByFilter(
+      domainId,
+      filter,
+      sort,
+      { limit: query.size, offset: query.page * query.size },
+      contactRangesByStatus(settings.status, now),
+    ),
   ]);
-  const nowMs = now.getTime();
   // The header and the page go out in one write; the facets, when asked, follow when counted.
-  yield [
-    { total, page: query.page, size: query.size },
-    ...rows.map((row) => toDeviceDto(row, settings, nowMs)),
-  ];
+  yield [{ total, page: query.page, size: query.size }, ...lines.map((line) => new JsonLine(line))];
   if (query.facets) {
     const facets = await listCountCache.get(domainId, `facets:${filterKey}`, () =>
       countFacets(ctx, domainId, filter, settings, now),

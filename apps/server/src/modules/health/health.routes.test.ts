@@ -49,5 +49,7 @@ describe("GET /api/health", () => {
     const response = await t.app.inject({ method: "DELETE", url: "/api/health" });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ code: "NOT_FOUND", message: expect.any(String) });
+    expect(response.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(String(response.headers["content-security-policy"])).toContain("frame-ancestors 'none'");
   });
 });

@@ -5,6 +5,11 @@ import { toErrorBody } from "../errors";
 /** Content type of newline-delimited JSON answers. */
 export const NDJSON_TYPE = "application/x-ndjson; charset=utf-8";
 
+/** A value already serialised as one line of JSON (built by the database, say): written as it is. */
+export class JsonLine {
+  constructor(readonly text: string) {}
+}
+
 /**
  * Starts a generator so that what fails before its first item (403, 404, 400) is thrown here and
  * answered as an ordinary error with its status, not as a 200 stream.
@@ -32,7 +37,8 @@ export function ndjsonStream(request: FastifyRequest, batches: AsyncGenerator<re
           isStarted = true;
           if (batch.length === 0) continue;
           let text = "";
-          for (const item of batch) text += `${JSON.stringify(item)}\n`;
+          for (const item of batch)
+            text += `${item instanceof JsonLine ? item.text : JSON.stringify(item)}\n`;
           yield text;
         }
       } catch (error) {

@@ -1,27 +1,54 @@
-import helmet from "@fastify/helmet";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
+import helmet from "helmet";
 
 /**
  * Security headers on every answer. The CSP lets a Vite-built React + MUI app run: its own
  * scripts only, inline styles (MUI/emotion inject them), data: images, and the realtime socket.
  */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:"],
-        fontSrc: ["'self'", "data:"],
-        connectSrc: ["'self'", "ws:", "wss:"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        // No upgrade-insecure-requests: installations on a plain-HTTP LAN address must keep working.
-      },
+const middleware = helmet({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", "data:"],
+      fontSrc: ["'self'", "data:"],
+      connectSrc: ["'self'", "ws:", "wss:"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      // No upgrade-insecure-requests: installations on a plain-HTTP LAN address must keep working.
     },
+  },
+});
+
+/**
+ * The headers helmet sets, worked out once: they do not depend on the request (no CSP nonces), and
+ * @fastify/helmet would rebuild helmet and re-parse the policy on every call.
+ */
+function helmetHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  middleware({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return headers;
+}
+
+export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+  const headers = helmetHeaders();
+  app.addHook("onRequest", (_request, reply, done) => {
+    reply.headers(headers);
+    done();
   });
 }
