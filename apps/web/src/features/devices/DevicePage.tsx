@@ -14,6 +14,7 @@ import { Link as RouterLink, useParams } from "react-router";
 import { apiErrorText } from "../../app/api/handleTransportError";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import { PageTitle } from "../../components/PageTitle";
+import { QueryState } from "../../components/QueryState";
 import { EventsTable } from "../events/EventsTable";
 import { deviceEventsQueryOptions, useMarkEventsRead } from "../events/events.queries";
 import { eventsKeys } from "../events/keys";
@@ -196,24 +197,7 @@ export function DevicePage() {
           </Button>
         ) : null}
       </Stack>
-      {detail.isPending ? (
-        <Stack sx={{ alignItems: "center", py: 6 }}>
-          <CircularProgress aria-label={t("app.loading")} />
-        </Stack>
-      ) : detail.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => detail.refetch()}>
-              {t("common.retry")}
-            </Button>
-          }
-        >
-          {apiErrorText(detail.error)}
-        </Alert>
-      ) : (
-        <DeviceSections detail={detail.data} />
-      )}
+      <QueryState query={detail}>{(data) => <DeviceSections detail={data} />}</QueryState>
     </>
   );
 }

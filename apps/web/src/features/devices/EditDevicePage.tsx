@@ -3,17 +3,15 @@ import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
-import CircularProgress from "@mui/material/CircularProgress";
-import Stack from "@mui/material/Stack";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
-import { apiErrorText } from "../../app/api/handleTransportError";
 import { pushInfoMessage } from "../../app/messages/messageStore";
 import { notice } from "../../app/messages/texts";
 import { useSession } from "../../app/session/useSession";
 import { DeleteButton } from "../../components/DeleteButton";
 import { PageTitle } from "../../components/PageTitle";
+import { QueryState } from "../../components/QueryState";
 import { deviceDetailQueryOptions, useDeleteDevice, useUpdateDevice } from "./devices.queries";
 import { DeviceForm } from "./forms/DeviceForm";
 import { serverErrorText } from "./forms/serverErrorText";
@@ -39,98 +37,85 @@ export function EditDevicePage() {
       <PageTitle>
         {detail.data ? `${t("routes.deviceEdit")}: ${detail.data.device.ident}` : t("routes.deviceEdit")}
       </PageTitle>
-      {detail.isPending ? (
-        <Stack sx={{ alignItems: "center", py: 6 }}>
-          <CircularProgress aria-label={t("app.loading")} />
-        </Stack>
-      ) : detail.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => detail.refetch()}>
-              {t("common.retry")}
-            </Button>
-          }
-        >
-          {apiErrorText(detail.error)}
-        </Alert>
-      ) : (
-        <Card variant="outlined">
-          <CardContent>
-            {isOperator ? (
-              <Alert severity="info" sx={{ mb: 2, maxWidth: 640 }}>
-                {t("fleet.multiple.viewOnly")}
-              </Alert>
-            ) : null}
-            {detail.data.device.has_key ? (
-              <Alert severity="info" sx={{ mb: 2, maxWidth: 640 }}>
-                {t("fleet.form.keyIsSet")}
-              </Alert>
-            ) : null}
-            <DeviceForm
-              isNew={false}
-              initial={{
-                ident: detail.data.device.ident,
-                description: detail.data.device.description,
-                tags: detail.data.device.tags,
-                aes_key: "",
-              }}
-              isSaving={update.isPending || isOperator}
-              serverError={serverErrorText(update.error ?? remove.error)}
-              onSubmit={(values) =>
-                update.mutate(
-                  {
-                    description: values.description.trim(),
-                    tags: values.tags,
-                    ...(values.aes_key.trim() ? { aes_key: values.aes_key.trim() } : {}),
-                  },
-                  {
-                    onSuccess: () => {
-                      pushInfoMessage({ level: "success", text: notice("informationUpdated") });
-                      navigate(`/device/${id}`);
+      <QueryState query={detail}>
+        {({ device }) => (
+          <Card variant="outlined">
+            <CardContent>
+              {isOperator ? (
+                <Alert severity="info" sx={{ mb: 2, maxWidth: 640 }}>
+                  {t("fleet.multiple.viewOnly")}
+                </Alert>
+              ) : null}
+              {device.has_key ? (
+                <Alert severity="info" sx={{ mb: 2, maxWidth: 640 }}>
+                  {t("fleet.form.keyIsSet")}
+                </Alert>
+              ) : null}
+              <DeviceForm
+                isNew={false}
+                initial={{
+                  ident: device.ident,
+                  description: device.description,
+                  tags: device.tags,
+                  aes_key: "",
+                }}
+                isSaving={update.isPending || isOperator}
+                serverError={serverErrorText(update.error ?? remove.error)}
+                onSubmit={(values) =>
+                  update.mutate(
+                    {
+                      description: values.description.trim(),
+                      tags: values.tags,
+                      ...(values.aes_key.trim() ? { aes_key: values.aes_key.trim() } : {}),
                     },
-                  },
-                )
-              }
-              extra={
-                <>
-                  {detail.data.device.has_key ? (
-                    <Button
-                      variant="outlined"
-                      disabled={update.isPending || isOperator}
-                      onClick={() =>
-                        update.mutate(
-                          { aes_key: "" },
-                          {
-                            onSuccess: () =>
-                              pushInfoMessage({ level: "success", text: notice("informationUpdated") }),
-                          },
-                        )
-                      }
-                    >
-                      {t("fleet.form.removeKey")}
-                    </Button>
-                  ) : null}
-                  {user?.role === Role.Admin ? (
-                    <DeleteButton
-                      hasText
-                      disabled={remove.isPending}
-                      onDelete={() =>
-                        remove.mutate(id, {
-                          onSuccess: () => {
-                            pushInfoMessage({ level: "success", text: notice("success") });
-                            navigate("/dashboard");
-                          },
-                        })
-                      }
-                    />
-                  ) : null}
-                </>
-              }
-            />
-          </CardContent>
-        </Card>
-      )}
+                    {
+                      onSuccess: () => {
+                        pushInfoMessage({ level: "success", text: notice("informationUpdated") });
+                        navigate(`/device/${id}`);
+                      },
+                    },
+                  )
+                }
+                extra={
+                  <>
+                    {device.has_key ? (
+                      <Button
+                        variant="outlined"
+                        disabled={update.isPending || isOperator}
+                        onClick={() =>
+                          update.mutate(
+                            { aes_key: "" },
+                            {
+                              onSuccess: () =>
+                                pushInfoMessage({ level: "success", text: notice("informationUpdated") }),
+                            },
+                          )
+                        }
+                      >
+                        {t("fleet.form.removeKey")}
+                      </Button>
+                    ) : null}
+                    {user?.role === Role.Admin ? (
+                      <DeleteButton
+                        hasText
+                        disabled={remove.isPending}
+                        onDelete={() =>
+                          remove.mutate(id, {
+                            onSuccess: () => {
+                              pushInfoMessage({ level: "success", text: notice("success") });
+                              navigate("/dashboard");
+                            },
+                          })
+                        }
+                      />
+                    ) : null}
+                  </>
+                }
+              />
+            </CardContent>
+          </Card>
+        )}
+      </QueryState>
     </>
   );
 }

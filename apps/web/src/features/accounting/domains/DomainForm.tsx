@@ -11,18 +11,18 @@ import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
 import Grid from "@mui/material/Grid";
-import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import { useQuery } from "@tanstack/react-query";
-import { Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { apiErrorText } from "../../../app/api/handleTransportError";
 import { pushInfoMessage } from "../../../app/messages/messageStore";
 import { notice } from "../../../app/messages/texts";
 import { policyListQueryOptions } from "../policies/policies.queries";
+import { FormTextField } from "../shared/formFields";
 import { parseWhole, rule } from "../shared/formRules";
+import { PolicySelectField } from "../shared/PolicySelectField";
 import { useSaveDomain } from "./domains.queries";
 
 interface DomainFormValues {
@@ -59,7 +59,6 @@ export function DomainForm({ domain }: { domain: DomainDetail | null }) {
   const form = useForm<DomainFormValues>({ defaultValues: toForm(domain), mode: "onTouched" });
   const save = useSaveDomain(domain?._id ?? null);
   const policies = useQuery(policyListQueryOptions());
-  const { errors } = form.formState;
 
   const handleSubmit = form.handleSubmit((values) =>
     save.mutate(
@@ -83,15 +82,7 @@ export function DomainForm({ domain }: { domain: DomainDetail | null }) {
   );
 
   const text = (name: keyof DomainFormValues, label: string, validate: (value: string) => string | true) => (
-    <Grid size={{ xs: 12, md: 6 }}>
-      <TextField
-        fullWidth
-        label={label}
-        error={Boolean(errors[name])}
-        helperText={errors[name]?.message}
-        {...form.register(name, { validate })}
-      />
-    </Grid>
+    <FormTextField form={form} name={name} label={label} rules={{ validate }} />
   );
 
   return (
@@ -110,32 +101,12 @@ export function DomainForm({ domain }: { domain: DomainDetail | null }) {
               const limit = parseWhole(value);
               return limit === null || !Number.isNaN(limit) || t("accounting.domains.deviceLimitInvalid");
             })}
-            <Grid size={{ xs: 12, md: 6 }}>
-              <Controller
-                control={form.control}
-                name="policy_id"
-                render={({ field }) => (
-                  <TextField
-                    select
-                    fullWidth
-                    label={t("accounting.fields.policy")}
-                    slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-                    value={field.value}
-                    onChange={(event) => field.onChange(event.target.value)}
-                  >
-                    <MenuItem value="">{t("accounting.policies.default")}</MenuItem>
-                    {(policies.data ?? []).map((policy) => (
-                      <MenuItem key={policy._id} value={policy._id}>
-                        {policy.name}
-                      </MenuItem>
-                    ))}
-                    {field.value && !policies.data?.some((policy) => policy._id === field.value) ? (
-                      <MenuItem value={field.value}>{domain?.policy?.name ?? field.value}</MenuItem>
-                    ) : null}
-                  </TextField>
-                )}
-              />
-            </Grid>
+            <PolicySelectField
+              control={form.control}
+              name="policy_id"
+              policies={policies.data}
+              currentName={domain?.policy?.name}
+            />
           </Grid>
           <Stack direction="row" sx={{ justifyContent: "flex-end" }}>
             <Button type="submit" variant="contained" loading={save.isPending}>

@@ -2,7 +2,6 @@ import type { DomainDetail, User } from "@cellfleet/contract";
 import AddIcon from "@mui/icons-material/Add";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
-import Chip from "@mui/material/Chip";
 import Stack from "@mui/material/Stack";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
@@ -15,8 +14,9 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 import { PageTitle } from "../../../components/PageTitle";
+import { QueryState } from "../../../components/QueryState";
 import { formatDateTime } from "../shared/formatDate";
-import { QueryState } from "../shared/QueryState";
+import { BlockedChip } from "../shared/personColumns";
 import { DomainForm } from "./DomainForm";
 import { domainQueryOptions } from "./domains.queries";
 
@@ -58,11 +58,7 @@ function AdminsCard({ domain }: { domain: DomainDetail }) {
                   <TableCell>{admin.email ?? "—"}</TableCell>
                   <TableCell>{formatDateTime(admin.last_login)}</TableCell>
                   <TableCell>
-                    {admin.blocked ? (
-                      <Chip size="small" color="error" label={t("accounting.yes")} />
-                    ) : (
-                      <Chip size="small" variant="outlined" label={t("accounting.no")} />
-                    )}
+                    <BlockedChip isBlocked={admin.blocked} />
                   </TableCell>
                 </TableRow>
               ))}

@@ -28,8 +28,8 @@ import {
   useListState,
 } from "../../../components/list-card";
 import { PageTitle } from "../../../components/PageTitle";
+import { QueryState } from "../../../components/QueryState";
 import { formatDateTime } from "../shared/formatDate";
-import { QueryState } from "../shared/QueryState";
 import { LogInfo } from "./LogInfo";
 import { downloadWebActions, type LogFilter, logsQueryOptions } from "./logs.queries";
 

@@ -4,11 +4,9 @@ import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
 import Divider from "@mui/material/Divider";
-import FormControlLabel from "@mui/material/FormControlLabel";
 import Grid from "@mui/material/Grid";
 import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
-import Switch from "@mui/material/Switch";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { Controller, useForm } from "react-hook-form";
@@ -17,6 +15,7 @@ import { useNavigate } from "react-router";
 import { apiErrorText } from "../../../app/api/handleTransportError";
 import { pushInfoMessage } from "../../../app/messages/messageStore";
 import { formError, notice } from "../../../app/messages/texts";
+import { FormTextField, FormToggle, HALF_ROW } from "../shared/formFields";
 import { DictionaryField, parseDictionaryFile } from "./DictionaryField";
 import { useSavePolicy, useUploadDictionary } from "./policies.queries";
 import {
@@ -54,6 +53,9 @@ const GROUPS: { title: string; fields: PolicyNumberField[] }[] = [
   },
 ];
 
+/** The grid cell of a number field: three to a row from md up. */
+const THIRD_ROW = { xs: 12, sm: 6, md: 4 };
+
 const BOUNDS: Partial<Record<PolicyNumberField, { min: number; max: number }>> = Object.fromEntries(
   POLICY_NUMBER_FIELDS.map((field) => [field.name, field]),
 );
@@ -65,7 +67,6 @@ export function PolicyForm({ policy, isReadOnly }: { policy: PolicyDetail | null
   const form = useForm<PolicyFormValues>({ defaultValues: toPolicyForm(policy), mode: "onTouched" });
   const save = useSavePolicy(policy?._id ?? "new");
   const upload = useUploadDictionary(policy?._id ?? "new");
-  const { errors } = form.formState;
 
   const handleSubmit = form.handleSubmit((values) => {
     const body = fromPolicyForm(values);
@@ -117,18 +118,13 @@ export function PolicyForm({ policy, isReadOnly }: { policy: PolicyDetail | null
             {isReadOnly ? <Alert severity="info">{t("accounting.readOnly")}</Alert> : null}
             {save.isError ? <Alert severity="error">{apiErrorText(save.error)}</Alert> : null}
             <Grid container spacing={2}>
-              <Grid size={{ xs: 12, md: 6 }}>
-                <TextField
-                  fullWidth
-                  label={t("accounting.fields.name")}
-                  error={Boolean(errors.name)}
-                  helperText={errors.name?.message}
-                  {...form.register("name", {
-                    validate: (value) => value.trim().length > 0 || formError("required"),
-                  })}
-                />
-              </Grid>
-              <Grid size={{ xs: 12, md: 6 }}>
+              <FormTextField
+                form={form}
+                name="name"
+                label={t("accounting.fields.name")}
+                rules={{ validate: (value) => value.trim().length > 0 || formError("required") }}
+              />
+              <Grid size={HALF_ROW}>
                 <Controller
                   control={form.control}
                   name="policy_level"
@@ -157,19 +153,18 @@ export function PolicyForm({ policy, isReadOnly }: { policy: PolicyDetail | null
                 </Divider>
                 <Grid container spacing={2}>
                   {group.fields.map((name) => (
-                    <Grid key={name} size={{ xs: 12, sm: 6, md: 4 }}>
-                      <TextField
-                        fullWidth
-                        inputMode="numeric"
-                        label={t(`accounting.policies.fields.${name}`)}
-                        error={Boolean(errors[name])}
-                        helperText={errors[name]?.message}
-                        {...form.register(name, numberRule(name))}
-                      />
-                    </Grid>
+                    <FormTextField
+                      key={name}
+                      form={form}
+                      name={name}
+                      cellSize={THIRD_ROW}
+                      inputMode="numeric"
+                      label={t(`accounting.policies.fields.${name}`)}
+                      rules={numberRule(name)}
+                    />
                   ))}
                   {group.title === "expiry" ? (
-                    <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+                    <Grid size={THIRD_ROW}>
                       <Controller
                         control={form.control}
                         name="expiration_strategy"
@@ -193,20 +188,10 @@ export function PolicyForm({ policy, isReadOnly }: { policy: PolicyDetail | null
                 </Grid>
               </Stack>
             ))}
-            <Controller
+            <FormToggle
               control={form.control}
               name="reauthentication"
-              render={({ field }) => (
-                <FormControlLabel
-                  control={
-                    <Switch
-                      checked={field.value}
-                      onChange={(event) => field.onChange(event.target.checked)}
-                    />
-                  }
-                  label={t("accounting.policies.fields.reauthentication")}
-                />
-              )}
+              label={t("accounting.policies.fields.reauthentication")}
             />
             <Divider textAlign="left">
               <Typography variant="overline">{t("accounting.policies.groups.dictionaries")}</Typography>

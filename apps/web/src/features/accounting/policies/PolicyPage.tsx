@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { useSession } from "../../../app/session/useSession";
 import { PageTitle } from "../../../components/PageTitle";
-import { QueryState } from "../shared/QueryState";
+import { QueryState } from "../../../components/QueryState";
 import { PolicyForm } from "./PolicyForm";
 import { policyQueryOptions } from "./policies.queries";
 

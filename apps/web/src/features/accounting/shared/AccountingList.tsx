@@ -19,7 +19,7 @@ import {
   removeFilter,
   SearchBox,
 } from "../../../components/list-card";
-import { QueryState } from "./QueryState";
+import { QueryState } from "../../../components/QueryState";
 
 /** One column of an accounting list. */
 export interface ListColumn<T> {

@@ -7,8 +7,8 @@ import { notice } from "../../../app/messages/texts";
 import { useSession } from "../../../app/session/useSession";
 import { DeleteButton } from "../../../components/DeleteButton";
 import { PageTitle } from "../../../components/PageTitle";
+import { QueryState } from "../../../components/QueryState";
 import { managerQueryOptions, useDeleteManager, useSaveManager } from "../domains/domains.queries";
-import { QueryState } from "../shared/QueryState";
 import { UserForm } from "../users/UserForm";
 
 type Scope = { domainId: string } | "superuser";

@@ -10,12 +10,9 @@ import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
-import Checkbox from "@mui/material/Checkbox";
-import FormControlLabel from "@mui/material/FormControlLabel";
 import Grid from "@mui/material/Grid";
 import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
-import Switch from "@mui/material/Switch";
 import TextField from "@mui/material/TextField";
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
@@ -24,7 +21,9 @@ import { useTranslation } from "react-i18next";
 import { apiErrorText } from "../../../app/api/handleTransportError";
 import { domainListQueryOptions } from "../domains/domains.queries";
 import { policyListQueryOptions, policyQueryOptions } from "../policies/policies.queries";
+import { FormTextField, FormToggle, HALF_ROW } from "../shared/formFields";
 import { rule } from "../shared/formRules";
+import { PolicySelectField } from "../shared/PolicySelectField";
 import { PasswordFields, PluginsField } from "./UserFormParts";
 import {
   type EditableUser,
@@ -60,7 +59,6 @@ export function UserForm(props: UserFormProps) {
   const shape: UserFormShape = { ...props.shape, isNew, hasRole: props.roleOptions !== null };
   const defaults = props.roleOptions?.length === 1 && isNew ? { role: props.roleOptions[0] } : {};
   const form = useForm<UserFormValues>({ defaultValues: toUserForm(user, defaults), mode: "onTouched" });
-  const { errors } = form.formState;
   const policyId = form.watch("policy_id");
   const role = form.watch("role");
   const policies = useQuery({ ...policyListQueryOptions(), enabled: shape.hasPolicy && mode === "full" });
@@ -98,27 +96,21 @@ export function UserForm(props: UserFormProps) {
             style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}
           >
             <Grid container spacing={2}>
-              <Grid size={{ xs: 12, md: 6 }}>
-                <TextField
-                  fullWidth
-                  autoComplete="off"
-                  label={t("accounting.fields.username")}
-                  error={Boolean(errors.username)}
-                  helperText={errors.username?.message}
-                  {...form.register("username", { validate: rule(validateUsername) })}
-                />
-              </Grid>
-              <Grid size={{ xs: 12, md: 6 }}>
-                <TextField
-                  fullWidth
-                  label={t("accounting.fields.fullName")}
-                  error={Boolean(errors.full_name)}
-                  helperText={errors.full_name?.message}
-                  {...form.register("full_name", { validate: rule(validateText) })}
-                />
-              </Grid>
+              <FormTextField
+                form={form}
+                name="username"
+                autoComplete="off"
+                label={t("accounting.fields.username")}
+                rules={{ validate: rule(validateUsername) }}
+              />
+              <FormTextField
+                form={form}
+                name="full_name"
+                label={t("accounting.fields.fullName")}
+                rules={{ validate: rule(validateText) }}
+              />
               {props.roleOptions ? (
-                <Grid size={{ xs: 12, md: 6 }}>
+                <Grid size={HALF_ROW}>
                   <Controller
                     control={form.control}
                     name="role"
@@ -149,112 +141,58 @@ export function UserForm(props: UserFormProps) {
                 </Grid>
               ) : null}
               {props.roleOptions && role === 3 ? (
-                <Grid size={{ xs: 12, md: 6 }} sx={{ display: "flex", alignItems: "center" }}>
-                  <Controller
+                <Grid size={HALF_ROW} sx={{ display: "flex", alignItems: "center" }}>
+                  <FormToggle
                     control={form.control}
                     name="is_junior"
-                    render={({ field }) => (
-                      <FormControlLabel
-                        control={
-                          <Checkbox
-                            checked={field.value}
-                            onChange={(event) => field.onChange(event.target.checked)}
-                          />
-                        }
-                        label={t("accounting.users.junior")}
-                      />
-                    )}
+                    label={t("accounting.users.junior")}
+                    isCheckbox
                   />
                 </Grid>
               ) : null}
               {shape.hasDomain && isNew ? (
-                <Grid size={{ xs: 12, md: 6 }}>
-                  <TextField
-                    select
-                    fullWidth
-                    label={t("accounting.fields.domain")}
-                    value={form.watch("domain_id")}
-                    error={Boolean(errors.domain_id)}
-                    helperText={errors.domain_id?.message}
-                    {...form.register("domain_id", {
-                      validate: (value) => value !== "" || t("accounting.users.domainRequired"),
-                    })}
-                  >
-                    {(domains.data ?? []).map((domain) => (
-                      <MenuItem key={domain._id} value={domain._id}>
-                        {domain.name}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                </Grid>
+                <FormTextField
+                  form={form}
+                  name="domain_id"
+                  select
+                  label={t("accounting.fields.domain")}
+                  value={form.watch("domain_id")}
+                  rules={{ validate: (value) => value !== "" || t("accounting.users.domainRequired") }}
+                >
+                  {(domains.data ?? []).map((domain) => (
+                    <MenuItem key={domain._id} value={domain._id}>
+                      {domain.name}
+                    </MenuItem>
+                  ))}
+                </FormTextField>
               ) : null}
-              <Grid size={{ xs: 12, md: 6 }}>
-                <TextField
-                  fullWidth
-                  type="email"
-                  label={t("accounting.fields.email")}
-                  error={Boolean(errors.email)}
-                  helperText={errors.email?.message}
-                  {...form.register("email", { validate: rule(optionalEmail) })}
-                />
-              </Grid>
-              <Grid size={{ xs: 12, md: 6 }}>
-                <TextField
-                  fullWidth
-                  type="tel"
-                  label={t("accounting.fields.phone")}
-                  error={Boolean(errors.phone)}
-                  helperText={errors.phone?.message}
-                  {...form.register("phone", { validate: rule(optionalPhone) })}
-                />
-              </Grid>
+              <FormTextField
+                form={form}
+                name="email"
+                type="email"
+                label={t("accounting.fields.email")}
+                rules={{ validate: rule(optionalEmail) }}
+              />
+              <FormTextField
+                form={form}
+                name="phone"
+                type="tel"
+                label={t("accounting.fields.phone")}
+                rules={{ validate: rule(optionalPhone) }}
+              />
               {shape.hasPolicy ? (
-                <Grid size={{ xs: 12, md: 6 }}>
-                  <Controller
-                    control={form.control}
-                    name="policy_id"
-                    render={({ field }) => (
-                      <TextField
-                        select
-                        fullWidth
-                        label={t("accounting.fields.policy")}
-                        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-                        value={field.value}
-                        onChange={(event) => field.onChange(event.target.value)}
-                      >
-                        <MenuItem value="">{t("accounting.policies.default")}</MenuItem>
-                        {(policies.data ?? []).map((item) => (
-                          <MenuItem key={item._id} value={item._id}>
-                            {item.name}
-                          </MenuItem>
-                        ))}
-                        {field.value && !policies.data?.some((item) => item._id === field.value) ? (
-                          <MenuItem value={field.value}>{policy.data?.name ?? field.value}</MenuItem>
-                        ) : null}
-                      </TextField>
-                    )}
-                  />
-                </Grid>
+                <PolicySelectField
+                  control={form.control}
+                  name="policy_id"
+                  policies={policies.data}
+                  currentName={policy.data?.name}
+                />
               ) : null}
               {isNew ? passwordFields : null}
               {shape.hasPlugins ? <PluginsField control={form.control} /> : null}
               {isNew ? null : (
                 <Grid size={12}>
-                  <Controller
-                    control={form.control}
-                    name="blocked"
-                    render={({ field }) => (
-                      <FormControlLabel
-                        control={
-                          <Switch
-                            checked={field.value}
-                            onChange={(event) => field.onChange(event.target.checked)}
-                          />
-                        }
-                        label={t("accounting.fields.blocked")}
-                      />
-                    )}
-                  />
+                  <FormToggle control={form.control} name="blocked" label={t("accounting.fields.blocked")} />
                 </Grid>
               )}
             </Grid>

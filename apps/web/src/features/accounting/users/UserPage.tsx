@@ -14,7 +14,7 @@ import { refreshSession } from "../../../app/session/session.api";
 import { useSession } from "../../../app/session/useSession";
 import { DeleteButton } from "../../../components/DeleteButton";
 import { PageTitle } from "../../../components/PageTitle";
-import { QueryState } from "../shared/QueryState";
+import { QueryState } from "../../../components/QueryState";
 import { UserForm } from "./UserForm";
 import { assignableRoles, userFormMode } from "./userForm";
 import { useDeleteUser, userQueryOptions, useSaveUser } from "./users.queries";

@@ -14,7 +14,7 @@ import { useSession } from "../../../app/session/useSession";
 import { useListState } from "../../../components/list-card";
 import { PageTitle } from "../../../components/PageTitle";
 import { AccountingList, type ListColumn, stopRowClick } from "../shared/AccountingList";
-import { formatDateTime } from "../shared/formatDate";
+import { usePersonColumns } from "../shared/personColumns";
 import { userListQueryOptions } from "./users.queries";
 
 /** The title of the users list is the list of roles it holds (spec section 2). */
@@ -34,49 +34,35 @@ export function UsersPage() {
   const role = session?.role ?? 4;
   const showPolicy = canSeePolicyColumn(role, session?.plugins ?? []);
 
-  const columns: ListColumn<AccountingUser>[] = [
-    { key: "username", label: t("accounting.fields.username"), render: (user) => user.username },
-    { key: "full_name", label: t("accounting.fields.fullName"), render: (user) => user.full_name },
-    {
-      key: "role",
-      label: t("accounting.fields.role"),
-      render: (user) => (
-        <Chip size="small" color={roleColor(user.role)} label={t(`roles.${roleLabelKey(user.role)}`)} />
+  const person = usePersonColumns<AccountingUser>();
+  const roleColumn: ListColumn<AccountingUser> = {
+    key: "role",
+    label: t("accounting.fields.role"),
+    render: (user) => (
+      <Chip size="small" color={roleColor(user.role)} label={t(`roles.${roleLabelKey(user.role)}`)} />
+    ),
+  };
+  const policyColumn: ListColumn<AccountingUser> = {
+    key: "policy",
+    label: t("accounting.fields.policy"),
+    render: (user) =>
+      user.policy ? (
+        <Link component={RouterLink} to={`/policy/${user.policy._id}`} onClick={stopRowClick}>
+          {user.policy.name}
+        </Link>
+      ) : (
+        t("accounting.policies.default")
       ),
-    },
-    { key: "email", label: t("accounting.fields.email"), render: (user) => user.email ?? "—" },
+  };
+  const columns: ListColumn<AccountingUser>[] = [
+    person.username,
+    person.fullName,
+    roleColumn,
+    person.email,
+    ...(showPolicy ? [policyColumn] : []),
+    person.lastLogin,
+    person.blocked,
   ];
-  if (showPolicy) {
-    columns.push({
-      key: "policy",
-      label: t("accounting.fields.policy"),
-      render: (user) =>
-        user.policy ? (
-          <Link component={RouterLink} to={`/policy/${user.policy._id}`} onClick={stopRowClick}>
-            {user.policy.name}
-          </Link>
-        ) : (
-          t("accounting.policies.default")
-        ),
-    });
-  }
-  columns.push(
-    {
-      key: "last_login",
-      label: t("accounting.fields.lastLogin"),
-      render: (user) => formatDateTime(user.last_login),
-    },
-    {
-      key: "blocked",
-      label: t("accounting.fields.blocked"),
-      render: (user) =>
-        user.blocked ? (
-          <Chip size="small" color="error" label={t("accounting.yes")} />
-        ) : (
-          <Chip size="small" variant="outlined" label={t("accounting.no")} />
-        ),
-    },
-  );
 
   return (
     <>

@@ -6,7 +6,7 @@ import Typography from "@mui/material/Typography";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { apiErrorText } from "../../../app/api/handleTransportError";
+import { apiErrorText } from "../app/api/handleTransportError";
 
 interface QueryStateProps<T> {
   query: UseQueryResult<T>;
