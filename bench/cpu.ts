@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** CPU time the whole machine spent busy (all cores, all processes), in ms, from /proc/stat. */
 export function machineBusyMs(): number {
@@ -14,4 +14,23 @@ export function machineBusyMs(): number {
 /** A process's CPU time (user + system) in ms. */
 export function cpuMs(usage: NodeJS.CpuUsage): number {
   return (usage.user + usage.system) / 1000;
+}
+
+/** CPU time of every PostgreSQL process on this machine (server and backends), in ms, from /proc. */
+export function postgresCpuMs(): number {
+  let ticks = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      if (!stat.slice(stat.indexOf("(") + 1, close).startsWith("postgres")) continue;
+      // Fields after the command: state is field 3, utime 14, stime 15 (1-based, /proc/[pid]/stat).
+      const fields = stat.slice(close + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended while we read.
+    }
+  }
+  return (ticks * 1000) / 100;
 }

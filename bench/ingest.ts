@@ -23,7 +23,7 @@ import { toJsonb } from "../apps/server/src/platform/db/schema";
 import { GatewayCounters } from "../apps/server/src/platform/mqtt/counters";
 import { startEmbeddedBroker } from "../apps/server/src/platform/mqtt/embedded-broker";
 import type { ReportSink } from "../apps/server/src/platform/mqtt/reports";
-import { cpuMs, machineBusyMs } from "./cpu";
+import { cpuMs, machineBusyMs, postgresCpuMs } from "./cpu";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 200);
@@ -131,7 +131,7 @@ interface Result {
   p99: number;
   samples: number;
   /** CPU ms per acknowledged report: the server (broker + ingest), the load generator, the rest (the database, the OS). */
-  cpu: { server: number; load: number; rest: number };
+  cpu: { server: number; load: number; postgres: number; rest: number };
 }
 
 async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive"): Promise<Result> {
@@ -202,6 +202,7 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
     { execArgv: process.execArgv },
   );
   const busyBefore = machineBusyMs();
+  const postgresBefore = postgresCpuMs();
   const serverBefore = process.cpuUsage();
   type Outcome = { acked: number; failed: number; elapsedMs: number; cpu: NodeJS.CpuUsage };
   const outcome = await new Promise<Outcome>((resolve, reject) => {
@@ -213,6 +214,7 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
   await pipeline?.close();
   const serverMs = cpuMs(process.cpuUsage(serverBefore));
   const busyMs = machineBusyMs() - busyBefore;
+  const postgresMs = postgresCpuMs() - postgresBefore;
   const loadMs = cpuMs(outcome.cpu);
   await broker.close();
   await bus.close();
@@ -236,7 +238,8 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
     cpu: {
       server: serverMs / outcome.acked,
       load: loadMs / outcome.acked,
-      rest: (busyMs - serverMs - loadMs) / outcome.acked,
+      postgres: postgresMs / outcome.acked,
+      rest: (busyMs - serverMs - loadMs - postgresMs) / outcome.acked,
     },
   };
 }
@@ -256,7 +259,7 @@ for (const engine of engines) {
         (mode === "batched"
           ? `  report→socket p50 ${result.p50} ms p99 ${result.p99} ms (${result.samples} pushes)`
           : "") +
-        `  CPU µs/report: server ${(result.cpu.server * 1000).toFixed(0)}, load ${(result.cpu.load * 1000).toFixed(0)}, rest ${(result.cpu.rest * 1000).toFixed(0)}`,
+        `  CPU µs/report: server ${(result.cpu.server * 1000).toFixed(0)}, load ${(result.cpu.load * 1000).toFixed(0)}, PostgreSQL ${(result.cpu.postgres * 1000).toFixed(0)}, rest ${(result.cpu.rest * 1000).toFixed(0)}`,
     );
   }
   const batched = results.find((r) => r.engine === engine && r.path === "batched");

@@ -11,7 +11,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { machineBusyMs } from "./cpu";
+import { machineBusyMs, postgresCpuMs } from "./cpu";
 
 const ENGINES = (process.env.BENCH_ENGINES ?? "postgres,pglite").split(",").map((e) => e.trim());
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
@@ -251,15 +251,18 @@ for (const engine of ENGINES) {
     const loadBefore = loadavg()[0] ?? 0;
     const cpuBefore = await server.cpuMs();
     const busyBefore = machineBusyMs();
+    const postgresBefore = postgresCpuMs();
     const loadGenBefore = process.cpuUsage();
     const samples = await runLoad(server.baseUrl, server.tokens, requests, "measured");
     const loadGen = process.cpuUsage(loadGenBefore);
     const busyPerRequest = (machineBusyMs() - busyBefore) / samples.length;
+    const postgresPerRequest = (postgresCpuMs() - postgresBefore) / samples.length;
     const cpuPerRequest = ((await server.cpuMs()) - cpuBefore) / samples.length;
     const loadGenPerRequest = (loadGen.user + loadGen.system) / 1000 / samples.length;
     console.log(
       `  CPU per request: server (Node) ${fmt(cpuPerRequest)}, load generator ${fmt(loadGenPerRequest)}, ` +
-        `the rest (PostgreSQL, the OS) ${fmt(busyPerRequest - cpuPerRequest - loadGenPerRequest)}; machine ${fmt(busyPerRequest)}`,
+        `PostgreSQL ${fmt(postgresPerRequest)}, the rest (the OS, other processes) ` +
+        `${fmt(busyPerRequest - cpuPerRequest - loadGenPerRequest - postgresPerRequest)}; machine ${fmt(busyPerRequest)}`,
     );
     console.log(
       `  machine load average (1 min) before / after: ${loadBefore.toFixed(1)} / ${(loadavg()[0] ?? 0).toFixed(1)}`,

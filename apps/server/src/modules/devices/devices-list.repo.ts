@@ -10,6 +10,7 @@ import {
   type AliasedExpression,
   type Expression,
   type ExpressionBuilder,
+  expressionBuilder,
   type Kysely,
   type SqlBool,
   sql,
@@ -152,6 +153,14 @@ const NOT_NULL_SORTS: ReadonlySet<DeviceSortField> = new Set([
   "create_time",
 ]);
 
+/** The ORDER BY of a sort: never-reported devices last either way, then ident. */
+function sortOrder(sort: DeviceSort) {
+  const direction = sql.raw(sort.order);
+  const nulls = NOT_NULL_SORTS.has(sort.field) ? sql`` : sql` nulls last`;
+  const tieBreak = sort.field === "ident" ? sql`` : sql`, devices.ident ${direction}`;
+  return sql`${sql.ref(SORT_COLUMNS[sort.field])} ${direction}${nulls}${tieBreak}`;
+}
+
 /** A sort of the list: a field and its order; ties are broken by ident, which is unique. */
 export interface DeviceSort {
   field: DeviceSortField;
@@ -214,18 +223,17 @@ export function devicesListRepo(db: Kysely<DB>) {
       page: { limit: number; offset: number },
       contactRanges: Record<DeviceStatus, ContactRange>,
     ): Promise<string[]> {
-      let query = filtered(domainId, filter).select((eb) =>
-        deviceJsonLine(eb, contactRanges, CSQ_RANGES).as("line"),
-      );
-      const column = SORT_COLUMNS[sort.field];
-      query = NOT_NULL_SORTS.has(sort.field)
-        ? query.orderBy(column, sort.order)
-        : query.orderBy(column, (ob) =>
-            sort.order === "asc" ? ob.asc().nullsLast() : ob.desc().nullsLast(),
-          );
-      if (sort.field !== "ident") query = query.orderBy("devices.ident", sort.order);
-      const rows = await query.limit(page.limit).offset(page.offset).execute();
-      return rows.map((row) => row.line);
+      // The page is cut first and its lines built after: PostgreSQL would build a line for every row
+      // an OFFSET skips, too (10,000 of them for page 100 of 100).
+      const rows = filtered(domainId, filter)
+        .selectAll("devices")
+        .orderBy(sortOrder(sort))
+        .limit(page.limit)
+        .offset(page.offset);
+      const line = deviceJsonLine(expressionBuilder<DB, "devices">(), contactRanges, CSQ_RANGES);
+      const result = await sql<{ line: string }>`
+        select ${line} as line from (${rows}) as devices order by ${sortOrder(sort)}`.execute(db);
+      return result.rows.map((row) => row.line);
     },
 
     /** Devices after `afterIdent` in ident order, for exports that walk the whole list by keyset. */
