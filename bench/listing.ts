@@ -1,25 +1,27 @@
 // Listing benchmark: POST /api/devices/ over BENCH_DEVICES (100,000) devices in one domain, with
 // filters, search, sorts and page sizes, from BENCH_CLIENTS (32) concurrent clients over HTTP against a
 // listening server in a child process. Reports p50/p99 of the whole answer and of the first row (the
-// first NDJSON line after the header), per engine.
-// npm run bench:listing -w bench   (BENCH_ENGINES=postgres,pglite BENCH_REQUESTS BENCH_SECONDS BENCH_CLIENTS BENCH_DEVICES BENCH_DATABASE_URL)
-import { fork } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+// first NDJSON line after the header), per engine: closed loop (each client sends its next request when
+// its answer ends: the saturation figures) and open loop (each client on a Poisson schedule at
+// BENCH_PACED_RATES requests a second in all).
+// npm run bench:listing -w bench   (BENCH_ENGINES=postgres,pglite BENCH_REQUESTS BENCH_SECONDS BENCH_CLIENTS BENCH_DEVICES BENCH_PACED_RATES BENCH_PACED_SECONDS BENCH_DATABASE_URL)
 import http from "node:http";
-import { cpus, loadavg, tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import pg from "pg";
+import { cpus, loadavg } from "node:os";
+import { startBenchServer } from "./bench-server";
 import { machineBusyMs, postgresCpuMs } from "./cpu";
 
-const ENGINES = (process.env.BENCH_ENGINES ?? "postgres,pglite").split(",").map((e) => e.trim());
+const ENGINES = (process.env.BENCH_ENGINES ?? "postgres,pglite").split(",").map((e) => e.trim()) as Array<
+  "postgres" | "pglite"
+>;
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const MAX_SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
-const PG_URL =
-  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const here = path.dirname(fileURLToPath(import.meta.url));
+/** Total request rates of the open-loop passes (BENCH_PACED_RATES, comma-separated; empty: none). */
+const PACED_RATES = (process.env.BENCH_PACED_RATES ?? "160,320")
+  .split(",")
+  .filter((rate) => rate.trim() !== "")
+  .map(Number);
+const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 15);
 /** BENCH_PROFILE=dir writes a V8 CPU profile of the server into dir. */
 const PROFILE_DIR = process.env.BENCH_PROFILE;
 
@@ -125,6 +127,42 @@ async function runLoad(
   return samples;
 }
 
+/**
+ * The open-loop pass: each client sends on its own Poisson schedule (`totalRate` / CLIENTS requests a
+ * second on average), as people clicking do, rather than the moment its previous answer ends. A
+ * request is timed from when it was due, not when it could leave, so a client held up by a slow
+ * answer counts the wait (no coordinated omission).
+ */
+async function runPaced(
+  baseUrl: string,
+  tokens: string[],
+  totalRate: number,
+  seconds: number,
+): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  const meanGapMs = (1000 * CLIENTS) / totalRate;
+  const end = performance.now() + seconds * 1000;
+  const client = async (index: number) => {
+    let step = index;
+    let dueAt = performance.now() + Math.random() * meanGapMs;
+    while (dueAt < end) {
+      const wait = dueAt - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const [scenario, body] = SCENARIOS[step++ % SCENARIOS.length] ?? ["default page", {}];
+      const late = performance.now() - dueAt;
+      const sample = await timedList(baseUrl, tokens[index] ?? "", body);
+      samples.push({
+        scenario,
+        totalMs: sample.totalMs + late,
+        firstRowMs: sample.firstRowMs === null ? null : sample.firstRowMs + late,
+      });
+      dueAt += -Math.log(1 - Math.random()) * meanGapMs;
+    }
+  };
+  await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
+  return samples;
+}
+
 function summarise(samples: Sample[]) {
   const totals = samples.map((s) => s.totalMs);
   const firsts = samples.map((s) => s.firstRowMs).filter((v): v is number => v !== null);
@@ -137,84 +175,24 @@ function summarise(samples: Sample[]) {
   };
 }
 
-async function startServer(engine: string): Promise<{
-  baseUrl: string;
-  tokens: string[];
-  seedMs: number;
-  cpuMs: () => Promise<number>;
-  stop: () => Promise<void>;
-}> {
-  let cleanup = async () => {};
-  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_DEVICES: String(DEVICES) };
-  if (engine === "postgres") {
-    const name = `cf_bench_listing_${randomBytes(4).toString("hex")}`;
-    const admin = async (statement: string) => {
-      const client = new pg.Client({ connectionString: PG_URL });
-      await client.connect();
-      await client.query(statement).finally(() => client.end());
-    };
-    await admin(`create database "${name}"`);
-    const url = new URL(PG_URL);
-    url.pathname = `/${name}`;
-    env.BENCH_PG_URL = url.toString();
-    cleanup = () => admin(`drop database "${name}" with (force)`);
-  } else {
-    const dir = mkdtempSync(path.join(tmpdir(), "cellfleet-bench-listing-"));
-    env.BENCH_PGLITE_DIR = dir;
-    cleanup = async () => rmSync(dir, { recursive: true, force: true });
-  }
-  const child = fork(path.join(here, "listing-server.ts"), [], {
-    env,
-    execArgv: ["--import", "tsx", ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [])],
-    stdio: "inherit",
+/** The seeded server, with one session per client, as 32 people would have. */
+async function startServer(engine: "postgres" | "pglite") {
+  const server = await startBenchServer({
+    engine,
+    devices: DEVICES,
+    name: "cf_bench_listing",
+    execArgv: PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [],
   });
-  const ready = await new Promise<{ port: number; username: string; password: string; seedMs: number }>(
-    (resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error("the server did not start within 10 minutes")),
-        600_000,
-      );
-      child.once("message", (message) => {
-        clearTimeout(timer);
-        resolve(message as { port: number; username: string; password: string; seedMs: number });
-      });
-      child.once("exit", (code) => reject(new Error(`the server exited with ${code}`)));
-    },
-  );
-  const baseUrl = `http://127.0.0.1:${ready.port}`;
-  // One session per client, as 32 people would have: each request touches its session row.
   const tokens: string[] = [];
   for (let i = 0; i < CLIENTS; i++) {
-    const login = await fetch(`${baseUrl}/api/login/`, {
+    const login = await fetch(`${server.baseUrl}/api/login/`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: ready.username, password: ready.password }),
+      body: JSON.stringify({ username: server.username, password: server.password }),
     });
     tokens.push(((await login.json()) as { token: string }).token);
   }
-  return {
-    baseUrl,
-    tokens,
-    seedMs: ready.seedMs,
-    cpuMs: () =>
-      new Promise<number>((resolve) => {
-        const onMessage = (message: unknown) => {
-          const cpu = (message as { cpu?: NodeJS.CpuUsage }).cpu;
-          if (!cpu) return;
-          child.off("message", onMessage);
-          resolve((cpu.user + cpu.system) / 1000);
-        };
-        child.on("message", onMessage);
-        child.send("cpu");
-      }),
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.send("stop");
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-      if (child.exitCode === null) child.kill("SIGKILL");
-      await cleanup();
-    },
-  };
+  return { ...server, tokens };
 }
 
 async function timedFacets(baseUrl: string, token: string): Promise<number[]> {
@@ -276,6 +254,14 @@ for (const engine of ENGINES) {
       const s = summarise(samples.filter((sample) => sample.scenario === scenario));
       console.log(
         `  | ${scenario} | ${s.requests} | ${fmt(s.p50)} | ${fmt(s.p99)} | ${fmt(s.firstRowP50)} | ${fmt(s.firstRowP99)} |`,
+      );
+    }
+    for (const rate of PACED_RATES) {
+      const paced = summarise(await runPaced(server.baseUrl, server.tokens, rate, PACED_SECONDS));
+      console.log(
+        `  open loop, ${CLIENTS} clients sending ${rate} req/s in all (${(rate / CLIENTS).toFixed(1)} each): ` +
+          `${paced.requests} requests, p50 ${fmt(paced.p50)}, p99 ${fmt(paced.p99)}; ` +
+          `first row p50 ${fmt(paced.firstRowP50)}, p99 ${fmt(paced.firstRowP99)}`,
       );
     }
     const facets = await timedFacets(server.baseUrl, server.tokens[0] ?? "");
