@@ -11,6 +11,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Page } from "playwright-core";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/support/chromium";
 import { startBenchServer } from "./bench-server";
 import {
   metrics,
@@ -26,7 +27,6 @@ import { installProbes, type RowCondition, readListDom } from "./browser-probes"
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const CLICKS = Number(process.env.BENCH_CLICKS ?? 5);
 const WARM_LOADS = Number(process.env.BENCH_LOADS ?? 3);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const PAGE_SIZES = [10, 50, 100];
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SHOTS_DIR = path.join(here, "screenshots");
@@ -195,17 +195,8 @@ async function main() {
       `seeded ${DEVICES} devices in ${(server.seedMs / 1000).toFixed(1)} s; server at ${server.baseUrl}`,
     );
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     });
     console.log(`Chromium ${browser.version()}`);
     const context = await browser.newContext({

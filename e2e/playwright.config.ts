@@ -11,6 +11,7 @@ const baseURL = `http://127.0.0.1:${port}`;
 process.env.E2E_MQTT_PORT ??= String(port + 700);
 
 import { ROOT_PASSWORD } from "./support/accounts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./support/chromium";
 import { mailboxDir } from "./support/mailbox";
 
 export default defineConfig({
@@ -26,17 +27,8 @@ export default defineConfig({
     baseURL,
     viewport: { width: 1400, height: 900 },
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
     trace: "off",
     screenshot: "only-on-failure",
