@@ -4,11 +4,14 @@
  * would dominate the answer; the rows of a page, by contrast, come off an index in a millisecond.
  * So identical filters within `ttlMs` share one count (also while it is still running), and any
  * device write made through this server drops the domain's entries at once. A total may therefore
- * lag by at most `ttlMs` behind changes made elsewhere (ingest, another server node, time passing
- * a status threshold); the rows themselves are always read fresh. See docs/adr/ for the decision.
+ * lag behind changes made elsewhere (ingest, another server node, time passing a status threshold)
+ * by `ttlMs`, and by up to twice that while it is being recounted: once an entry is older than
+ * `ttlMs` the next caller starts the recount and, like every caller until it ends, is answered
+ * the previous value at once, so no list waits for a count that was already known (stale while
+ * revalidating). The rows themselves are always read fresh. See docs/adr/005.
  */
 export class ListCountCache {
-  private readonly entries = new Map<string, { expiresAt: number; value: Promise<unknown> }>();
+  private readonly entries = new Map<string, Entry>();
   private readonly generations = new Map<string, number>();
 
   constructor(
@@ -22,13 +25,42 @@ export class ListCountCache {
     const now = performance.now();
     const fullKey = `${domainId}\u0000${this.generations.get(domainId) ?? 0}\u0000${key}`;
     const hit = this.entries.get(fullKey);
-    if (hit && hit.expiresAt > now) return hit.value as Promise<T>;
+    if (hit && hit.freshUntil > now) return hit.value as Promise<T>;
+    if (hit?.isSettled && hit.freshUntil + this.ttlMs > now) {
+      if (!hit.isRefreshing) this.refresh(fullKey, hit, compute);
+      return hit.value as Promise<T>;
+    }
     if (this.entries.size >= this.maxEntries) this.evictExpired(now);
-    const value = compute();
-    this.entries.set(fullKey, { expiresAt: now + this.ttlMs, value });
-    // A failed count must not be served to the next caller.
-    value.catch(() => this.entries.delete(fullKey));
+    return this.store(fullKey, compute(), now) as Promise<T>;
+  }
+
+  private store(fullKey: string, value: Promise<unknown>, now: number): Promise<unknown> {
+    const entry: Entry = { freshUntil: now + this.ttlMs, value, isSettled: false, isRefreshing: false };
+    this.entries.set(fullKey, entry);
+    value.then(
+      () => {
+        entry.isSettled = true;
+      },
+      // A failed count must not be served to the next caller.
+      () => {
+        if (this.entries.get(fullKey) === entry) this.entries.delete(fullKey);
+      },
+    );
     return value;
+  }
+
+  /** Recounts an entry past its time; the old value is served until the new one is known. */
+  private refresh(fullKey: string, stale: Entry, compute: () => Promise<unknown>): void {
+    stale.isRefreshing = true;
+    const next = compute();
+    next.then(
+      () => {
+        if (this.entries.get(fullKey) === stale) this.store(fullKey, next, performance.now());
+      },
+      () => {
+        stale.isRefreshing = false;
+      },
+    );
   }
 
   /** Forgets the domain's entries: called after every device write of the domain. */
@@ -37,7 +69,8 @@ export class ListCountCache {
   }
 
   private evictExpired(now: number): void {
-    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+    for (const [key, entry] of this.entries)
+      if (entry.freshUntil + this.ttlMs <= now) this.entries.delete(key);
     // Still full of live entries: drop the oldest half (Map keeps insertion order).
     if (this.entries.size >= this.maxEntries) {
       let toDrop = Math.ceil(this.entries.size / 2);
@@ -47,6 +80,14 @@ export class ListCountCache {
       }
     }
   }
+}
+
+interface Entry {
+  /** Until then the value is served as it is; for `ttlMs` more it is served while a recount runs. */
+  freshUntil: number;
+  value: Promise<unknown>;
+  isSettled: boolean;
+  isRefreshing: boolean;
 }
 
 /** How long a list total or facets stay shared between identical requests. */
