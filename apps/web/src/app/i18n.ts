@@ -4,6 +4,7 @@ import { initReactI18next } from "react-i18next";
 import en from "../locales/en.json";
 import ru from "../locales/ru.json";
 import { readCookie, resetCookiesUnlessVersion, writeCookie } from "./cookies";
+import { formatNumber } from "./format";
 
 /** The cookie the language choice is kept in (spec section 2, top toolbar). */
 export const LOCALE_COOKIE = "locale";
@@ -26,6 +27,12 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   initAsync: false,
 });
+
+// `{{count, number}}` in the locale files goes through the same helper as the counts rendered in
+// components, so a number looks the same wherever it is shown.
+i18n.services.formatter?.add("number", (value, lng) =>
+  typeof value === "number" ? formatNumber(value, lng ?? DEFAULT_LOCALE) : String(value),
+);
 
 if (typeof document !== "undefined") document.documentElement.lang = i18n.language;
 

@@ -1,6 +1,7 @@
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import { useTranslation } from "react-i18next";
+import { useFormatNumber } from "../../app/format";
 import type { EventsFilter } from "./listState";
 
 const OPTIONS: EventsFilter[] = ["all", "with", "without"];
@@ -17,6 +18,7 @@ export function EventsFilterSelect({
   counts?: { with: number; without: number } | null;
 }) {
   const { t } = useTranslation();
+  const formatNumber = useFormatNumber();
   return (
     <TextField
       select
@@ -29,7 +31,7 @@ export function EventsFilterSelect({
       {OPTIONS.map((option) => (
         <MenuItem key={option} value={option}>
           {t(`fleet.list.eventsFilter.${option}`)}
-          {counts && option !== "all" ? ` (${counts[option]})` : ""}
+          {counts && option !== "all" ? ` (${formatNumber(counts[option])})` : ""}
         </MenuItem>
       ))}
     </TextField>

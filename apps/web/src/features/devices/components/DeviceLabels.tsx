@@ -1,8 +1,9 @@
 import { type DeviceStatus, relativeTimeLabel, type SignalQuality } from "@cellfleet/contract";
 import Chip from "@mui/material/Chip";
-import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
+import { formatMoment } from "../../../app/format";
 
 /** Chip colours of device statuses (spec section 4). */
 export const STATUS_COLORS: Record<DeviceStatus, "error" | "warning" | "default" | "success"> = {
@@ -34,28 +35,45 @@ const SIGNAL_COLORS: Record<SignalQuality, string> = {
   unknown: "text.secondary",
 };
 
-/** A signal quality label (Cell Edge … Excellent), with the CSQ it comes from as a tooltip. */
+/** The hover text of a signal label: the CSQ the quality comes from, when known. */
+export function signalTitle(csq: number | null | undefined): string | undefined {
+  return csq === null || csq === undefined ? undefined : `CSQ ${csq}`;
+}
+
+/** The text of a relative time ('just now', '5 min ago', 'never'), as RelativeTime shows it. */
+export function relativeTimeText(t: TFunction, time: number | null, now: number): string {
+  if (time === null) return t("fleet.time.never");
+  const label = relativeTimeLabel(time, now);
+  return label.key === "justNow"
+    ? t("fleet.time.justNow")
+    : t(`fleet.time.${label.key}`, { count: label.count });
+}
+
+// Hover texts are native `title`s, not MUI Tooltips: these labels sit in every row of long tables,
+// where a Tooltip apiece was the heaviest part of a row's render.
+
+/** A signal quality label (Cell Edge … Excellent), with the CSQ it comes from as its hover text. */
 export function SignalLabel({ quality, csq }: { quality: SignalQuality; csq?: number | null }) {
   const { t } = useTranslation();
-  const label = (
-    <Typography variant="body2" component="span" sx={{ color: SIGNAL_COLORS[quality], whiteSpace: "nowrap" }}>
+  return (
+    <Typography
+      variant="body2"
+      component="span"
+      title={signalTitle(csq)}
+      sx={{ color: SIGNAL_COLORS[quality], whiteSpace: "nowrap" }}
+    >
       {t(`fleet.signal.${quality}`)}
     </Typography>
   );
-  if (csq === null || csq === undefined) return label;
-  return <Tooltip title={`CSQ ${csq}`}>{label}</Tooltip>;
 }
 
 /** How long ago a moment was (spec section 9: under 30 minutes 'just now'); the exact time on hover. */
 export function RelativeTime({ time, now }: { time: number | null; now: number }) {
   const { t, i18n } = useTranslation();
   if (time === null) return <>{t("fleet.time.never")}</>;
-  const label = relativeTimeLabel(time, now);
-  const text =
-    label.key === "justNow" ? t("fleet.time.justNow") : t(`fleet.time.${label.key}`, { count: label.count });
   return (
-    <Tooltip title={new Date(time).toLocaleString(i18n.language)}>
-      <span style={{ whiteSpace: "nowrap" }}>{text}</span>
-    </Tooltip>
+    <span title={formatMoment(time, i18n.language)} style={{ whiteSpace: "nowrap" }}>
+      {relativeTimeText(t, time, now)}
+    </span>
   );
 }

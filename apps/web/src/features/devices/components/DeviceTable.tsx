@@ -1,20 +1,15 @@
 import type { Device } from "@cellfleet/contract";
 import Checkbox from "@mui/material/Checkbox";
-import Chip from "@mui/material/Chip";
-import Link from "@mui/material/Link";
-import Stack from "@mui/material/Stack";
-import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
 import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import TableSortLabel from "@mui/material/TableSortLabel";
-import { memo } from "react";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink } from "react-router";
 import type { ListSort } from "../../../components/list-card";
-import { RelativeTime, SignalLabel, StatusChip } from "./DeviceLabels";
+import { DeviceRow } from "./DeviceRow";
+import { DeviceTableRoot } from "./deviceTableStyles";
 import { useNow } from "./useNow";
 
 const COLUMNS = [
@@ -43,72 +38,9 @@ interface DeviceTableProps {
   onSelect?: (ids: string[], isSelected: boolean) => void;
 }
 
-interface DeviceRowProps {
-  device: Device;
-  now: number;
-  isSelected: boolean;
-  onSelect?: (ids: string[], isSelected: boolean) => void;
-}
-
-// Memoised: a live update replaces one row object, so only that row renders again (patchDevicePage
-// keeps the others' identity), and typing in the search box never re-renders 100 rows.
-const DeviceRow = memo(function DeviceRow({ device, now, isSelected, onSelect }: DeviceRowProps) {
-  return (
-    <TableRow hover data-testid="device-row" data-ident={device.ident}>
-      {onSelect ? (
-        <TableCell padding="checkbox">
-          <Checkbox
-            size="small"
-            checked={isSelected}
-            onChange={(event) => onSelect([device._id], event.target.checked)}
-            slotProps={{ input: { "aria-label": device.ident } }}
-          />
-        </TableCell>
-      ) : null}
-      <TableCell>
-        <Link component={RouterLink} to={`/device/${device._id}`} sx={{ fontWeight: 600 }}>
-          {device.ident}
-        </Link>
-      </TableCell>
-      <TableCell
-        sx={{
-          maxWidth: 220,
-          overflow: "hidden",
-          textOverflow: "ellipsis",
-          whiteSpace: "nowrap",
-          ...WIDE_ONLY,
-        }}
-      >
-        {device.description}
-      </TableCell>
-      <TableCell sx={WIDE_ONLY}>{device.board.model ?? "—"}</TableCell>
-      <TableCell sx={WIDE_ONLY}>{device.firmware ?? "—"}</TableCell>
-      <TableCell>
-        <StatusChip status={device.status} />
-      </TableCell>
-      <TableCell>
-        <SignalLabel quality={device.signal.quality} csq={device.signal.csq} />
-      </TableCell>
-      <TableCell>
-        <Stack direction="row" sx={{ gap: 0.5, flexWrap: "nowrap" }}>
-          {device.tags.map((tag) => (
-            <Chip key={tag} size="small" variant="outlined" label={tag} />
-          ))}
-        </Stack>
-      </TableCell>
-      <TableCell>
-        {device.events > 0 ? <Chip size="small" color="warning" label={device.events} /> : 0}
-      </TableCell>
-      <TableCell>
-        <RelativeTime time={device.time} now={now} />
-      </TableCell>
-    </TableRow>
-  );
-});
-
 /** The device table of the dashboard: sortable columns, the ident links to the device's page. */
 export function DeviceTable({ rows, pageSize, sort, onSort, selected, onSelect }: DeviceTableProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const now = useNow();
   const visible = rows.slice(0, pageSize);
   const isSelectable = selected !== undefined && onSelect !== undefined;
@@ -121,7 +53,7 @@ export function DeviceTable({ rows, pageSize, sort, onSort, selected, onSelect }
 
   return (
     <TableContainer>
-      <Table size="small" data-testid="device-table">
+      <DeviceTableRoot size="small" data-testid="device-table">
         <TableHead>
           <TableRow>
             {isSelectable ? (
@@ -166,12 +98,14 @@ export function DeviceTable({ rows, pageSize, sort, onSort, selected, onSelect }
               key={device._id}
               device={device}
               now={now}
+              t={t}
+              language={i18n.language}
               isSelected={selected?.has(device._id) ?? false}
               onSelect={isSelectable ? onSelect : undefined}
             />
           ))}
         </TableBody>
-      </Table>
+      </DeviceTableRoot>
     </TableContainer>
   );
 }

@@ -8,6 +8,7 @@ import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useFormatNumber } from "../../../app/format";
 import { DEVICE_FACETS, type DeviceFacetName } from "../deviceListRequest";
 import { useFacetValueLabel } from "./facetLabels";
 
@@ -50,6 +51,7 @@ function FacetMenu({
 }) {
   const { t } = useTranslation();
   const valueLabel = useFacetValueLabel();
+  const formatNumber = useFormatNumber();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
@@ -74,7 +76,7 @@ function FacetMenu({
               <Checkbox size="small" checked={chosen.includes(value)} sx={{ p: 0, mr: 1 }} />
               <ListItemText primary={valueLabel(facet, value)} />
               <ListItemText
-                primary={count}
+                primary={formatNumber(count)}
                 sx={{ textAlign: "right", ml: 2, color: "text.secondary", flex: "0 0 auto" }}
               />
             </MenuItem>

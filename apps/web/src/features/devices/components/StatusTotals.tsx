@@ -5,6 +5,7 @@ import Grid from "@mui/material/Grid";
 import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
+import { useFormatNumber } from "../../../app/format";
 import { STATUS_COLORS } from "./DeviceLabels";
 
 interface StatusTotalsProps {
@@ -24,6 +25,7 @@ const PALETTE: Record<(typeof STATUS_COLORS)[DeviceStatus], string> = {
 /** Device totals by status (POST /api/dashboard/); a card click filters the list by that status. */
 export function StatusTotals({ totals, selected, onToggle }: StatusTotalsProps) {
   const { t } = useTranslation();
+  const formatNumber = useFormatNumber();
   return (
     <Grid container spacing={2} sx={{ mb: 2 }} data-testid="status-totals">
       {DEVICE_STATUSES.map((status) => (
@@ -48,7 +50,7 @@ export function StatusTotals({ totals, selected, onToggle }: StatusTotalsProps) 
                 component="div"
                 sx={{ color: PALETTE[STATUS_COLORS[status]], fontWeight: 600 }}
               >
-                {totals ? totals[status] : <Skeleton width={48} />}
+                {totals ? formatNumber(totals[status]) : <Skeleton width={48} />}
               </Typography>
             </CardActionArea>
           </Card>
