@@ -20,7 +20,7 @@ const pgUrl = process.env.BENCH_PG_URL;
 const pgliteDir = process.env.BENCH_PGLITE_DIR;
 
 const database = pgUrl
-  ? openDatabase({ kind: "postgres", url: pgUrl })
+  ? openDatabase({ kind: "postgres", url: pgUrl, maxConnections: Number(process.env.BENCH_POOL ?? 10) })
   : openDatabase({ kind: "pglite", dataDir: path.join(pgliteDir ?? "/tmp/cellfleet-bench-listing", "db") });
 const { db } = database;
 await migrateToLatest(db);
