@@ -59,6 +59,18 @@ describe("resolving sessions through the cache", () => {
     expect((await self(token)).body.code).toBe("USER_BLOCKED");
   });
 
+  it("is kept by calls that write no accounts (the broker's auth hook), cleared by a sign-in", async () => {
+    const person = await buildUser(t, { role: 4 });
+    const token = await signIn(t.app, person);
+    expect((await self(token)).status).toBe(200);
+    await t.db.updateTable("users").set({ blocked: true }).where("id", "=", person.id).execute();
+    const hook = await t.app.inject({ method: "POST", url: "/api/mqtt/auth", payload: {} });
+    expect(hook.statusCode).toBeGreaterThanOrEqual(400);
+    expect((await self(token)).status).toBe(200);
+    await signIn(t.app, await buildUser(t, { role: 4 }));
+    expect((await self(token)).body.code).toBe("USER_BLOCKED");
+  });
+
   it("refuses a warm token at once after an admin blocks its user", async () => {
     const admin = await buildUser(t, { role: 2 });
     const person = await buildUser(t, { role: 4, domainId: admin.domainId ?? undefined });

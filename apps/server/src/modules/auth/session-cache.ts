@@ -18,8 +18,8 @@ export const SESSION_CACHE_TTL_MS = 5000;
  * The records behind recently used tokens, so that an authenticated call costs no database round
  * trip for its session (ADR 006). The checks themselves (expiry, inactivity, blocked, password
  * expiry) still run on every call against the clock; only the rows are reused. Every saving call,
- * every public write (sign-in, registration, reset) and every ended session clears the cache before
- * its answer goes out; a resolve that started before a clear never stores what it read.
+ * every audited one (sign-in, sign-out, registration, reset) and every ended session clears the
+ * cache before its answer goes out; a resolve that started before a clear never stores what it read.
  */
 export class SessionCache {
   private readonly entries = new Map<string, { expiresAt: number; records: SessionRecords }>();

@@ -63,8 +63,9 @@ export function decorateSessionRequest(app: FastifyInstance): void {
 /**
  * Guards every route of the scope it is installed in: token → session (or 401/403), the
  * factory-password lock, and the one demo check for routes whose config says they save.
- * `afterWrite` runs before the answer of every call that may have written (a route that saves, or
- * a public non-GET route: sign-in, registration, reset), so cached sessions never outlive a change.
+ * `afterWrite` runs before the answer of every call that may have written accounts (a route that
+ * saves, or one audited without saving: sign-in, sign-out, registration, reset), so cached sessions
+ * never outlive a change. The broker's public auth hooks are neither, so devices never clear it.
  */
 export function installSessionGuard(
   scope: FastifyInstance,
@@ -92,9 +93,7 @@ export function installSessionGuard(
 
   scope.addHook("onSend", async (request) => {
     const config = request.routeOptions.config;
-    if (config.saves || (config.isPublic && request.method !== "GET" && request.method !== "HEAD")) {
-      await afterWrite();
-    }
+    if (config.saves || config.audited) await afterWrite();
   });
 }
 
