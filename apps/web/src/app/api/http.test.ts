@@ -1,25 +1,11 @@
-import { errorText, noticeText, type SessionUser } from "@cellfleet/contract";
+import { errorText, noticeText } from "@cellfleet/contract";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { TEST_USER } from "../../test/fixtures";
 import { setLocale } from "../i18n";
 import { clearInfoMessages, messageStore } from "../messages/messageStore";
 import { sessionStore } from "../session/sessionStore";
 import { ApiError } from "./ApiError";
 import { apiRequest } from "./http";
-
-const user: SessionUser = {
-  token: "tok-1",
-  _id: "u1",
-  username: "demo",
-  role: 2,
-  is_junior: false,
-  name: "Demo",
-  domain_name: "demo",
-  plugins: [],
-  factory_password: false,
-  password_expire_date: null,
-  email: null,
-  is_demo: true,
-};
 
 function answer(status: number, body: unknown) {
   return vi.fn(async () => new Response(JSON.stringify(body), { status }));
@@ -31,7 +17,7 @@ describe("apiRequest", () => {
   beforeAll(() => setLocale("en"));
   beforeEach(() => {
     clearInfoMessages();
-    sessionStore.set(user);
+    sessionStore.set(TEST_USER);
   });
   afterEach(() => vi.unstubAllGlobals());
 

@@ -1,25 +1,10 @@
-import type { SessionUser } from "@cellfleet/contract";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { TEST_USER } from "../../test/fixtures";
 import { setLocale } from "../i18n";
 import { clearInfoMessages, messageStore } from "../messages/messageStore";
 import { sessionStore } from "../session/sessionStore";
 import { apiDownload, apiStream } from "./http";
-
-const user: SessionUser = {
-  token: "tok-1",
-  _id: "u1",
-  username: "admin",
-  role: 2,
-  is_junior: false,
-  name: "Admin",
-  domain_name: "d",
-  plugins: [],
-  factory_password: false,
-  password_expire_date: null,
-  email: null,
-  is_demo: false,
-};
 
 /** A response whose body arrives in the given chunks, split wherever the test likes. */
 function chunked(chunks: string[], status = 200): Response {
@@ -39,7 +24,7 @@ describe("apiStream", () => {
   beforeAll(() => setLocale("en"));
   beforeEach(() => {
     clearInfoMessages();
-    sessionStore.set(user);
+    sessionStore.set(TEST_USER);
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -108,7 +93,7 @@ describe("apiDownload", () => {
   beforeAll(() => setLocale("en"));
   beforeEach(() => {
     clearInfoMessages();
-    sessionStore.set(user);
+    sessionStore.set(TEST_USER);
   });
   afterEach(() => vi.unstubAllGlobals());
 

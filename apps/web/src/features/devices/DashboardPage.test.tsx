@@ -1,10 +1,11 @@
-import type { Device, SessionUser } from "@cellfleet/contract";
+import type { SessionUser } from "@cellfleet/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { setLocale } from "../../app/i18n";
 import { sessionStore } from "../../app/session/sessionStore";
+import { testDevice } from "../../test/fixtures";
 import { DashboardPage } from "./DashboardPage";
 
 // The socket is replaced by a hub the test drives: handlers by message type.
@@ -38,29 +39,6 @@ const admin: SessionUser = {
   is_demo: false,
 };
 
-function device(n: number, patch: Partial<Device> = {}): Device {
-  return {
-    _id: `id-${n}`,
-    ident: `R${String(n).padStart(4, "0")}`,
-    description: `router ${n}`,
-    tags: ["north"],
-    board: { model: "RUT955" },
-    firmware: "7.1",
-    serial: null,
-    time: null,
-    status: "pending",
-    events: 0,
-    signal: { csq: 22, quality: "excellent" },
-    network_mode: "LTE",
-    has_backups: false,
-    has_journals: false,
-    has_key: true,
-    create_time: 0,
-    meta: {},
-    ...patch,
-  };
-}
-
 const totals = { pending: 15, online: 0, warning: 0, critical: 0, total: 15 };
 const facets = {
   status: { pending: 15 },
@@ -89,7 +67,7 @@ function server() {
     if (path === "/api/devices/") {
       listBodies.push(body);
       // A server that ignores the page size must still not make the table longer than a page.
-      const rows = Array.from({ length: 15 }, (_, index) => device(index + 1));
+      const rows = Array.from({ length: 15 }, (_, index) => testDevice(index + 1));
       return ndjson([{ total: 15, page: 0, size: body.size }, ...rows, { facets }]);
     }
     if (path === "/api/dashboard/") {
@@ -149,7 +127,7 @@ describe("DashboardPage", () => {
       emit("devices", {
         type: "devices",
         action: "update",
-        content: [device(1, { status: "online", time: Date.now() })],
+        content: [testDevice(1, { status: "online", time: Date.now() })],
       }),
     );
     const row = screen.getAllByTestId("device-row")[0];

@@ -1,45 +1,8 @@
-import type { Device, SessionUser } from "@cellfleet/contract";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { setLocale } from "../../app/i18n";
 import { sessionStore } from "../../app/session/sessionStore";
+import { TEST_USER, testDevice } from "../../test/fixtures";
 import { type DeviceListPage, getDeviceList } from "./devices.api";
-
-const user: SessionUser = {
-  token: "tok-1",
-  _id: "u1",
-  username: "admin",
-  role: 2,
-  is_junior: false,
-  name: "Admin",
-  domain_name: "d",
-  plugins: [],
-  factory_password: false,
-  password_expire_date: null,
-  email: null,
-  is_demo: false,
-};
-
-function device(n: number): Device {
-  return {
-    _id: `id-${n}`,
-    ident: `R${n}`,
-    description: `router ${n}`,
-    tags: ["north"],
-    board: { model: "RUT955" },
-    firmware: "7.1",
-    serial: null,
-    time: null,
-    status: "pending",
-    events: 0,
-    signal: { csq: 22, quality: "excellent" },
-    network_mode: "LTE",
-    has_backups: false,
-    has_journals: false,
-    has_key: true,
-    create_time: 0,
-    meta: {},
-  };
-}
 
 const facets = {
   status: { critical: 0, warning: 0, pending: 3, online: 0 },
@@ -69,7 +32,7 @@ function chunked(pieces: unknown[][]): Response {
 
 describe("getDeviceList", () => {
   beforeAll(() => setLocale("en"));
-  beforeEach(() => sessionStore.set(user));
+  beforeEach(() => sessionStore.set(TEST_USER));
   afterEach(() => vi.unstubAllGlobals());
 
   it("reports one snapshot per piece of the answer, not one per line, and answers the whole page", async () => {
@@ -77,8 +40,8 @@ describe("getDeviceList", () => {
       "fetch",
       vi.fn(async () =>
         chunked([
-          [{ total: 3, page: 0, size: 10 }, device(1), device(2)],
-          [device(3), { facets }],
+          [{ total: 3, page: 0, size: 10 }, testDevice(1), testDevice(2)],
+          [testDevice(3), { facets }],
         ]),
       ),
     );
@@ -87,7 +50,7 @@ describe("getDeviceList", () => {
     expect(snapshots.map((snapshot) => snapshot.rows.length)).toEqual([2, 3]);
     expect(snapshots[0]?.header?.total).toBe(3);
     expect(snapshots.every((snapshot) => !snapshot.isComplete)).toBe(true);
-    expect(page.rows.map((row) => row.ident)).toEqual(["R1", "R2", "R3"]);
+    expect(page.rows.map((row) => row.ident)).toEqual(["R0001", "R0002", "R0003"]);
     expect(page.facets).toEqual(facets);
     expect(page.isComplete).toBe(true);
   });

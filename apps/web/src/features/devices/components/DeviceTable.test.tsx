@@ -3,6 +3,7 @@ import { act, cleanup, render, screen, within } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { setLocale } from "../../../app/i18n";
+import { testDevice } from "../../../test/fixtures";
 import { DeviceTable } from "./DeviceTable";
 import { StatusTotals } from "./StatusTotals";
 
@@ -21,27 +22,9 @@ vi.mock("./DeviceLabels", async (importOriginal) => {
 
 const NOW = Date.UTC(2026, 10, 21, 15, 0, 0);
 
+/** An online device last heard from two hours before NOW, tagged north and pumps. */
 function device(n: number, patch: Partial<Device> = {}): Device {
-  return {
-    _id: `id-${n}`,
-    ident: `R${String(n).padStart(4, "0")}`,
-    description: `router ${n}`,
-    tags: ["north", "pumps"],
-    board: { model: "RUT955" },
-    firmware: "7.1",
-    serial: null,
-    time: NOW - 2 * 3_600_000,
-    status: "online",
-    events: 0,
-    signal: { csq: 22, quality: "excellent" },
-    network_mode: "LTE",
-    has_backups: false,
-    has_journals: false,
-    has_key: true,
-    create_time: 0,
-    meta: {},
-    ...patch,
-  };
+  return testDevice(n, { tags: ["north", "pumps"], time: NOW - 2 * 3_600_000, status: "online", ...patch });
 }
 
 function renderTable(rows: Device[]) {
