@@ -7,40 +7,29 @@
 // client library cost about 45 µs of CPU a report, a quarter of all the CPU a report cost. Real
 // routers are elsewhere; the cheaper the generator, the more the figures measure the server.
 import net from "node:net";
-import { collectTopic, deriveDeviceToken } from "@cellfleet/contract";
+import { collectTopic, deriveDeviceToken, EXAMPLE_BOARD, EXAMPLE_MODEMS } from "@cellfleet/contract";
 
 const [url = "", devicesJson = "[]", secondsText = "10", windowText = "20"] = process.argv.slice(2);
 const devices = JSON.parse(devicesJson) as Array<{ ident: string; key: string }>;
 const durationMs = Number(secondsText) * 1000;
 const window = Number(windowText);
 const { hostname, port } = new URL(url);
+// The protocol's own examples (docs/device-protocol.md), with the counters and the signal moving so
+// that every report is a change and lands in history.
+const [exampleModem] = EXAMPLE_MODEMS.modems;
+
 function modems(seq: number, ts: number) {
   return JSON.stringify({
-    v: 1,
+    ...EXAMPLE_MODEMS,
     seq,
     ts,
     modems: [
       {
-        id: "1-1",
-        state: 1,
-        primary: true,
-        mode: "LTE",
-        sim: 1,
-        operator: "MegaFon",
-        ip: "10.174.22.91",
-        module: "Quectel EC25-E",
-        band: "B3",
-        signal: 72,
-        imei: "866758041234567",
-        iccid: "8970102123456789012",
-        imsi: "250021234567890",
-        rx: 1532918112 + seq * 1500,
-        tx: 204117345 + seq * 300,
-        uptime: 80112 + seq,
-        rsrq: -9.5,
-        rssi: -67,
+        ...exampleModem,
+        rx: (exampleModem?.rx ?? 0) + seq * 1500,
+        tx: (exampleModem?.tx ?? 0) + seq * 300,
+        uptime: (exampleModem?.uptime ?? 0) + seq,
         rsrp: -94 - (seq % 7),
-        sinr: 13.2,
         csq: 10 + (seq % 20),
       },
     ],
@@ -49,18 +38,12 @@ function modems(seq: number, ts: number) {
 
 function board(seq: number, ts: number) {
   return JSON.stringify({
-    v: 1,
+    ...EXAMPLE_BOARD,
     seq,
     ts,
-    model: "RUT955",
-    firmware: "RUT9_R_00.07.06.10",
-    serial: "1109876543",
-    hostname: "RUT955",
-    uptime: 86400 + seq,
+    uptime: EXAMPLE_BOARD.uptime + seq,
     cpu_load: seq % 100,
-    memory_total: 134217728,
-    memory_free: 61865984 - (seq % 1000),
-    temperature: 41.2,
+    memory_free: EXAMPLE_BOARD.memory_free - (seq % 1000),
   });
 }
 

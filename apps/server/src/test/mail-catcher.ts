@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
+import type { SmtpConfig } from "../platform/config";
 
 /** A mail the catcher received. */
 export interface CaughtMail {
@@ -65,4 +66,16 @@ export function mailText(mail: CaughtMail): string {
   return body
     .replace(/=\r?\n/g, "")
     .replace(/(?:=[0-9A-F]{2})+/g, (match) => Buffer.from(match.replace(/=/g, ""), "hex").toString("utf8"));
+}
+
+/** The server's mail settings that send everything to the catcher. */
+export function catcherSmtp(catcher: MailCatcher): SmtpConfig {
+  return {
+    url: catcher.url,
+    host: undefined,
+    port: 25,
+    user: undefined,
+    password: undefined,
+    from: "cellfleet@test.local",
+  };
 }

@@ -83,10 +83,8 @@ export const CSQ_RANGES: Record<SignalQuality, CsqRange> = {
 /** The repo filter of a list request, at `now` under the domain's thresholds. */
 export function toDeviceFilter(
   query: Omit<DeviceListQuery, "page" | "size" | "sort" | "facets">,
-  thresholds: readonly StatusThreshold[],
-  now: Date,
+  ranges: Record<DeviceStatus, ContactRange>,
 ): DeviceFilter {
-  const ranges = contactRangesByStatus(thresholds, now);
   const search = query.search?.trim();
   return {
     search: search ? search : undefined,

@@ -6,6 +6,7 @@ import {
   type DeviceDetail,
   type DeviceFacets,
   type DeviceListQuery,
+  type DeviceStatus,
   type DomainSettings,
   FACET_TOP_N,
   isCollectFresh,
@@ -16,7 +17,13 @@ import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { JsonLine } from "../../platform/http/ndjson";
-import { CSQ_RANGES, contactRangesByStatus, type DeviceFilter, toDeviceFilter } from "./device-filter";
+import {
+  type ContactRange,
+  CSQ_RANGES,
+  contactRangesByStatus,
+  type DeviceFilter,
+  toDeviceFilter,
+} from "./device-filter";
 import { toDeviceDto } from "./devices.mapper";
 import { devicesRepo } from "./devices.repo";
 import { requireDeviceDomain } from "./devices.service";
@@ -48,8 +55,9 @@ export async function* listDevices(
   const domainId = requireDeviceDomain(session);
   // The hot path: the thresholds are shared for a moment too, like the totals.
   const settings = await listCountCache.get(domainId, "settings", () => domainSettings(ctx, domainId));
-  const now = ctx.now();
-  const filter = toDeviceFilter(query, settings.status, now);
+  // One moment for the whole answer: the status filter, each line's status and the facets agree.
+  const ranges = contactRangesByStatus(settings.status, ctx.now());
+  const filter = toDeviceFilter(query, ranges);
   const repo = devicesListRepo(ctx.db);
   const sort = query.sort ?? { field: "ident" as const, order: "asc" as const };
   const { page: _page, size: _size, sort: _sort, facets: _facets, ...filterFields } = query;
@@ -61,14 +69,14 @@ export async function* listDevices(
       filter,
       sort,
       { limit: query.size, offset: query.page * query.size },
-      contactRangesByStatus(settings.status, now),
+      ranges,
     ),
   ]);
   // The header and the page go out in one write; the facets, when asked, follow when counted.
   yield [{ total, page: query.page, size: query.size }, ...lines.map((line) => new JsonLine(line))];
   if (query.facets) {
     const facets = await listCountCache.get(domainId, `facets:${filterKey}`, () =>
-      countFacets(ctx, domainId, filter, settings, now),
+      countFacets(ctx, domainId, filter, ranges),
     );
     yield [{ facets }];
   }
@@ -78,13 +86,12 @@ async function countFacets(
   ctx: AppContext,
   domainId: string,
   filter: DeviceFilter,
-  settings: DomainSettings,
-  now: Date,
+  ranges: Record<DeviceStatus, ContactRange>,
 ): Promise<DeviceFacets> {
   const rows = await devicesListRepo(ctx.db).countFacetsByFilter(
     domainId,
     filter,
-    contactRangesByStatus(settings.status, now),
+    ranges,
     CSQ_RANGES,
     FACET_TOP_N,
   );
@@ -136,7 +143,7 @@ export async function* exportDevicesCsv(
   const domainId = requireDeviceDomain(session);
   const settings = await domainSettings(ctx, domainId);
   const now = ctx.now();
-  const filter = toDeviceFilter(query, settings.status, now);
+  const filter = toDeviceFilter(query, contactRangesByStatus(settings.status, now));
   const repo = devicesListRepo(ctx.db);
   yield `${CSV_COLUMNS.join(",")}\r\n`;
   let after: string | null = null;

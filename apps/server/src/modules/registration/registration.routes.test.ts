@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callApi } from "../../test/accounting-helpers";
 import { buildUser, uniqueName } from "../../test/factories";
-import { type MailCatcher, mailText, startMailCatcher } from "../../test/mail-catcher";
+import { catcherSmtp, type MailCatcher, mailText, startMailCatcher } from "../../test/mail-catcher";
 import { createTestApp, type TestApp } from "../../test/test-app";
 
 let t: TestApp;
@@ -12,14 +12,7 @@ beforeAll(async () => {
   mail = await startMailCatcher();
   t = await createTestApp({
     config: {
-      smtp: {
-        url: mail.url,
-        host: undefined,
-        port: 25,
-        user: undefined,
-        password: undefined,
-        from: "cellfleet@test.local",
-      },
+      smtp: catcherSmtp(mail),
       publicUrl: "https://console.example.com",
     },
   });
