@@ -4,7 +4,7 @@
 // first NDJSON line after the header), per engine: closed loop (each client sends its next request when
 // its answer ends: the saturation figures) and open loop (each client on a Poisson schedule at
 // BENCH_PACED_RATES requests a second in all).
-// npm run bench:listing -w bench   (BENCH_ENGINES=postgres,pglite BENCH_REQUESTS BENCH_SECONDS BENCH_CLIENTS BENCH_DEVICES BENCH_PACED_RATES BENCH_PACED_SECONDS BENCH_DATABASE_URL)
+// npm run bench:listing -w bench   (BENCH_ENGINES=postgres,pglite BENCH_REQUESTS BENCH_SECONDS BENCH_WARMUP_SECONDS BENCH_CLIENTS BENCH_DEVICES BENCH_PACED_RATES BENCH_PACED_SECONDS BENCH_DATABASE_URL)
 import http from "node:http";
 import { cpus, loadavg } from "node:os";
 import { startBenchServer } from "./bench-server";
@@ -16,6 +16,11 @@ const ENGINES = (process.env.BENCH_ENGINES ?? "postgres,pglite").split(",").map(
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const MAX_SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+/**
+ * How long the closed loop runs before it is measured: long enough for the JIT of both processes, the
+ * pool's connections and every count and facet of the mix to settle (the first seconds run slower).
+ */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
 /** Total request rates of the open-loop passes (BENCH_PACED_RATES, comma-separated; empty: none). */
 const PACED_RATES = (process.env.BENCH_PACED_RATES ?? "160,320")
   .split(",")
@@ -106,9 +111,10 @@ async function runLoad(
   requests: number,
   label: string,
   clients = CLIENTS,
+  forSeconds = MAX_SECONDS,
 ): Promise<Sample[]> {
   const samples: Sample[] = [];
-  const deadline = performance.now() + MAX_SECONDS * 1000;
+  const deadline = performance.now() + forSeconds * 1000;
   let issued = 0;
   const client = async (index: number) => {
     let step = index;
@@ -215,12 +221,12 @@ console.log(
   `Listing benchmark: ${DEVICES} devices, ${CLIENTS} clients, ${cpus().length} CPUs, ${new Date().toISOString()}`,
 );
 for (const engine of ENGINES) {
-  const requests = Number(process.env.BENCH_REQUESTS ?? (engine === "pglite" ? 1000 : 5000));
+  const requests = Number(process.env.BENCH_REQUESTS ?? (engine === "pglite" ? 1000 : 15_000));
   console.log(`\n${engine}: seeding and starting…`);
   const server = await startServer(engine);
   try {
     console.log(`  seeded ${DEVICES} devices in ${(server.seedMs / 1000).toFixed(1)} s`);
-    await runLoad(server.baseUrl, server.tokens, Math.min(requests, CLIENTS * SCENARIOS.length), "warm-up");
+    await runLoad(server.baseUrl, server.tokens, Number.POSITIVE_INFINITY, "warm-up", CLIENTS, WARMUP_SECONDS);
     const single = await runLoad(server.baseUrl, server.tokens, SCENARIOS.length * 10, "one client", 1);
     const one = summarise(single);
     console.log(
