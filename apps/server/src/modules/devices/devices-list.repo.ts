@@ -153,12 +153,32 @@ const NOT_NULL_SORTS: ReadonlySet<DeviceSortField> = new Set([
   "create_time",
 ]);
 
-/** The ORDER BY of a sort: never-reported devices last either way, then ident. */
-function sortOrder(sort: DeviceSort) {
-  const direction = sql.raw(sort.order);
-  const nulls = NOT_NULL_SORTS.has(sort.field) ? sql`` : sql` nulls last`;
+/**
+ * The ORDER BY of a sort: never-reported devices last either way, then ident. `reversed` is the
+ * exact reverse of that order (nulls first), which is the same index read backwards.
+ */
+function sortOrder(sort: DeviceSort, reversed = false) {
+  const order = reversed === (sort.order === "asc") ? "desc" : "asc";
+  const direction = sql.raw(order);
+  const nulls = NOT_NULL_SORTS.has(sort.field) ? sql`` : reversed ? sql` nulls first` : sql` nulls last`;
   const tieBreak = sort.field === "ident" ? sql`` : sql`, devices.ident ${direction}`;
   return sql`${sql.ref(SORT_COLUMNS[sort.field])} ${direction}${nulls}${tieBreak}`;
+}
+
+/**
+ * How to read a page off its sort index: from the start (LIMIT, OFFSET), or, for a page past the
+ * middle of `total` rows, from the end in reverse order, so that page 100 of 100 walks 100 index
+ * entries instead of 10,000. `total` is the count the answer's header carries, so a page read from
+ * the end agrees with it: while that count lags behind (ListCountCache), such a page is anchored to
+ * the end of the list as the header counts it.
+ */
+export function pageWalk(page: { limit: number; offset: number; total: number | null }) {
+  const { total } = page;
+  const forward = { reversed: false, limit: page.limit, offset: page.offset };
+  if (total === null || page.offset >= total) return forward;
+  const end = Math.min(page.offset + page.limit, total);
+  const fromEnd = total - end;
+  return fromEnd < page.offset ? { reversed: true, limit: end - page.offset, offset: fromEnd } : forward;
 }
 
 /** A sort of the list: a field and its order; ties are broken by ident, which is unique. */
@@ -214,22 +234,23 @@ export function devicesListRepo(db: Kysely<DB>) {
      * One page of devices as JSON lines (see deviceJsonLine), their status judged by `contactRanges`;
      * never-reported devices sort last whatever the order. Each sort has an index in its full
      * order, ident tie-break included (0006_list_sorts), so the page is read off it with LIMIT and
-     * OFFSET and never sorted.
+     * OFFSET and never sorted; a page past the middle of `total` is read from the end (pageWalk).
      */
     async findDeviceLinesByFilter(
       domainId: string,
       filter: DeviceFilter,
       sort: DeviceSort,
-      page: { limit: number; offset: number },
+      page: { limit: number; offset: number; total: number | null },
       contactRanges: Record<DeviceStatus, ContactRange>,
     ): Promise<string[]> {
+      const walk = pageWalk(page);
       // The page is cut first and its lines built after: PostgreSQL would build a line for every row
       // an OFFSET skips, too (10,000 of them for page 100 of 100).
       const rows = filtered(domainId, filter)
         .selectAll("devices")
-        .orderBy(sortOrder(sort))
-        .limit(page.limit)
-        .offset(page.offset);
+        .orderBy(sortOrder(sort, walk.reversed))
+        .limit(walk.limit)
+        .offset(walk.offset);
       const line = deviceJsonLine(expressionBuilder<DB, "devices">(), contactRanges, CSQ_RANGES);
       const result = await sql<{ line: string }>`
         select ${line} as line from (${rows}) as devices order by ${sortOrder(sort)}`.execute(db);

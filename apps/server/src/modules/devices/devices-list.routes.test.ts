@@ -1,6 +1,7 @@
 import {
   computeDeviceStatus,
   DEFAULT_DOMAIN_SETTINGS,
+  DEVICE_SORT_FIELDS,
   type Device,
   type DeviceListRequest,
   signalQualityFromCsq,
@@ -233,6 +234,32 @@ describe("POST /api/devices/ (NDJSON)", () => {
     const bySignal = (await list({ size: 100, sort: { field: "signal", order: "asc" } })).devices;
     const csqs = bySignal.map((d) => d.signal.csq).filter((c): c is number => c !== null);
     expect(csqs).toEqual([...csqs].sort((a, b) => a - b));
+  });
+
+  it("reads pages past the middle from the end, and they still join up in every sort", async () => {
+    // 30 devices, and 25 of them (a partial last page); page 2 of 3 is read from the end.
+    for (const filter of [{}, { status: ["online", "warning", "critical"] }]) {
+      for (const field of DEVICE_SORT_FIELDS) {
+        for (const order of ["asc", "desc"] as const) {
+          const sort = { field, order };
+          const whole = (await list({ ...filter, size: 100, sort })).devices.map((d) => d.ident);
+          const pages: string[] = [];
+          for (let page = 0; page < 3; page++)
+            pages.push(...(await list({ ...filter, page, size: 10, sort })).devices.map((d) => d.ident));
+          expect(pages, `${field} ${order}`).toEqual(whole);
+          expect(new Set(whole).size).toBe(whole.length);
+        }
+      }
+    }
+  });
+
+  it("sends a page without facets in one body with its length, and streams facets after the page", async () => {
+    const plain = await list({ size: 10 });
+    expect(plain.response.headers["content-length"]).toBe(String(Buffer.byteLength(plain.response.body)));
+    expect(plain.response.headers["transfer-encoding"]).toBeUndefined();
+    const withFacets = await list({ size: 10, facets: true });
+    expect(withFacets.response.headers["transfer-encoding"]).toBe("chunked");
+    expect(withFacets.lines.at(-1)).toHaveProperty("facets");
   });
 
   it("refuses bad search text, page sizes and sort fields with BAD_REQUEST", async () => {

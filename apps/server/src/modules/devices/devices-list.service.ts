@@ -44,8 +44,8 @@ function warningMinutes(settings: DomainSettings): number {
 
 /**
  * POST /api/devices/: the NDJSON lines of one page in batches — the header with the devices, then
- * the facets when asked. The count and the page run side by side (on PostgreSQL they take two pool connections);
- * totals and facets are shared between identical filters for a moment (see ListCountCache).
+ * the facets when asked. Totals and facets are shared between identical filters for a moment (see
+ * ListCountCache).
  */
 export async function* listDevices(
   ctx: AppContext,
@@ -62,16 +62,17 @@ export async function* listDevices(
   const sort = query.sort ?? { field: "ident" as const, order: "asc" as const };
   const { page: _page, size: _size, sort: _sort, facets: _facets, ...filterFields } = query;
   const filterKey = JSON.stringify(filterFields);
-  const [total, lines] = await Promise.all([
-    listCountCache.get(domainId, `total:${filterKey}`, () => repo.countDevicesByFilter(domainId, filter)),
-    repo.findDeviceLinesByFilter(
-      domainId,
-      filter,
-      sort,
-      { limit: query.size, offset: query.page * query.size },
-      ranges,
-    ),
-  ]);
+  // The total first (shared, so mostly known at once): a page past its middle is read from the end.
+  const total = await listCountCache.get(domainId, `total:${filterKey}`, () =>
+    repo.countDevicesByFilter(domainId, filter),
+  );
+  const lines = await repo.findDeviceLinesByFilter(
+    domainId,
+    filter,
+    sort,
+    { limit: query.size, offset: query.page * query.size, total },
+    ranges,
+  );
   // The header and the page go out in one write; the facets, when asked, follow when counted.
   yield [{ total, page: query.page, size: query.size }, ...lines.map((line) => new JsonLine(line))];
   if (query.facets) {

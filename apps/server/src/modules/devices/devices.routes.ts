@@ -19,7 +19,7 @@ import { z } from "zod";
 import { requireRole, requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError, toErrorBody } from "../../platform/errors";
-import { primed, sendNdjson } from "../../platform/http/ndjson";
+import { primed, sendNdjson, sendNdjsonWhole } from "../../platform/http/ndjson";
 import { ERROR_RESPONSES, TokenOnlyBodySchema } from "../../platform/http/schemas";
 import {
   changeDevices,
@@ -169,7 +169,9 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     },
     async (request, reply) => {
       const query = request.body ?? DeviceListRequestSchema.parse({});
-      return sendNdjson(request, reply, listDevices(ctx, requireSession(request), query));
+      const batches = listDevices(ctx, requireSession(request), query);
+      // Without facets the page is the whole answer: one write. Facets, slower to count, are streamed after it.
+      return query.facets ? sendNdjson(request, reply, batches) : sendNdjsonWhole(reply, batches);
     },
   );
 

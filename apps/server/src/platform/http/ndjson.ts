@@ -10,6 +10,13 @@ export class JsonLine {
   constructor(readonly text: string) {}
 }
 
+/** One batch as NDJSON text: a line per value, each ended by a newline. */
+function ndjsonText(batch: readonly unknown[]): string {
+  let text = "";
+  for (const item of batch) text += `${item instanceof JsonLine ? item.text : JSON.stringify(item)}\n`;
+  return text;
+}
+
 /**
  * Starts a generator so that what fails before its first item (403, 404, 400) is thrown here and
  * answered as an ordinary error with its status, not as a 200 stream.
@@ -35,11 +42,7 @@ export function ndjsonStream(request: FastifyRequest, batches: AsyncGenerator<re
       try {
         for await (const batch of batches) {
           isStarted = true;
-          if (batch.length === 0) continue;
-          let text = "";
-          for (const item of batch)
-            text += `${item instanceof JsonLine ? item.text : JSON.stringify(item)}\n`;
-          yield text;
+          if (batch.length > 0) yield ndjsonText(batch);
         }
       } catch (error) {
         if (!isStarted) throw error;
@@ -58,4 +61,18 @@ export async function sendNdjson(
 ): Promise<FastifyReply> {
   const started = await primed(batches);
   return reply.type(NDJSON_TYPE).send(ndjsonStream(request, started));
+}
+
+/**
+ * Sends batches that are all known at once (nothing slow to wait for between them) as one NDJSON body
+ * with its length: headers and body leave in one write, with no stream or chunk framing. A failure
+ * is answered as an ordinary error with its status.
+ */
+export async function sendNdjsonWhole(
+  reply: FastifyReply,
+  batches: AsyncGenerator<readonly unknown[]>,
+): Promise<FastifyReply> {
+  let text = "";
+  for await (const batch of batches) text += ndjsonText(batch);
+  return reply.type(NDJSON_TYPE).send(text);
 }
