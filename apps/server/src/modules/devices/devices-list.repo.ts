@@ -103,11 +103,23 @@ function epochMs(column: "devices.last_contact" | "devices.create_time") {
   return sql`floor(extract(epoch from ${sql.ref(column)}) * 1000)::bigint`;
 }
 
+/** A column as JSON text: strings escaped by to_json, null as `null`. */
+function jsonText(column: string) {
+  return sql`coalesce(to_json(${sql.ref(column)})::text, 'null')`;
+}
+
+/** Epoch milliseconds as JSON text, `null` when the time is null. */
+function epochMsText(column: "devices.last_contact" | "devices.create_time") {
+  return sql`coalesce(${epochMs(column)}::text, 'null')`;
+}
+
 /**
  * A device as one line of JSON, built by the database: the object toDeviceDto makes of the row
  * (devices.mapper.ts; a test holds the two equal), with the status judged by the same contact
  * ranges the status filter uses and the signal quality by the CSQ ranges. The list's page then
- * costs the server no row parsing and no serialising, only the bytes.
+ * costs the server no row parsing and no serialising, only the bytes. The line is concatenated
+ * text, values escaped by to_json: json_build_object looks up the type of each of its arguments on
+ * every row and costs twice as much (6 against 3.7 µs a device).
  */
 function deviceJsonLine(
   eb: DevicesEb,
@@ -124,25 +136,25 @@ function deviceJsonLine(
     ),
     sql` `,
   );
-  return sql<string>`json_build_object(
-    '_id', devices.id,
-    'ident', devices.ident,
-    'description', devices.description,
-    'tags', case when jsonb_typeof(devices.tags) = 'array' then devices.tags else '[]'::jsonb end,
-    'board', json_build_object('model', devices.model),
-    'firmware', devices.firmware,
-    'serial', devices.serial,
-    'time', ${epochMs("devices.last_contact")},
-    'status', case ${status} else 'critical' end,
-    'events', devices.events_unread,
-    'signal', json_build_object('csq', devices.signal_csq, 'quality', case ${quality} else 'unknown' end),
-    'network_mode', devices.network_mode,
-    'has_backups', devices.has_backups,
-    'has_journals', devices.has_journals,
-    'has_key', coalesce(devices.aes_key, '') <> '',
-    'create_time', ${epochMs("devices.create_time")},
-    'meta', coalesce(devices.meta, '{}'::jsonb)
-  )::text`;
+  return sql<string>`'{"_id":' || ${jsonText("devices.id")}
+    || ',"ident":' || ${jsonText("devices.ident")}
+    || ',"description":' || ${jsonText("devices.description")}
+    || ',"tags":' || case when jsonb_typeof(devices.tags) = 'array' then devices.tags::text else '[]' end
+    || ',"board":{"model":' || ${jsonText("devices.model")}
+    || '},"firmware":' || ${jsonText("devices.firmware")}
+    || ',"serial":' || ${jsonText("devices.serial")}
+    || ',"time":' || ${epochMsText("devices.last_contact")}
+    || ',"status":"' || case ${status} else 'critical' end
+    || '","events":' || devices.events_unread::text
+    || ',"signal":{"csq":' || coalesce(devices.signal_csq::text, 'null')
+    || ',"quality":"' || case ${quality} else 'unknown' end
+    || '"},"network_mode":' || ${jsonText("devices.network_mode")}
+    || ',"has_backups":' || devices.has_backups::text
+    || ',"has_journals":' || devices.has_journals::text
+    || ',"has_key":' || (coalesce(devices.aes_key, '') <> '')::text
+    || ',"create_time":' || ${epochMsText("devices.create_time")}
+    || ',"meta":' || coalesce(devices.meta, '{}'::jsonb)::text
+    || '}'`;
 }
 
 /** Sort columns that hold no nulls: their one index (0006_list_sorts) is read backwards for descending. */
