@@ -21,10 +21,27 @@ export type DatabaseOptions =
   /** `snapshot`: a dumpDataDir() tarball to start from instead of an empty cluster (tests use it). */
   | { kind: "pglite"; inMemory: true; snapshot?: Blob };
 
+/**
+ * The pool's connection settings: the URL, with `-c jit=off` added to its `options` parameter (a URL's
+ * own parameters would override a separate `options`, so one given in the URL is moved out of it).
+ */
+export function postgresConnection(url: string): { connectionString: string; options: string } {
+  const parsed = new URL(url);
+  const own = parsed.searchParams.get("options");
+  if (own === null) return { connectionString: url, options: "-c jit=off" };
+  parsed.searchParams.delete("options");
+  return { connectionString: parsed.toString(), options: `${own} -c jit=off` };
+}
+
 /** Opens PostgreSQL through a pg pool, or PGlite on disk (`<dataDir>`) or in memory. */
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+    const pool = new pg.Pool({
+      // No JIT: our statements are short, and compiling one costs more than it saves (the tag facet
+      // over 100,000 devices: 90 ms with JIT, 46 without).
+      ...postgresConnection(options.url),
+      max: options.maxConnections ?? 10,
+    });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     // db.destroy() ends the pool.
     return { db, kind: "postgres", close: () => db.destroy() };
