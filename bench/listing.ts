@@ -5,10 +5,10 @@
 // its answer ends: the saturation figures) and open loop (each client on a Poisson schedule at
 // BENCH_PACED_RATES requests a second in all).
 // npm run bench:listing -w bench   (BENCH_ENGINES=postgres,pglite BENCH_REQUESTS BENCH_SECONDS BENCH_WARMUP_SECONDS BENCH_CLIENTS BENCH_DEVICES BENCH_PACED_RATES BENCH_PACED_SECONDS BENCH_DATABASE_URL)
-import http from "node:http";
 import { cpus, loadavg } from "node:os";
 import { startBenchServer } from "./bench-server";
 import { machineBusyMs, postgresCpuMs } from "./cpu";
+import { KeepAliveClient } from "./http-load";
 
 const ENGINES = (process.env.BENCH_ENGINES ?? "postgres,pglite").split(",").map((e) => e.trim()) as Array<
   "postgres" | "pglite"
@@ -59,55 +59,24 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-/** Keep-alive connections, one per client, as browsers keep theirs: no connect per request. */
-const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+/** One of the clients: a signed-in person with their own session and keep-alive connection. */
+interface Person {
+  token: string;
+  client: KeepAliveClient;
+}
 
 /**
- * One list request: the time to the end of the first row line (after the header), and to the end.
- * node:http rather than fetch: fetch's web streams cost the load generator about 1 ms of CPU a request
- * on this machine, CPU the server under test then lacks.
+ * One list request on the client's own keep-alive connection (as a browser keeps one): the time to
+ * the end of the first row line (after the header), and to the end of the answer.
  */
-function timedList(
-  baseUrl: string,
-  token: string,
-  body: Record<string, unknown>,
-): Promise<Omit<Sample, "scenario">> {
-  const start = performance.now();
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      `${baseUrl}/api/devices/`,
-      {
-        method: "POST",
-        agent,
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload), token },
-      },
-      (response) => {
-        let newlines = 0;
-        let firstRowMs: number | null = null;
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => {
-          if (response.statusCode !== 200) chunks.push(chunk);
-          if (firstRowMs !== null) return;
-          for (let i = chunk.indexOf(10); i !== -1 && newlines < 2; i = chunk.indexOf(10, i + 1)) newlines++;
-          if (newlines >= 2) firstRowMs = performance.now() - start;
-        });
-        response.on("end", () => {
-          if (response.statusCode !== 200) {
-            reject(new Error(`HTTP ${response.statusCode}: ${Buffer.concat(chunks).toString()}`));
-          } else resolve({ totalMs: performance.now() - start, firstRowMs });
-        });
-        response.on("error", reject);
-      },
-    );
-    request.on("error", reject);
-    request.end(payload);
-  });
+async function timedList(person: Person, body: Record<string, unknown>): Promise<Omit<Sample, "scenario">> {
+  const answer = await person.client.postJson("/api/devices/", { token: person.token }, body);
+  if (answer.status !== 200) throw new Error(`HTTP ${answer.status}: ${answer.body}`);
+  return { totalMs: answer.totalMs, firstRowMs: answer.firstRowMs };
 }
 
 async function runLoad(
-  baseUrl: string,
-  tokens: string[],
+  people: Person[],
   requests: number,
   label: string,
   clients = CLIENTS,
@@ -121,7 +90,7 @@ async function runLoad(
     while (issued < requests && performance.now() < deadline) {
       issued++;
       const [scenario, body] = SCENARIOS[step++ % SCENARIOS.length] ?? ["default page", {}];
-      samples.push({ scenario, ...(await timedList(baseUrl, tokens[index] ?? "", body)) });
+      samples.push({ scenario, ...(await timedList(people[index] as Person, body)) });
     }
   };
   const start = performance.now();
@@ -139,12 +108,7 @@ async function runLoad(
  * request is timed from when it was due, not when it could leave, so a client held up by a slow
  * answer counts the wait (no coordinated omission).
  */
-async function runPaced(
-  baseUrl: string,
-  tokens: string[],
-  totalRate: number,
-  seconds: number,
-): Promise<Sample[]> {
+async function runPaced(people: Person[], totalRate: number, seconds: number): Promise<Sample[]> {
   const samples: Sample[] = [];
   const meanGapMs = (1000 * CLIENTS) / totalRate;
   const end = performance.now() + seconds * 1000;
@@ -156,7 +120,7 @@ async function runPaced(
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const [scenario, body] = SCENARIOS[step++ % SCENARIOS.length] ?? ["default page", {}];
       const late = performance.now() - dueAt;
-      const sample = await timedList(baseUrl, tokens[index] ?? "", body);
+      const sample = await timedList(people[index] as Person, body);
       samples.push({
         scenario,
         totalMs: sample.totalMs + late,
@@ -189,16 +153,21 @@ async function startServer(engine: "postgres" | "pglite") {
     name: "cf_bench_listing",
     execArgv: PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [],
   });
-  const tokens: string[] = [];
+  const people: Person[] = [];
   for (let i = 0; i < CLIENTS; i++) {
     const login = await fetch(`${server.baseUrl}/api/login/`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ username: server.username, password: server.password }),
     });
-    tokens.push(((await login.json()) as { token: string }).token);
+    const { token } = (await login.json()) as { token: string };
+    people.push({ token, client: new KeepAliveClient(server.baseUrl) });
   }
-  return { ...server, tokens };
+  const stop = async () => {
+    for (const person of people) person.client.close();
+    await server.stop();
+  };
+  return { ...server, people, stop };
 }
 
 async function timedFacets(baseUrl: string, token: string): Promise<number[]> {
@@ -226,8 +195,8 @@ for (const engine of ENGINES) {
   const server = await startServer(engine);
   try {
     console.log(`  seeded ${DEVICES} devices in ${(server.seedMs / 1000).toFixed(1)} s`);
-    await runLoad(server.baseUrl, server.tokens, Number.POSITIVE_INFINITY, "warm-up", CLIENTS, WARMUP_SECONDS);
-    const single = await runLoad(server.baseUrl, server.tokens, SCENARIOS.length * 10, "one client", 1);
+    await runLoad(server.people, Number.POSITIVE_INFINITY, "warm-up", CLIENTS, WARMUP_SECONDS);
+    const single = await runLoad(server.people, SCENARIOS.length * 10, "one client", 1);
     const one = summarise(single);
     console.log(
       `  one client: p50 ${fmt(one.p50)}, p99 ${fmt(one.p99)}; first row p50 ${fmt(one.firstRowP50)}`,
@@ -237,7 +206,7 @@ for (const engine of ENGINES) {
     const busyBefore = machineBusyMs();
     const postgresBefore = postgresCpuMs();
     const loadGenBefore = process.cpuUsage();
-    const samples = await runLoad(server.baseUrl, server.tokens, requests, "measured");
+    const samples = await runLoad(server.people, requests, "measured");
     const loadGen = process.cpuUsage(loadGenBefore);
     const busyPerRequest = (machineBusyMs() - busyBefore) / samples.length;
     const postgresPerRequest = (postgresCpuMs() - postgresBefore) / samples.length;
@@ -263,14 +232,14 @@ for (const engine of ENGINES) {
       );
     }
     for (const rate of PACED_RATES) {
-      const paced = summarise(await runPaced(server.baseUrl, server.tokens, rate, PACED_SECONDS));
+      const paced = summarise(await runPaced(server.people, rate, PACED_SECONDS));
       console.log(
         `  open loop, ${CLIENTS} clients sending ${rate} req/s in all (${(rate / CLIENTS).toFixed(1)} each): ` +
           `${paced.requests} requests, p50 ${fmt(paced.p50)}, p99 ${fmt(paced.p99)}; ` +
           `first row p50 ${fmt(paced.firstRowP50)}, p99 ${fmt(paced.firstRowP99)}`,
       );
     }
-    const facets = await timedFacets(server.baseUrl, server.tokens[0] ?? "");
+    const facets = await timedFacets(server.baseUrl, server.people[0]?.token ?? "");
     console.log(
       `  facets over all devices, one client: p50 ${fmt(percentile(facets, 50))}, max ${fmt(Math.max(...facets))}`,
     );
@@ -278,4 +247,3 @@ for (const engine of ENGINES) {
     await server.stop();
   }
 }
-agent.destroy();
