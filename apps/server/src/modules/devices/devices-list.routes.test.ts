@@ -150,12 +150,36 @@ describe("POST /api/devices/ (NDJSON)", () => {
     expect(facets.journals.with).toBe(count((d) => d.journals));
     expect(facets.events.with).toBe(count((d) => d.unread > 0));
     expect(facets.tags[0]).toEqual({ value: "north", count: 15 });
-    expect(facets.model).toContainEqual({ value: "", count: 10 });
-    expect(facets.network_mode).toContainEqual({ value: "LTE", count: 12 });
+    // Commonest first, ties by value; none reported is "".
+    expect(facets.model).toEqual([
+      { value: "", count: 10 },
+      { value: "RUT240", count: 10 },
+      { value: "RUT955", count: 10 },
+    ]);
+    expect(facets.network_mode).toEqual([
+      { value: "LTE", count: 12 },
+      { value: "", count: 6 },
+      { value: "3G", count: 6 },
+      { value: "5G", count: 6 },
+    ]);
     expect(facets.version).toEqual([
       { value: "1.0.0", count: 15 },
       { value: "2.1.0", count: 15 },
     ]);
+  });
+
+  it("counts facets over the filtered devices only, and zeros over none", async () => {
+    const { lines } = await list({ facets: true, tags: ["pumps"], model: ["RUT955"] });
+    const facets = lines.at(-1).facets;
+    const matching = seeded.filter((d) => d.tags.includes("pumps") && d.model === "RUT955");
+    expect(matching.length).toBeGreaterThan(0);
+    expect(facets.model).toEqual([{ value: "RUT955", count: matching.length }]);
+    expect(facets.backups.with + facets.backups.without).toBe(matching.length);
+    const none = (await list({ facets: true, search: "no such device" })).lines.at(-1).facets;
+    expect(none.model).toEqual([]);
+    expect(none.tags).toEqual([]);
+    expect(none.status).toEqual({ critical: 0, warning: 0, pending: 0, online: 0 });
+    expect(none.backups).toEqual({ with: 0, without: 0 });
   });
 
   it.each(["pending", "online", "warning", "critical"] as const)(
