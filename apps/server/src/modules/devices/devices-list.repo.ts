@@ -290,7 +290,7 @@ export function devicesListRepo(db: Kysely<DB>) {
      * Facet counts over the filtered devices in two passes side by side: one grouped by model,
      * firmware and network mode (grouping sets) with the fixed buckets as its grand total, and one
      * for tags. One pass instead of four: a search filter is matched once per device, not four times
-     * (60 against 165 ms of PostgreSQL for "pump" over 100,000 devices; 75 against 110 unfiltered).
+     * (the facets of "pump" over 100,000 devices in 111 ms instead of 216; unfiltered 107 instead of 136).
      */
     async countFacetsByFilter(
       domainId: string,
