@@ -12,6 +12,7 @@ import { buildDomain, buildUser, signIn } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
 import { toDeviceDto } from "./devices.mapper";
 import { devicesListRepo } from "./devices-list.repo";
+import { LIST_COUNT_TTL_MS } from "./list-count-cache";
 
 let t: TestApp;
 let token: string;
@@ -363,6 +364,25 @@ describe("POST /api/tags/ and POST /api/dashboard/", () => {
       });
     } finally {
       t.clock.advanceMinutes(-(24 * 60 + 1));
+    }
+  });
+});
+
+describe("shared counts", () => {
+  it("answers the dashboard totals of one moment to every caller, and new ones when the clock moves on", async () => {
+    const domain = await buildDomain(t);
+    const viewer = await signIn(t.app, await buildUser(t, { role: 4, domainId: domain.id }));
+    const totals = async () =>
+      (await t.app.inject({ method: "POST", url: "/api/dashboard/", headers: { token: viewer } })).json();
+    expect(await totals()).toEqual({ pending: 0, online: 0, warning: 0, critical: 0, total: 0 });
+    // Written behind the server's back (as another node would): the shared count does not see it yet.
+    await buildDevice(t, domain.id, { ident: uniqueDeviceIdent("S"), last_contact: t.clock.now() });
+    expect((await totals()).total).toBe(0);
+    t.clock.advance(LIST_COUNT_TTL_MS);
+    try {
+      expect(await totals()).toEqual({ pending: 0, online: 1, warning: 0, critical: 0, total: 1 });
+    } finally {
+      t.clock.advance(-LIST_COUNT_TTL_MS);
     }
   });
 });

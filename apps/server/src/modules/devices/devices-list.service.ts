@@ -28,7 +28,7 @@ import { toDeviceDto } from "./devices.mapper";
 import { devicesRepo } from "./devices.repo";
 import { requireDeviceDomain } from "./devices.service";
 import { devicesListRepo } from "./devices-list.repo";
-import { listCountCache } from "./list-count-cache";
+import { LIST_COUNT_TTL_MS, listCountCache } from "./list-count-cache";
 
 /** Rows fetched per round trip while exporting. */
 const EXPORT_CHUNK = 1000;
@@ -176,30 +176,43 @@ export async function* exportDevicesCsv(
   }
 }
 
-/** POST /api/tags/: every tag of the domain with how many devices carry it, most frequent first. */
+/**
+ * POST /api/tags/: every tag of the domain with how many devices carry it, most frequent first;
+ * shared for a moment like the list's totals.
+ */
 export async function readTagFrequencies(ctx: AppContext, session: SessionContext): Promise<TagFrequency> {
   const domainId = requireDeviceDomain(session);
-  const rows = await devicesListRepo(ctx.db).countTagsByFilter(domainId, {}, null);
+  const rows = await listCountCache.get(domainId, "tags", () =>
+    devicesListRepo(ctx.db).countTagsByFilter(domainId, {}, null),
+  );
   return Object.fromEntries(rows.map((row) => [row.value, row.count]));
 }
 
-/** POST /api/dashboard/: the domain's device totals by status, now. */
+/**
+ * POST /api/dashboard/: the domain's device totals by status, now. Each count reads every device of
+ * the domain, and every open dashboard asks again within a second of each device update while the
+ * fleet reports; so the callers of one LIST_COUNT_TTL_MS window of the clock share one count.
+ */
 export async function readDashboardTotals(
   ctx: AppContext,
   session: SessionContext,
 ): Promise<DashboardTotals> {
   const domainId = requireDeviceDomain(session);
-  const settings = await domainSettings(ctx, domainId);
-  const counts = await devicesListRepo(ctx.db).countByContactRanges(
-    domainId,
-    contactRangesByStatus(settings.status, ctx.now()),
-  );
-  const totals = { pending: 0, online: 0, warning: 0, critical: 0, total: 0 };
-  for (const status of DEVICE_STATUSES) {
-    totals[status] = counts[status] ?? 0;
-    totals.total += totals[status];
-  }
-  return totals;
+  const now = ctx.now();
+  const window = Math.floor(now.getTime() / LIST_COUNT_TTL_MS);
+  return listCountCache.get(domainId, `dashboard:${window}`, async () => {
+    const settings = await listCountCache.get(domainId, "settings", () => domainSettings(ctx, domainId));
+    const counts = await devicesListRepo(ctx.db).countByContactRanges(
+      domainId,
+      contactRangesByStatus(settings.status, now),
+    );
+    const totals = { pending: 0, online: 0, warning: 0, critical: 0, total: 0 };
+    for (const status of DEVICE_STATUSES) {
+      totals[status] = counts[status] ?? 0;
+      totals.total += totals[status];
+    }
+    return totals;
+  });
 }
 
 /** POST /api/device/{dev_id}: the device and one entry per collect type, freshness judged now. */
