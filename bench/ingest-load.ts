@@ -1,6 +1,7 @@
 // The load side of bench/ingest.ts, run as a child process so it has a core of its own: N virtual
 // devices, each keeping a window of QoS 1 collect reports in flight against the gateway, counting
-// what was acknowledged. Usage (from ingest.ts): ingest-load.ts <url> <json devices> <seconds> <window>
+// what was acknowledged. Usage (from ingest.ts): ingest-load.ts <url> <seconds> <window>, then the
+// devices ({ident, key}[]) as the first IPC message (a fleet of thousands does not fit in argv).
 //
 // It speaks MQTT 3.1.1 over plain sockets (CONNECT, PUBLISH QoS 1, PUBACK) rather than through
 // mqtt.js: the load generator shares the machine's two cores with the server under test, and the
@@ -9,8 +10,10 @@
 import net from "node:net";
 import { collectTopic, deriveDeviceToken, EXAMPLE_BOARD, EXAMPLE_MODEMS } from "@cellfleet/contract";
 
-const [url = "", devicesJson = "[]", secondsText = "10", windowText = "20"] = process.argv.slice(2);
-const devices = JSON.parse(devicesJson) as Array<{ ident: string; key: string }>;
+const [url = "", secondsText = "10", windowText = "20"] = process.argv.slice(2);
+const devices = await new Promise<Array<{ ident: string; key: string }>>((resolve) =>
+  process.once("message", (message) => resolve(message as Array<{ ident: string; key: string }>)),
+);
 const durationMs = Number(secondsText) * 1000;
 const window = Number(windowText);
 const { hostname, port } = new URL(url);
