@@ -5,6 +5,7 @@ import { buildPolicy, buildUser, signIn } from "../../test/factories";
 import { openTestSocket, type TestSocket } from "../../test/socket-client";
 import { createTestApp, type TestApp } from "../../test/test-app";
 import { domainTopic } from "../bus/bus";
+import { domainMessageText } from "./socket.routes";
 
 let t: TestApp;
 let socketUrl: string;
@@ -89,6 +90,15 @@ describe("GET /api/ws/", () => {
     expect(await second.socket.nextMessage()).toEqual(forSecond);
   });
 
+  it("sends one domain message to every socket of the domain", async () => {
+    const first = await connectSignedIn();
+    const second = await connectSignedIn({ domainId: first.user.domainId ?? undefined });
+    const message: ServerSocketMessage = { type: "devices", action: "update", content: [{ ident: "both" }] };
+    await t.bus.publish(domainTopic(first.user.domainId ?? ""), message);
+    expect(await first.socket.nextMessage()).toEqual(message);
+    expect(await second.socket.nextMessage()).toEqual(message);
+  });
+
   it("drops bus messages that are not socket messages", async () => {
     const { user, socket } = await connectSignedIn();
     const valid: ServerSocketMessage = { type: "collects", content: [] };
@@ -124,5 +134,23 @@ describe("GET /api/ws/ periodic re-check", () => {
       code: "INACTIVITY_TIMEOUT",
     });
     expect((await socket.closed).code).toBe(SOCKET_CLOSE.sessionEnded);
+  });
+});
+
+describe("domainMessageText", () => {
+  it("validates and serialises a message object once, for all its sockets", () => {
+    const message = { type: "collects", content: [{ n: 1 }] };
+    const text = domainMessageText(message);
+    expect(JSON.parse(text ?? "")).toEqual(message);
+    // The same object again (the bus hands every subscriber the same copy): the first text.
+    message.content.push({ n: 2 });
+    expect(domainMessageText(message)).toBe(text);
+  });
+
+  it("answers null for what is not a domain message, a session message included", () => {
+    expect(domainMessageText({ type: "nonsense" })).toBeNull();
+    expect(domainMessageText({ type: "session", state: "ended", code: "X" })).toBeNull();
+    expect(domainMessageText(null)).toBeNull();
+    expect(domainMessageText("text")).toBeNull();
   });
 });
