@@ -6,6 +6,7 @@ import * as m0003 from "./migrations/0003_gateway";
 import * as m0004 from "./migrations/0004_devices";
 import * as m0005 from "./migrations/0005_accounting";
 import * as m0006 from "./migrations/0006_list_sorts";
+import * as m0007 from "./migrations/0007_events_unread";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -18,6 +19,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0004_devices": m0004,
   "0005_accounting": m0005,
   "0006_list_sorts": m0006,
+  "0007_events_unread": m0007,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
