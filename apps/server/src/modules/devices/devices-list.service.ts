@@ -38,6 +38,11 @@ async function domainSettings(ctx: AppContext, domainId: string): Promise<Domain
   return domain?.settings ?? DEFAULT_DOMAIN_SETTINGS;
 }
 
+/** The domain's settings for the hot paths (list, dashboard): shared for a moment, like the totals. */
+function sharedDomainSettings(ctx: AppContext, domainId: string): Promise<DomainSettings> {
+  return listCountCache.get(domainId, "settings", () => domainSettings(ctx, domainId));
+}
+
 function warningMinutes(settings: DomainSettings): number {
   return settings.status.find((entry) => entry.name === "warning")?.minutes ?? 60;
 }
@@ -53,8 +58,7 @@ export async function* listDevices(
   query: DeviceListQuery,
 ): AsyncGenerator<unknown[]> {
   const domainId = requireDeviceDomain(session);
-  // The hot path: the thresholds are shared for a moment too, like the totals.
-  const settings = await listCountCache.get(domainId, "settings", () => domainSettings(ctx, domainId));
+  const settings = await sharedDomainSettings(ctx, domainId);
   // One moment for the whole answer: the status filter, each line's status and the facets agree.
   const ranges = contactRangesByStatus(settings.status, ctx.now());
   const filter = toDeviceFilter(query, ranges);
@@ -201,7 +205,7 @@ export async function readDashboardTotals(
   const now = ctx.now();
   const window = Math.floor(now.getTime() / LIST_COUNT_TTL_MS);
   return listCountCache.get(domainId, `dashboard:${window}`, async () => {
-    const settings = await listCountCache.get(domainId, "settings", () => domainSettings(ctx, domainId));
+    const settings = await sharedDomainSettings(ctx, domainId);
     const counts = await devicesListRepo(ctx.db).countByContactRanges(
       domainId,
       contactRangesByStatus(settings.status, now),

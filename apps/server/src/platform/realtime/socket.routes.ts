@@ -46,7 +46,7 @@ function parseHello(data: RawData): string | null {
  * The text each socket of a domain is sent for a domain message: validated and serialised once
  * however many sockets receive it, since the bus hands all its subscribers the same object. A batch
  * of ingest pushes up to a thousand devices at once, 1–1.7 ms to validate and serialise; done per
- * socket, 32 open dashboards at ten batches a second took 40% of a core. Null for a message that is
+ * socket, 32 open dashboards at ten batches a second would take 40% of a core. Null for a message that is
  * not a valid domain message.
  */
 const domainMessageTexts = new WeakMap<object, string | null>();
