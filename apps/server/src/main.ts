@@ -31,7 +31,7 @@ async function main(): Promise<void> {
 
   const database = openDatabase(
     config.databaseUrl
-      ? { kind: "postgres", url: config.databaseUrl }
+      ? { kind: "postgres", url: config.databaseUrl, maxConnections: config.databasePoolSize }
       : { kind: "pglite", dataDir: path.join(config.dataDir, "db") },
   );
   const applied = await migrateToLatest(database.db);

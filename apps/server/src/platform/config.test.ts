@@ -10,6 +10,7 @@ describe("loadConfig", () => {
       host: "0.0.0.0",
       dataDir: path.resolve("/srv/cellfleet", "data"),
       databaseUrl: undefined,
+      databasePoolSize: 10,
       mqttPort: 1883,
       isMqttPortDefault: true,
       mqttUrl: undefined,
@@ -52,6 +53,7 @@ describe("loadConfig", () => {
         PORT: "8080",
         DATA_DIR: "/var/lib/cellfleet",
         DATABASE_URL: "postgres://cf@db:5432/cellfleet",
+        DATABASE_POOL_SIZE: "4",
         BUS_URL: "nats://bus:4222",
         SIMULATE: "0",
         LOG_LEVEL: "debug",
@@ -65,6 +67,7 @@ describe("loadConfig", () => {
       port: 8080,
       dataDir: "/var/lib/cellfleet",
       databaseUrl: "postgres://cf@db:5432/cellfleet",
+      databasePoolSize: 4,
       busUrl: "nats://bus:4222",
       simulate: 0,
       logLevel: "debug",
@@ -85,10 +88,12 @@ describe("loadConfig", () => {
   });
 
   it("refuses invalid values with a ConfigError naming each variable", () => {
-    const attempt = () => loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", LOG_LEVEL: "loud" });
+    const attempt = () =>
+      loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", DATABASE_POOL_SIZE: "0", LOG_LEVEL: "loud" });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(/PORT="eighty"/);
     expect(attempt).toThrow(/DATABASE_URL="mysql:\/\/x"/);
+    expect(attempt).toThrow(/DATABASE_POOL_SIZE="0"/);
     expect(attempt).toThrow(/LOG_LEVEL="loud"/);
   });
 

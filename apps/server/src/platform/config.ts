@@ -32,6 +32,7 @@ const EnvSchema = z.object({
   HOST: optional(z.string().trim().min(1).default("0.0.0.0")),
   DATA_DIR: optional(z.string().trim().min(1).default("./data")),
   DATABASE_URL: optional(urlWithProtocols(["postgres:", "postgresql:"]).optional()),
+  DATABASE_POOL_SIZE: optional(z.coerce.number().int().min(1).max(1000).default(10)),
   MQTT_PORT: optional(z.coerce.number().int().min(0).max(65535).default(1883)),
   MQTT_URL: optional(urlWithProtocols(["mqtt:", "mqtts:", "ws:", "wss:", "tcp:", "tls:"]).optional()),
   MQTT_AUTH_SECRET: optional(z.string().min(16, "must be at least 16 characters").max(1024).optional()),
@@ -65,6 +66,8 @@ export interface Config {
   dataDir: string;
   /** Set: PostgreSQL through a pg pool. Unset: embedded PGlite. */
   databaseUrl: string | undefined;
+  /** PostgreSQL connections the server opens at most (ingest and requests share them). */
+  databasePoolSize: number;
   mqttPort: number;
   /** MQTT_PORT was not set: the embedded broker may move off a taken default port. */
   isMqttPortDefault: boolean;
@@ -124,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     host: e.HOST,
     dataDir: path.resolve(cwd, e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     mqttPort: e.MQTT_PORT,
     isMqttPortDefault: (env.MQTT_PORT ?? "").trim() === "",
     mqttUrl: e.MQTT_URL,
