@@ -33,6 +33,7 @@ import {
   type RealtimeTimings,
   registerRealtimeSocket,
 } from "./platform/realtime/socket.routes";
+import { loadPlatformSecrets } from "./platform/secrets";
 
 /** Bodies above 1 MiB are refused with 413 PAYLOAD_TOO_LARGE. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -85,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now: deps.now ?? (() => new Date()),
     log: app.log,
     mailer: createMailer(deps.config.smtp),
+    secrets: await loadPlatformSecrets(deps.database.db),
   };
   // Audit entries are written after the answer; closing waits for them, then closes the mail transport.
   const auditLog = createAuditLog(ctx);

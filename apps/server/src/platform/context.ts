@@ -5,6 +5,7 @@ import type { Config } from "./config";
 import type { DatabaseKind } from "./db/database";
 import type { DB } from "./db/schema";
 import type { Mailer } from "./mail/mailer";
+import type { PlatformSecrets } from "./secrets";
 
 /** What services need from the platform; built once by buildApp and handed to every route module. */
 export interface AppContext {
@@ -17,4 +18,6 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** Outgoing mail (registration keys, password resets, new passwords). */
   mailer: Mailer;
+  /** Keys derived from the server's own secret: signed file URLs, sealed job payloads. */
+  secrets: PlatformSecrets;
 }

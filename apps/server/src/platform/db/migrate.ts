@@ -7,6 +7,7 @@ import * as m0004 from "./migrations/0004_devices";
 import * as m0005 from "./migrations/0005_accounting";
 import * as m0006 from "./migrations/0006_list_sorts";
 import * as m0007 from "./migrations/0007_events_unread";
+import * as m0008 from "./migrations/0008_platform_secrets";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -20,6 +21,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0005_accounting": m0005,
   "0006_list_sorts": m0006,
   "0007_events_unread": m0007,
+  "0008_platform_secrets": m0008,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

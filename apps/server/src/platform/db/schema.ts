@@ -203,6 +203,13 @@ export interface EmailCodesTable {
 }
 
 /** The database as Kysely sees it. */
+/** Secrets the server made for itself on its first start (platform/secrets.ts). */
+export interface PlatformSecretsTable {
+  name: string;
+  value: Buffer;
+  create_time: TimestampDefault;
+}
+
 export interface DB {
   domains: DomainsTable;
   security_policies: SecurityPoliciesTable;
@@ -216,6 +223,7 @@ export interface DB {
   scheduler_leases: SchedulerLeasesTable;
   web_actions: WebActionsTable;
   email_codes: EmailCodesTable;
+  platform_secrets: PlatformSecretsTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;
