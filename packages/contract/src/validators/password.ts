@@ -29,8 +29,8 @@ export function checkPasswordConfirmation(
 }
 
 /**
- * A password cannot be changed again for 5 minutes after a change. `lastChangedMs` is when it last
- * changed (ms since the epoch), or null when it never did.
+ * A password cannot be changed again for 5 minutes after a change. `lastChangedMs` is when the person
+ * last chose it (ms since the epoch), or null when they never did (a factory password).
  */
 export function checkPasswordChangeAllowed(
   lastChangedMs: number | null,

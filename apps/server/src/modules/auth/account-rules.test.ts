@@ -43,7 +43,13 @@ describe("sign-in blocks by the policy", () => {
     expect((await login(user.username, user.password)).body.code).toBe("USER_TEMPORARILY_BLOCKED");
     t.clock.advanceMinutes(2);
     expect((await login(user.username, user.password)).status).toBe(200);
-    // A success starts the count again.
+    // A success starts the count again and ends the temporary block (signedInColumns).
+    const afterSuccess = await t.db
+      .selectFrom("users")
+      .select(["failed_attempts", "blocked_until"])
+      .where("id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect(afterSuccess).toEqual({ failed_attempts: 0, blocked_until: null });
     expect((await login(user.username, "wrong-4")).body.code).toBe("WRONG_LOGIN_OR_PASSWORD");
   });
 

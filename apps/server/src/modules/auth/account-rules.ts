@@ -1,6 +1,6 @@
-import type { SecurityPolicy } from "@cellfleet/contract";
+import { checkPasswordChangeAllowed, type SecurityPolicy } from "@cellfleet/contract";
 import type { AppContext } from "../../platform/context";
-import type { UserRecord } from "../../platform/db/schema";
+import type { UserRecord, UserUpdate } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { newPasswordMail } from "../registration/mails";
 import { accountingUsersRepo } from "../users/accounting-users.repo";
@@ -28,6 +28,28 @@ export async function endUserSessions(
 ): Promise<void> {
   const ids = await accountingUsersRepo(ctx.db).listOpenSessionIds(user.domain_id, user.id);
   for (const id of ids) await endSession(ctx, id, "user_removed", "USER_BLOCKED");
+}
+
+/**
+ * The columns a successful sign-in at `at` sets: the failed attempts start over and a temporary
+ * block ends (a permanent one, `blocked`, waits for an administrator).
+ */
+export function signedInColumns(at: Date): UserUpdate {
+  return { last_login: at, failed_attempts: 0, blocked_until: null };
+}
+
+/**
+ * Throws PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES when people change their own password again too soon,
+ * by the contract's one rule (spec section 5). A factory password was never chosen by the person, so
+ * it is always changeable, however recently it was set.
+ */
+export function assertOwnPasswordChangeAllowed(
+  user: Pick<UserRecord, "factory_password" | "password_changed_at">,
+  now: Date,
+): void {
+  const lastChosenMs = user.factory_password ? null : user.password_changed_at.getTime();
+  const refused = checkPasswordChangeAllowed(lastChosenMs, now.getTime());
+  if (refused) throw new AppError(refused, "The password was changed less than 5 minutes ago");
 }
 
 /** A temporary block still running at `now`. */

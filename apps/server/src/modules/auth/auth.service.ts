@@ -9,7 +9,12 @@ import { domainsRepo } from "../domains/domains.repo";
 import { findEffectivePolicy } from "../policies/policies.service";
 import { toSessionUser } from "../users/users.mapper";
 import { usersRepo } from "../users/users.repo";
-import { assertAccountMaySignIn, isTemporarilyBlocked, recordWrongPassword } from "./account-rules";
+import {
+  assertAccountMaySignIn,
+  isTemporarilyBlocked,
+  recordWrongPassword,
+  signedInColumns,
+} from "./account-rules";
 import { endSession } from "./session.service";
 import { sessionsRepo } from "./sessions.repo";
 
@@ -62,7 +67,7 @@ export async function login(ctx: AppContext, request: LoginRequest, clientIp: st
 
   const token = generateToken();
   await ctx.db.transaction().execute(async (trx) => {
-    await sessionsRepo(trx).insertSession({
+    await sessionsRepo(trx).insertSessionAcrossDomains({
       user_id: user.id,
       token_hash: hashToken(token),
       create_time: now,
@@ -70,7 +75,7 @@ export async function login(ctx: AppContext, request: LoginRequest, clientIp: st
       last_seen_at: now,
       client_ip: clientIp,
     });
-    await usersRepo(trx).recordLogin(user.domain_id, user.id, now);
+    await usersRepo(trx).updateUser(user.domain_id, user.id, signedInColumns(now));
     if (user.domain_id !== null) await domainsRepo(trx).recordDomainSession(user.domain_id, now);
   });
   return toSessionUser({ ...user, last_login: now, failed_attempts: 0 }, token);

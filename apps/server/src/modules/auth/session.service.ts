@@ -1,4 +1,9 @@
-import type { ErrorCode, Role, ServerSocketMessage } from "@cellfleet/contract";
+import {
+  type ErrorCode,
+  REAUTH_WINDOW_MINUTES,
+  type Role,
+  type ServerSocketMessage,
+} from "@cellfleet/contract";
 import type { SessionContext, SessionResolver } from "../../platform/auth/session-guard";
 import { hashToken } from "../../platform/auth/tokens";
 import { sessionTopic } from "../../platform/bus/bus";
@@ -20,10 +25,25 @@ export async function endSession(
   reason: SessionEndReason,
   code: ErrorCode,
 ): Promise<void> {
-  const hasEnded = await sessionsRepo(ctx.db).endSession(sessionId, ctx.now(), reason);
+  const hasEnded = await sessionsRepo(ctx.db).endSessionAcrossDomains(sessionId, ctx.now(), reason);
   if (!hasEnded) return;
   const message: ServerSocketMessage = { type: "session", state: "ended", code };
   await Promise.all([ctx.bus.publish(sessionTopic(sessionId), message), announceAuthChange(ctx)]);
+}
+
+/**
+ * With the user's policy asking for re-authentication, a session may save accounting changes only
+ * within REAUTH_WINDOW_MINUTES of signing in; later saves answer REAUTH (401), and the web signs the
+ * person in again.
+ */
+export async function assertRecentSignIn(ctx: AppContext, session: SessionContext): Promise<void> {
+  const policy = await findEffectivePolicy(ctx.db, session.user);
+  if (!policy.reauthentication) return;
+  const row = await sessionsRepo(ctx.db).findSessionByTokenHashAcrossDomains(hashToken(session.token));
+  if (!row) return;
+  if (ctx.now().getTime() - row.create_time.getTime() > REAUTH_WINDOW_MINUTES * 60_000) {
+    throw new AppError("REAUTH", "Sign in again to save this change");
+  }
 }
 
 /** Tells every node that sessions, users, domains or policies may have changed (their caches forget). */
@@ -81,7 +101,7 @@ export function createSessionResolver(ctx: AppContext, cache = new SessionCache(
       throw new AppError("PASSWORD_EXPIRED", "The password has expired");
     }
     if (touch && idleMs >= TOUCH_INTERVAL_MS) {
-      await sessionsRepo(ctx.db).touchSession(session.id, now);
+      await sessionsRepo(ctx.db).touchSessionAcrossDomains(session.id, now);
       // The cached row follows the write, so the next call neither re-touches nor times out.
       session.last_seen_at = now;
     }

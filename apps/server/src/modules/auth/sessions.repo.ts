@@ -6,12 +6,14 @@ import type { DB, NewSessionRow, SessionRow } from "../../platform/db/schema";
 export type SessionEndReason = "logout" | "expired" | "inactivity" | "user_removed";
 
 /**
- * Sign-in sessions. A session is found by its token before anyone knows whose it is, so the
- * lookup spans domains; everything after goes by the session's own id.
+ * Sign-in sessions. A session is found by its token before anyone knows whose it is, and its row
+ * has no domain column (it belongs to a user, superusers included), so every function here says
+ * AcrossDomains; after the lookup everything goes by the session's own id.
  */
 export function sessionsRepo(db: Kysely<DB>) {
   return {
-    async insertSession(session: Omit<NewSessionRow, "id">): Promise<string> {
+    /** Opens a session and answers its id. */
+    async insertSessionAcrossDomains(session: Omit<NewSessionRow, "id">): Promise<string> {
       const id = randomUUID();
       await db
         .insertInto("sessions")
@@ -20,16 +22,18 @@ export function sessionsRepo(db: Kysely<DB>) {
       return id;
     },
 
+    /** The session of a token's SHA-256, ended or not. */
     async findSessionByTokenHashAcrossDomains(tokenHash: string): Promise<SessionRow | undefined> {
       return db.selectFrom("sessions").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
     },
 
-    async touchSession(sessionId: string, at: Date): Promise<void> {
+    /** Notes the session's latest activity (the inactivity timeout counts from it). */
+    async touchSessionAcrossDomains(sessionId: string, at: Date): Promise<void> {
       await db.updateTable("sessions").set({ last_seen_at: at }).where("id", "=", sessionId).execute();
     },
 
     /** Ends a session that is still open; answers whether this call ended it. */
-    async endSession(sessionId: string, at: Date, reason: SessionEndReason): Promise<boolean> {
+    async endSessionAcrossDomains(sessionId: string, at: Date, reason: SessionEndReason): Promise<boolean> {
       const result = await db
         .updateTable("sessions")
         .set({ ended_at: at, end_reason: reason })

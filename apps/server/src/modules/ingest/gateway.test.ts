@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { domainTopic } from "../../platform/bus/bus";
 import { buildDomain } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
+import { CONTACT_GRANULARITY_MS } from "./ingest.plan";
 import type { DeviceIngest } from "./ingest.runtime";
 import {
   boardReport,
@@ -263,5 +264,32 @@ describe("ingest through the embedded broker", () => {
       offMine();
       offOther();
     }
+  });
+});
+
+describe("contact time", () => {
+  it("rewrites an unchanged device's last_contact only once it is CONTACT_GRANULARITY_MS old", async () => {
+    const d = await device();
+    const client = await connected(d.ident, d.token);
+    const lastContact = async () =>
+      (
+        await t.db
+          .selectFrom("devices")
+          .select("last_contact")
+          .where("id", "=", d.id)
+          .executeTakeFirstOrThrow()
+      ).last_contact?.getTime();
+
+    await publishJson(client, collectTopic(d.ident, "board"), boardReport(1));
+    const first = t.clock.now().getTime();
+    expect(await lastContact()).toBe(first);
+
+    t.clock.advance(CONTACT_GRANULARITY_MS - 1000);
+    await publishJson(client, collectTopic(d.ident, "board"), boardReport(2));
+    expect(await lastContact()).toBe(first);
+
+    t.clock.advance(2000);
+    await publishJson(client, collectTopic(d.ident, "board"), boardReport(3));
+    expect(await lastContact()).toBe(t.clock.now().getTime());
   });
 });

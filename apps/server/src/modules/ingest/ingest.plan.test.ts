@@ -1,6 +1,12 @@
 import { parseDeviceMessage } from "@cellfleet/contract";
 import { describe, expect, it } from "vitest";
-import { collectData, diffCollect, type ParsedReport, planBatch } from "./ingest.plan";
+import {
+  CONTACT_GRANULARITY_MS,
+  collectData,
+  diffCollect,
+  type ParsedReport,
+  planBatch,
+} from "./ingest.plan";
 import { boardReport, modemsReport } from "./ingest.test-support";
 
 const device = { id: "dev-1", domain_id: "dom-1", ident: "PLAN0001" };
@@ -56,5 +62,11 @@ describe("planBatch", () => {
     const plan = planBatch([modems, stranger], [device], [], now);
     expect(plan.touches[0]).toMatchObject({ has_modems: true, signal_csq: 25, network_mode: "LTE" });
     expect(plan.unknownDevice).toBe(1);
+  });
+
+  it("counts a contact stale CONTACT_GRANULARITY_MS (5 s) before the batch's time", () => {
+    const plan = planBatch([board(1, 10)], [device], [], now);
+    expect(CONTACT_GRANULARITY_MS).toBe(5000);
+    expect(plan.contactStaleBefore.getTime()).toBe(now.getTime() - 5000);
   });
 });

@@ -8,6 +8,12 @@ import type {
   StoredCollect,
 } from "./ingest.repo";
 
+/**
+ * last_contact is rewritten at most this often per device when nothing else about it changes: status
+ * counts in minutes, so a device reporting every second is not rewritten every second.
+ */
+export const CONTACT_GRANULARITY_MS = 5000;
+
 /** A report that passed parseDeviceMessage. */
 export type ParsedReport = Extract<DeviceMessageParseResult, { ok: true }>;
 
@@ -17,6 +23,8 @@ export interface BatchPlan {
   history: HistoryInsert[];
   events: EventInsert[];
   touches: DeviceTouch[];
+  /** A device whose last_contact is older than this gets the batch's time even when nothing else changed. */
+  contactStaleBefore: Date;
   /** Reports whose device no longer exists (deleted after it connected): acknowledged, not stored. */
   unknownDevice: number;
   /** Collects at or below the stored seq that were already stored: acknowledged, not applied twice. */
@@ -90,6 +98,7 @@ export function planBatch(
     history: [],
     events: [],
     touches: [],
+    contactStaleBefore: new Date(now.getTime() - CONTACT_GRANULARITY_MS),
     unknownDevice: 0,
     duplicates: 0,
     collectTimes: new Map(),

@@ -12,9 +12,6 @@ function chunks<T>(rows: readonly T[]): T[][] {
   return out;
 }
 
-/** last_contact is rewritten at most this often per device when nothing else about it changes. */
-export const CONTACT_GRANULARITY_MS = 5000;
-
 /** A device as ingest needs it. */
 export interface IngestDevice {
   id: string;
@@ -79,7 +76,8 @@ export interface DeviceTouch {
 
 /**
  * Ingest's queries. Devices are found by ident across domains (an ident is global, like an MQTT client
- * id); every write after that carries the device's own domain id.
+ * id), and one batch holds the reports of many domains, so every function here says AcrossDomains;
+ * each row written carries its device's own domain id.
  */
 export function ingestRepo(db: Kysely<DB>) {
   return {
@@ -128,7 +126,7 @@ export function ingestRepo(db: Kysely<DB>) {
      * Upserts the latest states in one statement (arrays through unnest, so one parse and no
      * per-row parameters); an older seq never replaces a newer one.
      */
-    async upsertCollects(rows: readonly CollectUpsert[]): Promise<void> {
+    async upsertCollectsAcrossDomains(rows: readonly CollectUpsert[]): Promise<void> {
       if (rows.length === 0) return;
       await sql`
         insert into device_collects (device_id, domain_id, type, data, seq, create_time)
@@ -142,7 +140,7 @@ export function ingestRepo(db: Kysely<DB>) {
     },
 
     /** History rows in one statement; a report already in history (same device, type and seq) is skipped. */
-    async insertHistory(rows: readonly HistoryInsert[]): Promise<void> {
+    async insertHistoryAcrossDomains(rows: readonly HistoryInsert[]): Promise<void> {
       if (rows.length === 0) return;
       await sql`
         insert into collect_history (domain_id, device_id, type, seq, changes, create_time)
@@ -154,7 +152,7 @@ export function ingestRepo(db: Kysely<DB>) {
     },
 
     /** Inserts events, skipping ones already stored (same device and seq); answers the new rows. */
-    async insertEvents(rows: readonly EventInsert[]): Promise<EventRow[]> {
+    async insertEventsAcrossDomains(rows: readonly EventInsert[]): Promise<EventRow[]> {
       const inserted: EventRow[] = [];
       for (const part of chunks(rows)) {
         const result = await db
@@ -170,9 +168,15 @@ export function ingestRepo(db: Kysely<DB>) {
 
     /**
      * One statement for every device of the batch: contact time, facets, board data, unread events.
-     * Answers the rows it changed (the realtime push sends exactly those).
+     * A row is written only when it visibly changes, or when its last_contact is older than
+     * `contactStaleBefore` (the plan decides how stale is stale). Answers the rows it changed (the
+     * realtime push sends exactly those).
      */
-    async touchDevices(touches: readonly DeviceTouch[], now: Date): Promise<DeviceRow[]> {
+    async touchDevicesAcrossDomains(
+      touches: readonly DeviceTouch[],
+      now: Date,
+      contactStaleBefore: Date,
+    ): Promise<DeviceRow[]> {
       if (touches.length === 0) return [];
       const col = <K extends keyof DeviceTouch>(key: K) => touches.map((touch) => touch[key]);
       const result = await sql<DeviceRow>`
@@ -191,9 +195,8 @@ export function ingestRepo(db: Kysely<DB>) {
           ${col("network_mode")}::text[], ${col("events_added")}::integer[]
         ) as v(id, seq, model, firmware, serial, has_modems, signal_csq, network_mode, events_added)
         where d.id = v.id and (
-          -- Only rows that visibly change: a contact time 5 s fresher (status counts in minutes), new
-          -- events, board data or facets. A device reporting every second is not rewritten every second.
-          d.last_contact is null or d.last_contact < ${new Date(now.getTime() - CONTACT_GRANULARITY_MS)}
+          -- Only rows that visibly change: a stale contact time, new events, board data or facets.
+          d.last_contact is null or d.last_contact < ${contactStaleBefore}
           or v.events_added > 0
           or (v.model is not null and (v.model, v.firmware, v.serial) is distinct from (d.model, d.firmware, d.serial))
           or (v.has_modems and (v.signal_csq, v.network_mode) is distinct from (d.signal_csq, d.network_mode)))
@@ -201,6 +204,7 @@ export function ingestRepo(db: Kysely<DB>) {
       return result.rows;
     },
 
+    /** The settings of the batch's domains, by domain id (the realtime push needs their thresholds). */
     async findDomainSettingsAcrossDomains(
       domainIds: readonly string[],
     ): Promise<Map<string, DomainSettings>> {

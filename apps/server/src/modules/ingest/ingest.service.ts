@@ -150,15 +150,15 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
           )
         : [];
       const plan = planBatch(reports, devices, stored, now);
-      const events = plan.events.length > 0 ? await r.insertEvents(plan.events) : [];
+      const events = plan.events.length > 0 ? await r.insertEventsAcrossDomains(plan.events) : [];
       const added = new Map<string, number>();
       for (const event of events) {
         if (event.device_id) added.set(event.device_id, (added.get(event.device_id) ?? 0) + 1);
       }
       for (const touch of plan.touches) touch.events_added = added.get(touch.id) ?? 0;
-      if (plan.collects.length > 0) await r.upsertCollects(plan.collects);
-      if (plan.history.length > 0) await r.insertHistory(plan.history);
-      const touched = await r.touchDevices(plan.touches, now);
+      if (plan.collects.length > 0) await r.upsertCollectsAcrossDomains(plan.collects);
+      if (plan.history.length > 0) await r.insertHistoryAcrossDomains(plan.history);
+      const touched = await r.touchDevicesAcrossDomains(plan.touches, now, plan.contactStaleBefore);
       return { plan, written: { touched, events } };
     });
   };

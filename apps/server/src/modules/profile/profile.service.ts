@@ -4,13 +4,11 @@ import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import type { UserUpdate } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { assertOwnPasswordChangeAllowed } from "../auth/account-rules";
 import { findEffectivePolicy } from "../policies/policies.service";
 import { toProfile } from "../users/users.mapper";
 import { usersRepo } from "../users/users.repo";
 import { computePasswordExpiry, isAdminRole } from "../users/users.rules";
-
-/** A password cannot be changed again within 5 minutes of a change (spec section 5). */
-const PASSWORD_CHANGE_PAUSE_MS = 5 * 60 * 1000;
 
 const PASSWORD_MESSAGES: Partial<Record<string, string>> = {
   PASSWORD_INVALID: "The password is empty",
@@ -65,16 +63,7 @@ async function preparePasswordChange(
     throw new AppError("PASSWORD_INVALID", "The current password is wrong");
   }
   const now = ctx.now();
-  // The factory password must always be changeable, however recently it was set.
-  if (
-    !user.factory_password &&
-    now.getTime() - user.password_changed_at.getTime() < PASSWORD_CHANGE_PAUSE_MS
-  ) {
-    throw new AppError(
-      "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES",
-      "The password was changed less than 5 minutes ago",
-    );
-  }
+  assertOwnPasswordChangeAllowed(user, now);
   const policy = await findEffectivePolicy(ctx.db, user);
   const broken = checkPassword(password.new, policy, {
     isAdmin: isAdminRole(user.role),

@@ -4,10 +4,15 @@ import type { DB, EmailCodesTable } from "../../platform/db/schema";
 
 type Purpose = EmailCodesTable["purpose"];
 
-/** One-time codes sent by e-mail. They exist before any domain does, so they are not domain-owned. */
+/**
+ * One-time codes sent by e-mail. They exist before any domain does (registration) or before anyone
+ * knows the person's domain (password reset), so they are not domain-owned and every function here
+ * says AcrossDomains.
+ */
 export function emailCodesRepo(db: Kysely<DB>) {
   return {
-    async insertCode(code: {
+    /** Stores a code's hash for a purpose and an address (and the user it resets, if any). */
+    async insertCodeAcrossDomains(code: {
       purpose: Purpose;
       email: string;
       userId: string | null;

@@ -48,7 +48,7 @@ export async function sendRegistrationCode(ctx: AppContext, email: string): Prom
   requireMail(ctx);
   const key = generateKey();
   const now = ctx.now();
-  await emailCodesRepo(ctx.db).insertCode({
+  await emailCodesRepo(ctx.db).insertCodeAcrossDomains({
     purpose: "registration",
     email,
     userId: null,
@@ -149,7 +149,7 @@ export async function forgotPassword(ctx: AppContext, request: ForgotPasswordReq
   if (!user?.email) return;
   const code = generateToken();
   const now = ctx.now();
-  await emailCodesRepo(ctx.db).insertCode({
+  await emailCodesRepo(ctx.db).insertCodeAcrossDomains({
     purpose: "password_reset",
     email: user.email,
     userId: user.id,

@@ -12,7 +12,7 @@ import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { toJsonb, type UserUpdate } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
-import { endUserSessions } from "../auth/account-rules";
+import { assertOwnPasswordChangeAllowed, endUserSessions } from "../auth/account-rules";
 import { domainsRepo } from "../domains/domains.repo";
 import { policiesRepo } from "../policies/policies.repo";
 import { findEffectivePolicy } from "../policies/policies.service";
@@ -21,9 +21,6 @@ import { applyPasswordChange, assertAcceptablePassword, preparePassword } from "
 import { usersRepo } from "./users.repo";
 import { computePasswordExpiry } from "./users.rules";
 import { findVisibleUser } from "./users.service";
-
-/** A password cannot be changed again within 5 minutes of a change (spec section 5). */
-const PASSWORD_CHANGE_PAUSE_MS = 5 * 60 * 1000;
 
 /** The fields of a new account, whichever screen creates it. */
 export interface NewAccount {
@@ -192,16 +189,7 @@ export async function updateAccount(
 
   if (changes.password !== undefined) {
     const now = ctx.now();
-    if (
-      isSelf &&
-      now.getTime() - target.password_changed_at.getTime() < PASSWORD_CHANGE_PAUSE_MS &&
-      !target.factory_password
-    ) {
-      throw new AppError(
-        "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES",
-        "The password was changed less than 5 minutes ago",
-      );
-    }
+    if (isSelf) assertOwnPasswordChangeAllowed(target, now);
     const withChanges = { ...target, policy_id: changes.policy_id ?? target.policy_id };
     const policy = await assertAcceptablePassword(ctx, withChanges, changes.password, { role });
     const change = await preparePassword(policy, role, changes.password, now, !isSelf);

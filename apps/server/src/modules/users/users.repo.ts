@@ -100,24 +100,6 @@ export function usersRepo(db: Kysely<DB>) {
         .execute();
     },
 
-    async recordLogin(domainId: string | null, userId: string, at: Date): Promise<void> {
-      await db
-        .updateTable("users")
-        .set({ last_login: at, failed_attempts: 0, blocked_until: null })
-        .where("users.id", "=", userId)
-        .where("users.domain_id", domainOp(domainId), domainId)
-        .execute();
-    },
-
-    async recordFailedLogin(domainId: string | null, userId: string): Promise<void> {
-      await db
-        .updateTable("users")
-        .set((eb) => ({ failed_attempts: eb("failed_attempts", "+", 1) }))
-        .where("users.id", "=", userId)
-        .where("users.domain_id", domainOp(domainId), domainId)
-        .execute();
-    },
-
     /** The newest `limit` password hashes the user has had, newest first. */
     async listRecentPasswordHashes(
       domainId: string | null,
