@@ -91,6 +91,12 @@ export class BusLink {
     );
   }
 
+  /** The bus was closed on purpose: no longer connected, and nothing to log. */
+  close(): void {
+    this.isUp = false;
+    this.stats.isConnected = false;
+  }
+
   /** Counts a publish that could not be sent. */
   drop(): void {
     this.stats.dropped++;

@@ -71,6 +71,7 @@ export function createNatsBus(options: NatsBusOptions): NetworkBus {
 
   const watchStatus = async (nc: NatsConnection) => {
     for await (const status of nc.status()) {
+      if (isClosed) return;
       if (status.type === "disconnect" || status.type === "staleConnection") {
         if (link.isConnected) lostSince = Date.now();
         link.down();
@@ -152,6 +153,7 @@ export function createNatsBus(options: NatsBusOptions): NetworkBus {
     async close() {
       if (isClosed) return;
       isClosed = true;
+      link.close();
       fanout.clear();
       subscriptions.clear();
       await connection?.close();

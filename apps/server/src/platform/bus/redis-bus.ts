@@ -105,6 +105,7 @@ export function createRedisBus(options: RedisBusOptions): NetworkBus {
     async close() {
       if (isClosed) return;
       isClosed = true;
+      link.close();
       fanout.clear();
       await Promise.all([closeConnection(publisher), closeConnection(subscriber)]);
     },
