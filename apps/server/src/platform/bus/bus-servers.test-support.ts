@@ -42,10 +42,10 @@ async function acceptsConnections(port: number, timeoutMs = 10_000): Promise<voi
   }
 }
 
-function ownServer(command: string, args: (port: number) => string[], scheme: string, port: number): OwnBusServer {
+function ownServer(command: string, args: (port: number) => string[], url: string, port: number): OwnBusServer {
   let child: ChildProcess | null = null;
   const server: OwnBusServer = {
-    url: `${scheme}://127.0.0.1:${port}`,
+    url,
     async start() {
       child = spawn(command, args(port), { stdio: "ignore" });
       await acceptsConnections(port);
@@ -63,26 +63,30 @@ function ownServer(command: string, args: (port: number) => string[], scheme: st
   return server;
 }
 
-/** `nats-server` (Debian's, /usr/sbin) on a free port, started. */
-export async function startOwnNatsServer(): Promise<OwnBusServer> {
+/** `nats-server` (Debian's, /usr/sbin) on a free port, started; with a password when given one. */
+export async function startOwnNatsServer(password?: string): Promise<OwnBusServer> {
+  const port = await freePort();
+  const auth = password ? ["--user", "cellfleet", "--pass", password] : [];
   const server = ownServer(
     "/usr/sbin/nats-server",
-    (port) => ["-a", "127.0.0.1", "-p", String(port)],
-    "nats",
-    await freePort(),
+    () => ["-a", "127.0.0.1", "-p", String(port), ...auth],
+    password ? `nats://cellfleet:${password}@127.0.0.1:${port}` : `nats://127.0.0.1:${port}`,
+    port,
   );
   await server.start();
   return server;
 }
 
-/** `redis-server` on a free port without persistence, started. */
-export async function startOwnRedisServer(): Promise<OwnBusServer> {
+/** `redis-server` on a free port without persistence, started; with a password when given one. */
+export async function startOwnRedisServer(password?: string): Promise<OwnBusServer> {
   const binary = execFileSync("which", ["redis-server"]).toString().trim();
+  const port = await freePort();
+  const auth = password ? ["--requirepass", password] : [];
   const server = ownServer(
     binary,
-    (port) => ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    "redis",
-    await freePort(),
+    () => ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...auth],
+    password ? `redis://:${password}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`,
+    port,
   );
   await server.start();
   return server;

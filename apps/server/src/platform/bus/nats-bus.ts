@@ -51,7 +51,17 @@ export function createNatsBus(options: NatsBusOptions): NetworkBus {
   const subscriptions = new Map<string, Subscription>();
   let connection: NatsConnection | null = null;
   let isClosed = false;
-  let lostSince = 0;
+  let outageStart = 0;
+  let lastDelayAt = 0;
+
+  // The client asks for a delay before each attempt but says nothing of how many came before: an
+  // outage starts when it has not asked for a while, and the delay grows with the outage's age.
+  const nextReconnectDelay = () => {
+    const now = Date.now();
+    if (now - lastDelayAt > 10_000) outageStart = now;
+    lastDelayAt = now;
+    return reconnectDelayMs(Math.floor((now - outageStart) / 1000) + 1);
+  };
 
   const subjectOf = (topic: string) => {
     // A wildcard or a space would make NATS match other subjects than the one topic meant.
@@ -72,10 +82,8 @@ export function createNatsBus(options: NatsBusOptions): NetworkBus {
   const watchStatus = async (nc: NatsConnection) => {
     for await (const status of nc.status()) {
       if (isClosed) return;
-      if (status.type === "disconnect" || status.type === "staleConnection") {
-        if (link.isConnected) lostSince = Date.now();
-        link.down();
-      } else if (status.type === "reconnect") link.up();
+      if (status.type === "disconnect" || status.type === "staleConnection") link.down();
+      else if (status.type === "reconnect") link.up();
     }
   };
 
@@ -88,8 +96,7 @@ export function createNatsBus(options: NatsBusOptions): NetworkBus {
           ...connectionOptions(options.url),
           name: "cellfleet",
           maxReconnectAttempts: -1,
-          // Backoff by how long the link has been down: quick retries first, then every 5 s.
-          reconnectDelayHandler: () => reconnectDelayMs(Math.ceil((Date.now() - lostSince) / 1000) + 1),
+          reconnectDelayHandler: nextReconnectDelay,
           pingInterval: 10_000,
           maxPingOut: 2,
           timeout: 5000,
