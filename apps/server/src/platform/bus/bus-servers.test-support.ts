@@ -42,7 +42,12 @@ async function acceptsConnections(port: number, timeoutMs = 10_000): Promise<voi
   }
 }
 
-function ownServer(command: string, args: (port: number) => string[], url: string, port: number): OwnBusServer {
+function ownServer(
+  command: string,
+  args: (port: number) => string[],
+  url: string,
+  port: number,
+): OwnBusServer {
   let child: ChildProcess | null = null;
   const server: OwnBusServer = {
     url,

@@ -117,7 +117,9 @@ describe.each(KINDS)("the $name bus", (kind) => {
     await bus.publish("session:c", "to c");
     await bus.publish("domain:b", "to b");
     await bus.publish("domain:a", "to a again");
-    await waitFor(() => first.received.length === 2 && second.received.length === 1 && third.received.length === 1);
+    await waitFor(
+      () => first.received.length === 2 && second.received.length === 1 && third.received.length === 1,
+    );
     expect(first.received).toEqual(["to a", "to a again"]);
     expect(second.received).toEqual(["to b"]);
     expect(third.received).toEqual(["to c"]);
@@ -151,9 +153,13 @@ describe.each(KINDS)("the $name bus", (kind) => {
     const { received } = recorder(bus, "json");
     await untilSubscribed(bus, bus);
     const values = [
-      { type: "devices", action: "update", content: [{ id: "d1", tags: ["a", "ü"], rssi: -71.5, ok: true, x: null }] },
+      {
+        type: "devices",
+        action: "update",
+        content: [{ id: "d1", tags: ["a", "ü"], rssi: -71.5, ok: true, x: null }],
+      },
       [1, "two", { three: [3] }],
-      "текст with \"quotes\" and \n newline",
+      'текст with "quotes" and \n newline',
       0,
       false,
       null,

@@ -25,6 +25,9 @@ export async function createBus(config: Pick<Config, "busUrl">, log: Logger): Pr
   const kind = isNats ? "nats" : "redis";
   log.info({ bus: kind, url: maskBusUrl(url) }, `bus: ${kind}, shared with the other server nodes`);
   if (!(await bus.waitUntilConnected(FIRST_CONNECT_WAIT_MS)))
-    log.warn({ bus: kind, url: maskBusUrl(url) }, "bus not connected yet; starting anyway, it keeps retrying");
+    log.warn(
+      { bus: kind, url: maskBusUrl(url) },
+      "bus not connected yet; starting anyway, it keeps retrying",
+    );
   return bus;
 }

@@ -155,7 +155,10 @@ async function openReadySocket(node: Node, token: string): Promise<TestSocket> {
 /** The next `devices` message on the socket that carries the device, skipping any other message. */
 async function nextDevicesMessage(socket: TestSocket, ident: string): Promise<Record<string, unknown>> {
   for (;;) {
-    const message = (await socket.nextMessage(5000)) as { type?: string; content?: Array<{ ident?: string }> };
+    const message = (await socket.nextMessage(5000)) as {
+      type?: string;
+      content?: Array<{ ident?: string }>;
+    };
     if (message.type === "devices" && message.content?.some((device) => device.ident === ident))
       return message as Record<string, unknown>;
   }
