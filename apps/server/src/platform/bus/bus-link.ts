@@ -34,6 +34,8 @@ export interface BusLinkStats {
   dropped: number;
   /** Times the connection was lost after having been up. */
   outages: number;
+  /** The last connection error seen, to say why a link does not come up. */
+  lastError: string | null;
 }
 
 /**
@@ -46,7 +48,7 @@ export class BusLink {
   private lostAt = 0;
   private droppedAtLoss = 0;
   private readonly waiters = new Set<() => void>();
-  readonly stats: BusLinkStats = { isConnected: false, dropped: 0, outages: 0 };
+  readonly stats: BusLinkStats = { isConnected: false, dropped: 0, outages: 0, lastError: null };
 
   constructor(
     private readonly kind: string,
@@ -95,6 +97,11 @@ export class BusLink {
   close(): void {
     this.isUp = false;
     this.stats.isConnected = false;
+  }
+
+  /** Remembers why the connection failed; the client retries on its own. */
+  noteError(error: unknown): void {
+    this.stats.lastError = error instanceof Error ? error.message : String(error);
   }
 
   /** Counts a publish that could not be sent. */

@@ -52,7 +52,7 @@ function ownServer(
   const server: OwnBusServer = {
     url,
     async start() {
-      child = spawn(command, args(port), { stdio: "ignore" });
+      child = spawn(command, args(), { stdio: "ignore" });
       await acceptsConnections(port);
     },
     async stop() {
@@ -68,33 +68,47 @@ function ownServer(
   return server;
 }
 
+/** Where an own server listens and whether it wants a password. */
+export interface OwnBusServerOptions {
+  password?: string;
+  port: number;
+}
+
 /** `nats-server` (Debian's, /usr/sbin) on a free port, started; with a password when given one. */
 export async function startOwnNatsServer(password?: string): Promise<OwnBusServer> {
-  const port = await freePort();
+  const server = ownNatsServer({ password, port: await freePort() });
+  await server.start();
+  return server;
+}
+
+/** `nats-server` on the given port, not started yet. */
+export function ownNatsServer({ password, port }: OwnBusServerOptions): OwnBusServer {
   const auth = password ? ["--user", "cellfleet", "--pass", password] : [];
-  const server = ownServer(
+  return ownServer(
     "/usr/sbin/nats-server",
     () => ["-a", "127.0.0.1", "-p", String(port), ...auth],
     password ? `nats://cellfleet:${password}@127.0.0.1:${port}` : `nats://127.0.0.1:${port}`,
     port,
   );
-  await server.start();
-  return server;
 }
 
 /** `redis-server` on a free port without persistence, started; with a password when given one. */
 export async function startOwnRedisServer(password?: string): Promise<OwnBusServer> {
+  const server = ownRedisServer({ password, port: await freePort() });
+  await server.start();
+  return server;
+}
+
+/** `redis-server` on the given port without persistence, not started yet. */
+export function ownRedisServer({ password, port }: OwnBusServerOptions): OwnBusServer {
   const binary = execFileSync("which", ["redis-server"]).toString().trim();
-  const port = await freePort();
   const auth = password ? ["--requirepass", password] : [];
-  const server = ownServer(
+  return ownServer(
     binary,
     () => ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...auth],
     password ? `redis://:${password}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`,
     port,
   );
-  await server.start();
-  return server;
 }
 
 /** Resolves once `check` holds, polling; fails after `timeoutMs`. */

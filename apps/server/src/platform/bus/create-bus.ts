@@ -14,7 +14,11 @@ const FIRST_CONNECT_WAIT_MS = 5000;
  * unset. A networked bus is given a few seconds to connect, so a node normally starts subscribed;
  * an unreachable one does not stop the start, since the bus reconnects on its own.
  */
-export async function createBus(config: Pick<Config, "busUrl">, log: Logger): Promise<Bus> {
+export async function createBus(
+  config: Pick<Config, "busUrl">,
+  log: Logger,
+  firstConnectWaitMs = FIRST_CONNECT_WAIT_MS,
+): Promise<Bus> {
   const url = config.busUrl;
   if (url === undefined) {
     log.info({ bus: "in-process" }, "bus: in-process (a single node)");
@@ -24,9 +28,9 @@ export async function createBus(config: Pick<Config, "busUrl">, log: Logger): Pr
   const bus = isNats ? createNatsBus({ url, log }) : createRedisBus({ url, log });
   const kind = isNats ? "nats" : "redis";
   log.info({ bus: kind, url: maskBusUrl(url) }, `bus: ${kind}, shared with the other server nodes`);
-  if (!(await bus.waitUntilConnected(FIRST_CONNECT_WAIT_MS)))
+  if (!(await bus.waitUntilConnected(firstConnectWaitMs)))
     log.warn(
-      { bus: kind, url: maskBusUrl(url) },
+      { bus: kind, url: maskBusUrl(url), reason: bus.stats().lastError },
       "bus not connected yet; starting anyway, it keeps retrying",
     );
   return bus;

@@ -82,7 +82,8 @@ export function createNatsBus(options: NatsBusOptions): NetworkBus {
   const watchStatus = async (nc: NatsConnection) => {
     for await (const status of nc.status()) {
       if (isClosed) return;
-      if (status.type === "disconnect" || status.type === "staleConnection") link.down();
+      if (status.type === "error") link.noteError(status.error);
+      else if (status.type === "disconnect" || status.type === "staleConnection") link.down();
       else if (status.type === "reconnect") link.up();
     }
   };
@@ -111,6 +112,7 @@ export function createNatsBus(options: NatsBusOptions): NetworkBus {
         link.up();
         return;
       } catch (error) {
+        link.noteError(error);
         if (attempt === 1)
           log?.warn(
             { bus: "nats", url: maskedUrl, err: error },

@@ -70,7 +70,10 @@ export function createRedisBus(options: RedisBusOptions): NetworkBus {
   for (const connection of [publisher, subscriber]) {
     connection.on("close", updateLink);
     // Errors come with every failed retry; the link logs the outage once, so they go to debug.
-    connection.on("error", (error) => log?.debug({ err: error }, "bus connection error"));
+    connection.on("error", (error) => {
+      link.noteError(error);
+      log?.debug({ err: error }, "bus connection error");
+    });
   }
   subscriber.on("message", (channel: string, text: string) => {
     const topic = topicOf(channel);
