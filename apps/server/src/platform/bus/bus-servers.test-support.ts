@@ -42,17 +42,12 @@ async function acceptsConnections(port: number, timeoutMs = 10_000): Promise<voi
   }
 }
 
-function ownServer(
-  command: string,
-  args: (port: number) => string[],
-  url: string,
-  port: number,
-): OwnBusServer {
+function ownServer(command: string, args: string[], url: string, port: number): OwnBusServer {
   let child: ChildProcess | null = null;
   const server: OwnBusServer = {
     url,
     async start() {
-      child = spawn(command, args(), { stdio: "ignore" });
+      child = spawn(command, args, { stdio: "ignore" });
       await acceptsConnections(port);
     },
     async stop() {
@@ -86,7 +81,7 @@ export function ownNatsServer({ password, port }: OwnBusServerOptions): OwnBusSe
   const auth = password ? ["--user", "cellfleet", "--pass", password] : [];
   return ownServer(
     "/usr/sbin/nats-server",
-    () => ["-a", "127.0.0.1", "-p", String(port), ...auth],
+    ["-a", "127.0.0.1", "-p", String(port), ...auth],
     password ? `nats://cellfleet:${password}@127.0.0.1:${port}` : `nats://127.0.0.1:${port}`,
     port,
   );
@@ -105,7 +100,7 @@ export function ownRedisServer({ password, port }: OwnBusServerOptions): OwnBusS
   const auth = password ? ["--requirepass", password] : [];
   return ownServer(
     binary,
-    () => ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...auth],
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...auth],
     password ? `redis://:${password}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`,
     port,
   );
