@@ -118,7 +118,8 @@ export function createNatsBus(options: NatsBusOptions): NetworkBus {
             { bus: "nats", url: maskedUrl, err: error },
             "bus server unreachable; retrying, publishes are dropped until it answers",
           );
-        await new Promise((resolve) => setTimeout(resolve, reconnectDelayMs(attempt)));
+        // Unref'd: a bus still waiting for its server never holds a stopping process open.
+        await new Promise((resolve) => setTimeout(resolve, reconnectDelayMs(attempt)).unref());
       }
     }
   };
