@@ -2,7 +2,7 @@ import path from "node:path";
 import { buildApp } from "./app";
 import { type DeviceSide, startDeviceSide } from "./modules/ingest/device-side";
 import { runFirstStart } from "./modules/setup/first-start";
-import { createInProcessBus } from "./platform/bus/in-process-bus";
+import { createBus } from "./platform/bus/create-bus";
 import { ConfigError, loadConfig } from "./platform/config";
 import { openDatabase } from "./platform/db/database";
 import { migrateToLatest, readSchemaVersion } from "./platform/db/migrate";
@@ -22,12 +22,6 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const log = createLogger(config.logLevel);
-  if (config.busUrl !== undefined) {
-    log.fatal(
-      "BUS_URL is set, but only the in-process bus exists so far (NATS/Redis come later). Unset BUS_URL to run a single node.",
-    );
-    process.exit(1);
-  }
 
   const database = openDatabase(
     config.databaseUrl
@@ -41,7 +35,7 @@ async function main(): Promise<void> {
   );
   await runFirstStart(database.db, { rootPassword: config.rootPassword, now: () => new Date(), log });
 
-  const bus = createInProcessBus(log);
+  const bus = await createBus(config, log);
   let deviceSide: DeviceSide | undefined;
   const app = await buildApp({
     config,

@@ -2,10 +2,10 @@
 export type BusHandler = (message: unknown) => void;
 
 /**
- * Publish/subscribe between the parts of the server, and later between server nodes.
- * Only the in-process implementation exists so far; a NATS or Redis one (chosen by BUS_URL) will
- * implement this same interface, so messages must be plain JSON-serialisable values and
- * delivery is at-most-once and asynchronous from the publisher's point of view.
+ * Publish/subscribe between the parts of the server and between server nodes: in-process, or NATS
+ * or Redis chosen by BUS_URL (`createBus`, ADR 008). Messages are plain JSON-serialisable values;
+ * delivery is at-most-once and asynchronous from the publisher's point of view, and a publish never
+ * fails because the bus server is away (it is dropped and counted).
  */
 export interface Bus {
   /** Sends a message to every current subscriber of the topic, on every node. */
