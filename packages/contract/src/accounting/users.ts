@@ -75,29 +75,3 @@ export const UpdateAccountingUserSchema = z
   .partial();
 /** Body of POST /api/user/{user_id}. */
 export type UpdateAccountingUser = z.infer<typeof UpdateAccountingUserSchema>;
-
-/** Whether a caller of `role` (and `isJunior`) may create users: only superusers and admins (spec section 6). */
-export function canAddUsers(role: number): boolean {
-  return role === 1 || role === 2;
-}
-
-/** Whether a caller may delete users: superusers and admins; helpers never (spec section 6). */
-export function canDeleteUsers(role: number): boolean {
-  return role === 1 || role === 2;
-}
-
-/**
- * Whether a caller may edit a user of `targetRole` (same domain assumed): superusers anyone, admins
- * everyone but superusers, helpers only operators (and themselves, for the password only).
- */
-export function canEditUser(callerRole: number, targetRole: number): boolean {
-  if (callerRole === 1) return true;
-  if (callerRole === 2) return targetRole >= 2;
-  if (callerRole === 3) return targetRole === 4;
-  return false;
-}
-
-/** The policy column of the users list is shown to superusers and admins with the accounting plugin. */
-export function canSeePolicyColumn(role: number, plugins: readonly string[]): boolean {
-  return (role === 1 || role === 2) && plugins.includes("accounting");
-}
