@@ -180,6 +180,22 @@ describe("target rules", () => {
     expect(roles.map((role) => can(person(kind), "users.edit", { role }))).toEqual(expected);
   });
 
+  it("lets superusers create accounts of any role, admins of their domain's roles only", () => {
+    expect(roles.map((role) => can(person("superuser"), "users.create", { role }))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(roles.map((role) => can(person("admin"), "users.create", { role }))).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ]);
+    expect(roles.some((role) => can(person("assistant"), "users.create", { role }))).toBe(false);
+  });
+
   it("lets only superusers and admins delete, and admins no superuser", () => {
     expect(roles.map((role) => can(person("superuser"), "users.delete", { role }))).toEqual([
       true,

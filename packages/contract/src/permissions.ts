@@ -1,4 +1,5 @@
 import type { Plugin, Role } from "./roles";
+import type { RouteAccess } from "./routes";
 
 // The one permission table of spec sections 1, 2 and 6. Server guards, service checks, the web's
 // menus, buttons and forms, and the role-matrix tests all ask `can` here; no role number is
@@ -111,7 +112,11 @@ export const PERMISSIONS = {
   "transports.delete": { who: MANAGERS, saves: true, plugin: "notification", note: "assistants cannot" },
 
   "users.view": { who: STAFF, saves: false },
-  "users.create": { who: MANAGERS, saves: true, note: "Add user only for superuser or admin" },
+  "users.create": {
+    who: MANAGERS,
+    saves: true,
+    note: "Add user only for superuser or admin; target: the role",
+  },
   "users.edit": { who: STAFF, saves: true, note: "target: the user's role, see TARGET_RULES" },
   "users.delete": { who: MANAGERS, saves: true, note: "target: the user's role" },
   "users.seePolicy": { who: MANAGERS, saves: false, plugin: "accounting", note: "the policy column" },
@@ -168,6 +173,8 @@ export interface ApprovalParty {
 
 /** What the target-dependent actions are asked about. */
 export interface PermissionTargets {
+  /** The role of the account being created. */
+  "users.create": { readonly role: Role };
   /** The user being edited: its role (a role being given is asked about the same way). */
   "users.edit": { readonly role: Role };
   "users.delete": { readonly role: Role };
@@ -194,6 +201,7 @@ function mayEditUserOfRole(subject: PermissionSubject, target: { readonly role: 
 const TARGET_RULES: {
   [A in keyof PermissionTargets]: (s: PermissionSubject, t: PermissionTargets[A]) => boolean;
 } = {
+  "users.create": mayEditUserOfRole,
   "users.edit": mayEditUserOfRole,
   "users.delete": mayEditUserOfRole,
   "commands.approve": (approver, author) => {
@@ -253,7 +261,8 @@ export function kindsAllowed(action: PermissionAction): SubjectKind[] {
 
 /** The role numbers whose plain (non-junior) members may do an action: for role-keyed route data. */
 export function rolesAllowed(action: PermissionAction): Role[] {
-  return ([1, 2, 3, 4] as const).filter((role) => PERMISSIONS[action].who.includes(kindOf({ role })));
+  const rule: PermissionRule = PERMISSIONS[action];
+  return ([1, 2, 3, 4] as const).filter((role) => rule.who.includes(kindOf({ role })));
 }
 
 /**
@@ -278,6 +287,11 @@ export function usesAdminPasswordRules(role: Role): boolean {
   return kind === "superuser" || kind === "admin";
 }
 
+/** The plugins a new account gets when none are chosen: all for superusers and admins, else notification. */
+export function defaultPluginsFor(role: Role): Plugin[] {
+  return usesAdminPasswordRules(role) ? ["notification", "accounting", "keychain"] : ["notification"];
+}
+
 /** Superusers belong to no domain; every other role to exactly one. */
 export function hasNoDomain(role: Role): boolean {
   return kindOf({ role }) === "superuser";
@@ -286,4 +300,12 @@ export function hasNoDomain(role: Role): boolean {
 /** Only a helper (role 3) can be a junior assistant. */
 export function mayBeJunior(role: Role): boolean {
   return KIND_OF_ROLE[role] === "assistant";
+}
+
+/** Whether a signed-in user of `role` may open a route with this access rule of the route table. */
+export function canAccess(access: RouteAccess, role: Role | null): boolean {
+  if (access === "public") return true;
+  if (role === null) return false;
+  if (access === "any") return true;
+  return access.includes(role);
 }

@@ -1,4 +1,4 @@
-import { can, type PermissionAction, type PermissionSubject } from "./permissions";
+import { can, canAccess, type PermissionAction, type PermissionSubject } from "./permissions";
 import type { Role } from "./roles";
 
 /** Who may open a route: a role list, anyone signed in, or the public (login views). */
@@ -205,14 +205,6 @@ export const ROUTES = [
 ] as const satisfies readonly RouteRule[];
 
 export type RouteName = (typeof ROUTES)[number]["name"];
-
-/** Whether a signed-in user of `role` may open a route with this access rule. */
-export function canAccess(access: RouteAccess, role: Role | null): boolean {
-  if (access === "public") return true;
-  if (role === null) return false;
-  if (access === "any") return true;
-  return access.includes(role);
-}
 
 /** Where an unknown path, or a signed-in visitor of /login, is sent (spec section 2, navigation rules). */
 export function defaultPathFor(user: { role: Role; factory_password: boolean } | null): string {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { mayBeJunior } from "../permissions";
 import { PASSWORD_MAX_LENGTH } from "../policy";
 import { PluginSchema, RoleSchema } from "../roles";
 import { CreateUserSchema, UserSchema } from "../users";
@@ -46,7 +47,7 @@ export type UserListAnswer = z.infer<typeof UserListAnswerSchema>;
 export const CreateAccountingUserSchema = CreateUserSchema.extend({
   domain_id: z.string().optional(),
   plugins: z.array(PluginSchema).optional(),
-}).refine((user) => !user.is_junior || user.role === 3, {
+}).refine((user) => !user.is_junior || mayBeJunior(user.role), {
   message: "is_junior: only a helper (role 3) can be a junior assistant",
   path: ["is_junior"],
 });
