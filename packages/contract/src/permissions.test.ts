@@ -6,6 +6,7 @@ import {
   canApprove,
   decide,
   kindOf,
+  mayOffer,
   needsApproval,
   PERMISSION_ACTIONS,
   type PermissionAction,
@@ -160,6 +161,13 @@ describe("the permission table against spec section 6", () => {
       if (READS.includes(action)) expect(decide(demo, action)).toBe(mayAsAdmin ? "allow" : "deny");
       else expect(decide(demo, action)).toBe(mayAsAdmin ? "demo" : "deny");
     });
+  });
+
+  it("offers the demo user what its role may do, and nothing more", () => {
+    for (const action of PERMISSION_ACTIONS) {
+      expect(mayOffer(person("admin", { is_demo: true }), action)).toBe(can(person("admin"), action));
+      expect(mayOffer(person("operator"), action)).toBe(can(person("operator"), action));
+    }
   });
 
   it("refuses anonymous callers everything", () => {

@@ -249,6 +249,19 @@ export function can<A extends PermissionAction>(
   return decide(subject, action, target) === "allow";
 }
 
+/**
+ * Whether the interface offers the action (a menu entry, a button, an editable form): what `can`
+ * allows, and also to the demo user what its role could do, so the demo shows the product and the
+ * server's DEMO_PERMISSIONS_DENIED tells the visitor that saving is off (spec section 4).
+ */
+export function mayOffer<A extends PermissionAction>(
+  subject: PermissionSubject | null,
+  action: A,
+  target?: PermissionTargetOf<A>,
+): boolean {
+  return decide(subject, action, target) !== "deny";
+}
+
 /** Whether the table marks the action as saving (the demo user is refused it). */
 export function isSavingAction(action: PermissionAction): boolean {
   return PERMISSIONS[action].saves;

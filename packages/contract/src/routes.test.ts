@@ -158,6 +158,10 @@ describe("menuFor (side menu)", () => {
     expect(menuFor(person(3, true))).toEqual(menuFor(person(3)));
   });
 
+  it("shows the demo user (an admin) an admin's menu", () => {
+    expect(menuFor({ ...person(2), is_demo: true })).toEqual(menuFor(person(2)));
+  });
+
   it("shows operators no scripts, accounting or templates", () => {
     expect(menuFor(person(4))).toEqual(["dashboard", "events", "commands"]);
   });

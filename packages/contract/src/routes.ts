@@ -1,4 +1,4 @@
-import { can, canAccess, type PermissionAction, type PermissionSubject } from "./permissions";
+import { canAccess, mayOffer, type PermissionAction, type PermissionSubject } from "./permissions";
 import type { Role } from "./roles";
 
 /** Who may open a route: a role list, anyone signed in, or the public (login views). */
@@ -257,9 +257,9 @@ const MENU_ORDER: readonly MenuItemName[] = [
   "accounting",
 ];
 
-/** The side menu of spec section 2 for a person: the entries the permission table lets them see. */
+/** The side menu of spec section 2 for a person: the entries the permission table offers them. */
 export function menuFor(subject: PermissionSubject): MenuItemName[] {
-  return MENU_ORDER.filter((item) => can(subject, MENU_PERMISSIONS[item]));
+  return MENU_ORDER.filter((item) => mayOffer(subject, MENU_PERMISSIONS[item]));
 }
 
 /** The path each menu entry opens. */
