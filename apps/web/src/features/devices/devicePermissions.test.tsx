@@ -50,7 +50,7 @@ beforeAll(() => setLocale("en"));
 beforeEach(() => vi.stubGlobal("fetch", server()));
 afterEach(() => {
   cleanup();
-  sessionStore.set(null);
+  sessionStore.clear();
   vi.unstubAllGlobals();
 });
 
