@@ -17,6 +17,7 @@ import { healthRoutes } from "./modules/health/health.routes";
 import { type MqttStatsSource, mqttRoutes } from "./modules/ingest/mqtt.routes";
 import { profileRoutes } from "./modules/profile/profile.routes";
 import { createAuditLog } from "./platform/audit/audit-log";
+import { type ApiRouteEntry, recordApiRoutes } from "./platform/auth/permissions";
 import { decorateSessionRequest, installSessionGuard } from "./platform/auth/session-guard";
 import type { Bus } from "./platform/bus/bus";
 import type { Config } from "./platform/config";
@@ -96,9 +97,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ctx.mailer.close();
   });
   const resolveSession = createSessionResolver(ctx);
+  const apiRoutes: ApiRouteEntry[] = [];
+  app.decorate("apiRoutes", apiRoutes);
 
   await app.register(
     async (api) => {
+      recordApiRoutes(api, apiRoutes);
       installSessionGuard(api, resolveSession, () => announceAuthChange(ctx));
       auditLog.install(api);
       await api.register(healthRoutes, { ctx });

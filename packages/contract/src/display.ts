@@ -37,7 +37,7 @@ export const ROLE_COLORS: Readonly<Record<1 | 2 | 3 | 4, RoleColor>> = {
 
 /** The chip colour of a role number; anything outside 1..4 is "default". */
 export function roleColor(role: number): RoleColor {
-  return role === 1 || role === 2 || role === 3 || role === 4 ? ROLE_COLORS[role] : "default";
+  return Object.hasOwn(ROLE_COLORS, role) ? ROLE_COLORS[role as keyof typeof ROLE_COLORS] : "default";
 }
 
 /** Levels of an info message (the snackbar queue). */

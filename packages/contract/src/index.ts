@@ -6,6 +6,7 @@ export * from "./errors";
 export * from "./events";
 export * from "./messages";
 export * from "./notices";
+export * from "./permissions";
 export * from "./policy";
 export * from "./protocol";
 export * from "./realtime";

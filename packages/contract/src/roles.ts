@@ -14,18 +14,17 @@ export const PluginSchema = z.enum(PLUGINS);
 /** The root is the superuser whose username is `root`. */
 export const ROOT_USERNAME = "root";
 
+/** A role's label key in the user list. */
+export type RoleLabelKey = "root" | "admin" | "offer" | "operator" | "anonymous";
+
+const ROLE_LABEL_KEYS: Readonly<Record<Role, RoleLabelKey>> = {
+  1: "root",
+  2: "admin",
+  3: "offer",
+  4: "operator",
+};
+
 /** Role label keys of the user list (spec section 2): 1 root, 2 admin, 3 offer (junior), 4 operator, else Anonymous. */
-export function roleLabelKey(role: number): "root" | "admin" | "offer" | "operator" | "anonymous" {
-  switch (role) {
-    case 1:
-      return "root";
-    case 2:
-      return "admin";
-    case 3:
-      return "offer";
-    case 4:
-      return "operator";
-    default:
-      return "anonymous";
-  }
+export function roleLabelKey(role: number): RoleLabelKey {
+  return Object.hasOwn(ROLE_LABEL_KEYS, role) ? ROLE_LABEL_KEYS[role as Role] : "anonymous";
 }

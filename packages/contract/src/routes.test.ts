@@ -8,10 +8,13 @@ import {
   httpStatusForCode,
   MENU_PATHS,
   menuFor,
+  type PermissionAction,
   ROUTES,
   type Role,
   type RouteName,
+  type RouteRule,
   roleLabelKey,
+  rolesAllowed as rolesPermitted,
 } from "./index";
 
 function accessOf(name: RouteName) {
@@ -127,33 +130,65 @@ describe("decideRoute", () => {
 });
 
 describe("menuFor (side menu)", () => {
+  const person = (role: Role, is_junior = false) => ({
+    _id: "u",
+    role,
+    is_junior,
+    is_demo: false,
+    plugins: [],
+  });
+
   it("shows the superuser only Accounting", () => {
-    expect(menuFor(1)).toEqual(["accounting"]);
+    expect(menuFor(person(1))).toEqual(["accounting"]);
   });
 
   it("shows admins everything, templates included", () => {
-    expect(menuFor(2)).toEqual(["dashboard", "events", "commands", "scripts", "templates", "accounting"]);
+    expect(menuFor(person(2))).toEqual([
+      "dashboard",
+      "events",
+      "commands",
+      "scripts",
+      "templates",
+      "accounting",
+    ]);
   });
 
-  it("shows assistants no templates", () => {
-    expect(menuFor(3)).toEqual(["dashboard", "events", "commands", "scripts", "accounting"]);
+  it("shows assistants, junior or not, no templates", () => {
+    expect(menuFor(person(3))).toEqual(["dashboard", "events", "commands", "scripts", "accounting"]);
+    expect(menuFor(person(3, true))).toEqual(menuFor(person(3)));
+  });
+
+  it("shows the demo user (an admin) an admin's menu", () => {
+    expect(menuFor({ ...person(2), is_demo: true })).toEqual(menuFor(person(2)));
   });
 
   it("shows operators no scripts, accounting or templates", () => {
-    expect(menuFor(4)).toEqual(["dashboard", "events", "commands"]);
+    expect(menuFor(person(4))).toEqual(["dashboard", "events", "commands"]);
   });
 
   it("shows templates only to role 2", () => {
-    expect(ALL_ROLES.filter((role) => menuFor(role).includes("templates"))).toEqual([2]);
+    expect(ALL_ROLES.filter((role) => menuFor(person(role)).includes("templates"))).toEqual([2]);
   });
 
   it("only lists entries whose route the role may open", () => {
     for (const role of ALL_ROLES) {
-      for (const item of menuFor(role)) {
+      for (const item of menuFor(person(role))) {
         const target = ROUTES.find((entry) => entry.path === MENU_PATHS[item]);
         expect(target && canAccess(target.access, role)).toBe(true);
       }
     }
+  });
+});
+
+describe("route table and permission table agree", () => {
+  it.each(ROUTES.map((route) => [route.name, route] as const))("%s", (_name, route: RouteRule) => {
+    if (route.access === "public") {
+      expect(route.permission).toBeUndefined();
+      return;
+    }
+    expect(route.permission, "every protected route names its action").toBeDefined();
+    const action = route.permission as PermissionAction;
+    expect(ALL_ROLES.filter((role) => canAccess(route.access, role))).toEqual(rolesPermitted(action));
   });
 });
 

@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   ACTION_STATUSES,
-  actionNeedsApproval,
   actionResultLabelKey,
   actionStatusLabelKey,
-  canApproveAction,
   computeDeviceStatus,
   DEVICE_STATUSES,
   fileTaskStatusLabelKey,
@@ -91,25 +89,6 @@ describe("actions", () => {
 
   it("knows the final statuses", () => {
     expect(ACTION_STATUSES.filter(isActionFinished)).toEqual(["completed", "failed", "cancelled", "expired"]);
-  });
-
-  it("needs approval for assistants' actions and not for admins'", () => {
-    expect(actionNeedsApproval(2)).toBe(false);
-    expect(actionNeedsApproval(3)).toBe(true);
-    expect(actionNeedsApproval(4)).toBe(true);
-  });
-
-  it("lets an admin approve anything and an assistant only a junior's", () => {
-    const admin = { role: 2 as const, is_junior: false };
-    const assistant = { role: 3 as const, is_junior: false };
-    const junior = { role: 3 as const, is_junior: true };
-    expect(canApproveAction(admin, assistant)).toBe(true);
-    expect(canApproveAction(admin, junior)).toBe(true);
-    expect(canApproveAction(assistant, junior)).toBe(true);
-    expect(canApproveAction(assistant, assistant)).toBe(false);
-    expect(canApproveAction(junior, junior)).toBe(false);
-    expect(canApproveAction({ role: 4, is_junior: false }, junior)).toBe(false);
-    expect(canApproveAction({ role: 1, is_junior: false }, junior)).toBe(false);
   });
 
   it("labels results, folding the spec's synonyms together", () => {

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Role } from "./roles";
 
 // The label tables of spec section 4. Each function answers a stable label key; the web translates it.
 
@@ -92,20 +91,6 @@ export function actionStatusLabelKey(status: ActionStatus): ActionStatusLabelKey
 /** Whether an action status is final: nothing more happens to the action. */
 export function isActionFinished(status: ActionStatus): boolean {
   return status === "completed" || status === "failed" || status === "cancelled" || status === "expired";
-}
-
-/** Actions of assistants (role 3, junior or not) and anyone below need approval; admins' run at once. */
-export function actionNeedsApproval(role: Role): boolean {
-  return role >= 3;
-}
-
-/** Who may approve an action: an admin any; a (non-junior) assistant only a junior assistant's. */
-export function canApproveAction(
-  approver: { role: Role; is_junior: boolean },
-  author: { role: Role; is_junior: boolean },
-): boolean {
-  if (approver.role === 2) return true;
-  return approver.role === 3 && !approver.is_junior && author.role === 3 && author.is_junior;
 }
 
 /** Results of an action and of its reports (spec section 4). */

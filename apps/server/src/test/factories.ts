@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import {
   DEFAULT_DOMAIN_SETTINGS,
   DEFAULT_POLICY,
+  hasNoDomain,
   PLUGINS,
   type Role,
   type SecurityPolicy,
@@ -90,7 +91,7 @@ export interface BuiltUser {
 /** Creates a user who can sign in with the returned password (also recorded in the history). */
 export async function buildUser(t: TestApp, options: BuildUserOptions = {}): Promise<BuiltUser> {
   const role = options.role ?? 2;
-  const domainId = role === 1 ? null : (options.domainId ?? (await buildDomain(t)).id);
+  const domainId = hasNoDomain(role) ? null : (options.domainId ?? (await buildDomain(t)).id);
   const password = options.password ?? `Pw-${randomBytes(6).toString("hex")}`;
   const passwordHash = await hashPassword(password);
   const now = t.clock.now();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { mayBeJunior } from "../permissions";
 import { PASSWORD_MAX_LENGTH } from "../policy";
 import { PluginSchema, RoleSchema } from "../roles";
 import { CreateUserSchema, UserSchema } from "../users";
@@ -46,7 +47,7 @@ export type UserListAnswer = z.infer<typeof UserListAnswerSchema>;
 export const CreateAccountingUserSchema = CreateUserSchema.extend({
   domain_id: z.string().optional(),
   plugins: z.array(PluginSchema).optional(),
-}).refine((user) => !user.is_junior || user.role === 3, {
+}).refine((user) => !user.is_junior || mayBeJunior(user.role), {
   message: "is_junior: only a helper (role 3) can be a junior assistant",
   path: ["is_junior"],
 });
@@ -75,29 +76,3 @@ export const UpdateAccountingUserSchema = z
   .partial();
 /** Body of POST /api/user/{user_id}. */
 export type UpdateAccountingUser = z.infer<typeof UpdateAccountingUserSchema>;
-
-/** Whether a caller of `role` (and `isJunior`) may create users: only superusers and admins (spec section 6). */
-export function canAddUsers(role: number): boolean {
-  return role === 1 || role === 2;
-}
-
-/** Whether a caller may delete users: superusers and admins; helpers never (spec section 6). */
-export function canDeleteUsers(role: number): boolean {
-  return role === 1 || role === 2;
-}
-
-/**
- * Whether a caller may edit a user of `targetRole` (same domain assumed): superusers anyone, admins
- * everyone but superusers, helpers only operators (and themselves, for the password only).
- */
-export function canEditUser(callerRole: number, targetRole: number): boolean {
-  if (callerRole === 1) return true;
-  if (callerRole === 2) return targetRole >= 2;
-  if (callerRole === 3) return targetRole === 4;
-  return false;
-}
-
-/** The policy column of the users list is shown to superusers and admins with the accounting plugin. */
-export function canSeePolicyColumn(role: number, plugins: readonly string[]): boolean {
-  return (role === 1 || role === 2) && plugins.includes("accounting");
-}

@@ -1,15 +1,16 @@
-import { DEFAULT_POLICY } from "@cellfleet/contract";
+import { DEFAULT_POLICY, rolesAllowed } from "@cellfleet/contract";
 import { buildDomain, buildPolicy, buildUser, uniqueName } from "../../test/factories";
 import type { TestApp } from "../../test/test-app";
 
-// The accounting routes of the role matrix (accounting.roles.test.ts), each with the roles spec
-// sections 2 and 6 let through and a way to build a call whose target lies in the caller's domain.
+// The accounting routes of the role matrix (accounting.roles.test.ts), each with the roles the
+// permission table lets through (checked against spec section 6 in the contract's own test) and a
+// way to build a call whose target lies in the caller's domain.
 
 /** One accounting route of the matrix. */
 export interface RouteCase {
   name: string;
   method: "POST" | "DELETE";
-  /** Roles let through (the junior assistant is a role 3). */
+  /** Roles let through, read from the permission table (the junior assistant is a role 3). */
   roles: number[];
   saves: boolean;
   /** Builds the call's path and body in the caller's domain (null for superusers). */
@@ -36,14 +37,14 @@ export function accountingRouteCases(env: MatrixEnv): RouteCase[] {
     {
       name: "users list",
       method: "POST",
-      roles: [1, 2, 3],
+      roles: rolesAllowed("users.view"),
       saves: false,
       prepare: async () => ({ url: "/api/users/", payload: {} }),
     },
     {
       name: "user create",
       method: "POST",
-      roles: [1, 2],
+      roles: rolesAllowed("users.create"),
       saves: true,
       prepare: async (d) => ({
         url: "/api/user/new",
@@ -53,7 +54,7 @@ export function accountingRouteCases(env: MatrixEnv): RouteCase[] {
     {
       name: "user read",
       method: "POST",
-      roles: [1, 2, 3],
+      roles: rolesAllowed("users.view"),
       saves: false,
       prepare: async (d) => ({
         url: `/api/user/${(await buildUser(env.t, { role: 4, domainId: await anyDomain(d) })).id}`,
@@ -63,7 +64,7 @@ export function accountingRouteCases(env: MatrixEnv): RouteCase[] {
     {
       name: "user update",
       method: "POST",
-      roles: [1, 2, 3],
+      roles: rolesAllowed("users.edit"),
       saves: true,
       prepare: async (d) => ({
         url: `/api/user/${(await buildUser(env.t, { role: 4, domainId: await anyDomain(d) })).id}`,
@@ -73,7 +74,7 @@ export function accountingRouteCases(env: MatrixEnv): RouteCase[] {
     {
       name: "user delete",
       method: "DELETE",
-      roles: [1, 2],
+      roles: rolesAllowed("users.delete"),
       saves: true,
       prepare: async (d) => ({
         url: `/api/user/${(await buildUser(env.t, { role: 4, domainId: await anyDomain(d) })).id}`,
@@ -82,14 +83,14 @@ export function accountingRouteCases(env: MatrixEnv): RouteCase[] {
     {
       name: "domains list",
       method: "POST",
-      roles: [1],
+      roles: rolesAllowed("domains.view"),
       saves: false,
       prepare: async () => ({ url: "/api/domains/", payload: {} }),
     },
     {
       name: "domain create",
       method: "POST",
-      roles: [1],
+      roles: rolesAllowed("domains.manage"),
       saves: true,
       prepare: async () => ({
         url: "/api/domains/new",
@@ -99,14 +100,14 @@ export function accountingRouteCases(env: MatrixEnv): RouteCase[] {
     {
       name: "domain read",
       method: "POST",
-      roles: [1],
+      roles: rolesAllowed("domains.view"),
       saves: false,
       prepare: async () => ({ url: `/api/domain/${(await buildDomain(env.t)).id}`, payload: {} }),
     },
     {
       name: "domain update",
       method: "POST",
-      roles: [1],
+      roles: rolesAllowed("domains.manage"),
       saves: true,
       prepare: async () => ({
         url: `/api/domain/${(await buildDomain(env.t)).id}`,
@@ -116,14 +117,14 @@ export function accountingRouteCases(env: MatrixEnv): RouteCase[] {
     {
       name: "admins list",
       method: "POST",
-      roles: [1],
+      roles: rolesAllowed("domains.view"),
       saves: false,
       prepare: async () => ({ url: `/api/domain/${(await buildDomain(env.t)).id}/admins/`, payload: {} }),
     },
     {
       name: "admin create",
       method: "POST",
-      roles: [1],
+      roles: rolesAllowed("domains.manage"),
       saves: true,
       prepare: async () => ({
         url: `/api/domain/${(await buildDomain(env.t)).id}/admins/new`,
@@ -133,7 +134,7 @@ export function accountingRouteCases(env: MatrixEnv): RouteCase[] {
     {
       name: "admin update",
       method: "POST",
-      roles: [1],
+      roles: rolesAllowed("domains.manage"),
       saves: true,
       prepare: async () => {
         const admin = await buildUser(env.t, { role: 2 });
@@ -143,7 +144,7 @@ export function accountingRouteCases(env: MatrixEnv): RouteCase[] {
     {
       name: "admin delete",
       method: "DELETE",
-      roles: [1],
+      roles: rolesAllowed("domains.manage"),
       saves: true,
       prepare: async () => {
         const admin = await buildUser(env.t, { role: 2 });
@@ -153,14 +154,14 @@ export function accountingRouteCases(env: MatrixEnv): RouteCase[] {
     {
       name: "superusers list",
       method: "POST",
-      roles: [1],
+      roles: rolesAllowed("superusers.view"),
       saves: false,
       prepare: async () => ({ url: "/api/superusers/", payload: {} }),
     },
     {
       name: "superuser create",
       method: "POST",
-      roles: [1],
+      roles: rolesAllowed("superusers.manage"),
       saves: true,
       prepare: async () => ({
         url: "/api/superuser/new",
@@ -170,7 +171,7 @@ export function accountingRouteCases(env: MatrixEnv): RouteCase[] {
     {
       name: "superuser update",
       method: "POST",
-      roles: [1],
+      roles: rolesAllowed("superusers.manage"),
       saves: true,
       prepare: async () => ({
         url: `/api/superuser/${(await buildUser(env.t, { role: 1 })).id}`,
@@ -180,35 +181,35 @@ export function accountingRouteCases(env: MatrixEnv): RouteCase[] {
     {
       name: "superuser delete",
       method: "DELETE",
-      roles: [1],
+      roles: rolesAllowed("superusers.manage"),
       saves: true,
       prepare: async () => ({ url: `/api/superuser/${(await buildUser(env.t, { role: 1 })).id}` }),
     },
     {
       name: "policies list",
       method: "POST",
-      roles: [1, 2],
+      roles: rolesAllowed("policies.list"),
       saves: false,
       prepare: async () => ({ url: "/api/policies/", payload: {} }),
     },
     {
       name: "domain policies",
       method: "POST",
-      roles: [1, 2],
+      roles: rolesAllowed("policies.list"),
       saves: false,
       prepare: async () => ({ url: "/api/accounting/domain", payload: {} }),
     },
     {
       name: "policy create",
       method: "POST",
-      roles: [1],
+      roles: rolesAllowed("policies.create"),
       saves: true,
       prepare: async () => ({ url: "/api/policy/new", payload: { ...policyFields, name: uniqueName("p") } }),
     },
     {
       name: "policy read",
       method: "POST",
-      roles: [1, 2],
+      roles: rolesAllowed("policies.view"),
       saves: false,
       prepare: async (d) => ({
         url: `/api/policy/${await buildPolicy(env.t, await anyDomain(d))}`,
@@ -218,7 +219,7 @@ export function accountingRouteCases(env: MatrixEnv): RouteCase[] {
     {
       name: "policy update",
       method: "POST",
-      roles: [1, 2],
+      roles: rolesAllowed("policies.edit"),
       saves: true,
       prepare: async (d) => ({
         url: `/api/policy/${await buildPolicy(env.t, await anyDomain(d))}`,
@@ -228,14 +229,14 @@ export function accountingRouteCases(env: MatrixEnv): RouteCase[] {
     {
       name: "web actions",
       method: "POST",
-      roles: [1, 2],
+      roles: rolesAllowed("logs.view"),
       saves: false,
       prepare: async () => ({ url: "/api/web_actions/", payload: {} }),
     },
     {
       name: "web actions export",
       method: "POST",
-      roles: [1, 2],
+      roles: rolesAllowed("logs.view"),
       saves: false,
       prepare: async () => ({ url: "/api/web_actions/export", payload: {} }),
     },

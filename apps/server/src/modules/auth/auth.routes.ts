@@ -42,7 +42,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         body: TokenOnlyBodySchema,
         response: { 200: OkSchema, ...ERROR_RESPONSES },
       },
-      config: { allowsFactoryPassword: true, audited: true },
+      config: { allowsFactoryPassword: true, audited: true, permission: "account.self" },
     },
     async (request) => {
       await logout(ctx, requireSession(request));
@@ -59,7 +59,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         body: TokenOnlyBodySchema,
         response: { 200: SessionUserSchema, ...ERROR_RESPONSES },
       },
-      config: { allowsFactoryPassword: true },
+      config: { allowsFactoryPassword: true, permission: "account.self" },
     },
     async (request) => currentSessionUser(requireSession(request)),
   );

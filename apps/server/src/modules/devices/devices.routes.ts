@@ -16,7 +16,7 @@ import {
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { requireRole, requireSession } from "../../platform/auth/session-guard";
+import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError, toErrorBody } from "../../platform/errors";
 import { primed, sendNdjson, sendNdjsonWhole } from "../../platform/http/ndjson";
@@ -56,9 +56,8 @@ function throwIfInvalid(request: FastifyRequest): void {
 
 /** Devices: create, bulk create, edit, tags and delete in bulk, the list, export, tags, dashboard, one device. */
 export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const admins = { preHandler: requireRole([2]), attachValidation: true };
-  const editors = { preHandler: requireRole([2, 3]), attachValidation: true };
-  const viewers = { preHandler: requireRole([2, 3, 4]) };
+  // attachValidation: see throwIfInvalid. The permission check runs before validation anyway.
+  const fieldCodes = { attachValidation: true };
 
   app.post(
     "/devices/new",
@@ -69,8 +68,8 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: CreateDeviceSchema,
         response: { 200: DeviceSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true },
-      ...admins,
+      config: { saves: true, permission: "devices.create" },
+      ...fieldCodes,
     },
     async (request) => {
       throwIfInvalid(request);
@@ -87,8 +86,8 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: BulkCreateDevicesSchema,
         response: { 200: BulkCreateDevicesResultSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true },
-      ...admins,
+      config: { saves: true, permission: "devices.create" },
+      ...fieldCodes,
     },
     async (request) => {
       throwIfInvalid(request);
@@ -105,8 +104,8 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: DevicesMultipleSchema,
         response: { 200: DevicesMultipleResultSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true },
-      ...editors,
+      config: { saves: true, permission: "devices.edit" },
+      ...fieldCodes,
     },
     async (request) => {
       throwIfInvalid(request);
@@ -124,8 +123,8 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: UpdateDeviceSchema,
         response: { 200: DeviceSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true },
-      ...editors,
+      config: { saves: true, permission: "devices.edit" },
+      ...fieldCodes,
     },
     async (request) => {
       throwIfInvalid(request);
@@ -142,8 +141,8 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         params: DeviceParamsSchema,
         response: { 200: DeleteDeviceResultSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true },
-      ...admins,
+      config: { saves: true, permission: "devices.delete" },
+      ...fieldCodes,
     },
     async (request) => {
       throwIfInvalid(request);
@@ -165,7 +164,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
           ...ERROR_RESPONSES,
         },
       },
-      ...viewers,
+      config: { permission: "devices.view" },
     },
     async (request, reply) => {
       const query = request.body ?? DeviceListRequestSchema.parse({});
@@ -184,7 +183,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: DeviceListRequestSchema.nullish(),
         response: { 200: z.unknown().describe("text/csv"), ...ERROR_RESPONSES },
       },
-      ...viewers,
+      config: { permission: "devices.view" },
     },
     async (request, reply) => {
       const query = request.body ?? DeviceListRequestSchema.parse({});
@@ -205,7 +204,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: TokenOnlyBodySchema,
         response: { 200: TagFrequencySchema, ...ERROR_RESPONSES },
       },
-      ...viewers,
+      config: { permission: "devices.view" },
     },
     async (request) => readTagFrequencies(ctx, requireSession(request)),
   );
@@ -219,7 +218,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: TokenOnlyBodySchema,
         response: { 200: DashboardTotalsSchema, ...ERROR_RESPONSES },
       },
-      ...viewers,
+      config: { permission: "devices.view" },
     },
     async (request) => readDashboardTotals(ctx, requireSession(request)),
   );
@@ -234,7 +233,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: TokenOnlyBodySchema,
         response: { 200: DeviceDetailSchema, ...ERROR_RESPONSES },
       },
-      ...viewers,
+      config: { permission: "devices.view" },
     },
     async (request) => readDeviceDetail(ctx, requireSession(request), request.params.dev_id),
   );

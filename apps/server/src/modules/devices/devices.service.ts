@@ -11,6 +11,7 @@ import {
   type UpdateDeviceSchema,
 } from "@cellfleet/contract";
 import type { z } from "zod";
+import { assertCan } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import { domainTopic } from "../../platform/bus/bus";
 import type { AppContext } from "../../platform/context";
@@ -218,9 +219,8 @@ export async function changeDevices(
   const domainId = requireDeviceDomain(session);
   const targets = [...new Set(input.targets)];
   if (targets.length === 0) throw new AppError("TARGETS_NOT_SPECIFIED");
-  if (input.action === "delete" && session.role !== 2) {
-    throw new AppError("PERMISSION_DENIED", "Only administrators delete devices");
-  }
+  // The route lets editors in; deleting is a separate action of the permission table.
+  if (input.action === "delete") assertCan(session, "devices.delete");
   if (input.action !== "delete" && (!input.tags || input.tags.length === 0)) {
     throw new AppError("TAGS_MUST_BE_ARRAY", "Give the tags to add or remove");
   }

@@ -10,9 +10,8 @@ import {
   UpdateManagerSchema,
 } from "@cellfleet/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { requireRole, requireSession } from "../../platform/auth/session-guard";
+import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
-import { AppError } from "../../platform/errors";
 import { ERROR_RESPONSES, OkSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
 import {
   DomainIdParamsSchema,
@@ -20,16 +19,19 @@ import {
   savesWhenFields,
   UserIdParamsSchema,
 } from "../accounting/accounting.shared";
-import { listUsers, presentUser, readUser, removeUser } from "../users/users.service";
-import { createAccount, updateAccount } from "../users/users-write.service";
-import { assertDomainExists, createDomain, listDomains, readDomain, updateDomain } from "./domains.service";
+import {
+  changeDomainAdmin,
+  createDomainAdmin,
+  listDomainAdmins,
+  readDomainAdmin,
+  removeDomainAdmin,
+} from "./domain-admins.service";
+import { createDomain, listDomains, readDomain, updateDomain } from "./domains.service";
 
 const AdminParamsSchema = DomainIdParamsSchema.merge(UserIdParamsSchema);
 
-/** Domains and their admins: superusers only (spec sections 2 and 3). */
+/** Domains and their admins (spec sections 2 and 3): superusers, by the permission table. */
 export const domainsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.addHook("preHandler", requireRole([1]));
-
   app.post(
     "/domains/",
     {
@@ -39,6 +41,7 @@ export const domainsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: DomainListRequestSchema.nullish(),
         response: { 200: DomainListAnswerSchema, ...ERROR_RESPONSES },
       },
+      config: { permission: "domains.view" },
     },
     async (request) => listDomains(ctx, request.body ?? DomainListRequestSchema.parse({})),
   );
@@ -52,7 +55,7 @@ export const domainsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: CreateDomainBodySchema,
         response: { 200: DomainDetailSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true },
+      config: { saves: true, permission: "domains.manage" },
     },
     async (request) => createDomain(ctx, requireSession(request), request.body),
   );
@@ -67,7 +70,7 @@ export const domainsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: UpdateDomainBodySchema.nullish(),
         response: { 200: DomainDetailSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: savesWhenFields },
+      config: { saves: savesWhenFields, permission: { read: "domains.view", save: "domains.manage" } },
     },
     async (request) => {
       const session = requireSession(request);
@@ -86,13 +89,11 @@ export const domainsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: TokenOnlyBodySchema,
         response: { 200: ManagerListAnswerSchema, ...ERROR_RESPONSES },
       },
+      config: { permission: "domains.view" },
     },
-    async (request) => {
-      await assertDomainExists(ctx, request.params.domainId);
-      return {
-        items: await listUsers(ctx, requireSession(request), { domain_id: request.params.domainId, role: 2 }),
-      };
-    },
+    async (request) => ({
+      items: await listDomainAdmins(ctx, requireSession(request), request.params.domainId),
+    }),
   );
 
   app.post(
@@ -105,17 +106,9 @@ export const domainsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: CreateManagerSchema,
         response: { 200: AccountingUserSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true },
+      config: { saves: true, permission: "domains.manage" },
     },
-    async (request) => {
-      const session = requireSession(request);
-      await assertDomainExists(ctx, request.params.domainId);
-      return presentUser(
-        ctx,
-        session,
-        await createAccount(ctx, session, request.params.domainId, { ...request.body, role: 2 }),
-      );
-    },
+    async (request) => createDomainAdmin(ctx, requireSession(request), request.params.domainId, request.body),
   );
 
   app.post(
@@ -128,17 +121,13 @@ export const domainsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: UpdateManagerSchema.nullish(),
         response: { 200: AccountingUserSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: savesWhenFields },
+      config: { saves: savesWhenFields, permission: { read: "domains.view", save: "domains.manage" } },
     },
     async (request) => {
       const session = requireSession(request);
-      await assertAdminOf(request.params.domainId, request.params.userId, session);
-      if (!hasFields(request.body)) return readUser(ctx, session, request.params.userId, 2);
-      return presentUser(
-        ctx,
-        session,
-        await updateAccount(ctx, session, request.params.userId, request.body ?? {}, 2),
-      );
+      const { domainId, userId } = request.params;
+      if (!hasFields(request.body)) return readDomainAdmin(ctx, session, domainId, userId);
+      return changeDomainAdmin(ctx, session, domainId, userId, request.body ?? {});
     },
   );
 
@@ -152,26 +141,11 @@ export const domainsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: TokenOnlyBodySchema,
         response: { 200: OkSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true },
+      config: { saves: true, permission: "domains.manage" },
     },
     async (request) => {
-      const session = requireSession(request);
-      await assertAdminOf(request.params.domainId, request.params.userId, session);
-      await removeUser(ctx, session, request.params.userId, 2);
+      await removeDomainAdmin(ctx, requireSession(request), request.params.domainId, request.params.userId);
       return { ok: true as const };
     },
   );
-
-  /** The admin must belong to the domain of the path. */
-  async function assertAdminOf(
-    domainId: string,
-    userId: string,
-    session: Parameters<typeof readUser>[1],
-  ): Promise<void> {
-    await assertDomainExists(ctx, domainId);
-    const admin = await readUser(ctx, session, userId, 2);
-    if (admin.domain_id !== domainId) {
-      throw new AppError("USER_NOT_FOUND", "No such admin in this domain");
-    }
-  }
 };

@@ -1,9 +1,10 @@
-import type {
-  CreateDomain,
-  DomainDetail,
-  DomainListAnswer,
-  DomainListRequest,
-  UpdateDomainBody,
+import {
+  type CreateDomain,
+  type DomainDetail,
+  type DomainListAnswer,
+  type DomainListRequest,
+  Role,
+  type UpdateDomainBody,
 } from "@cellfleet/contract";
 import type { Updateable } from "kysely";
 import type { SessionContext } from "../../platform/auth/session-guard";
@@ -17,7 +18,7 @@ import { domainListRepo } from "./domain-list.repo";
 import { toDomainDetail, toDomainListItem } from "./domains.mapper";
 import { domainsRepo } from "./domains.repo";
 
-// Domains for superusers (spec sections 2 and 3); the route lets only role 1 through.
+// Domains for superusers (spec sections 2 and 3); the routes admit whom the permission table lets.
 
 /** POST /api/domains/. */
 export async function listDomains(ctx: AppContext, request: DomainListRequest): Promise<DomainListAnswer> {
@@ -40,7 +41,7 @@ export async function readDomain(
   const policyRow = row.policy_id
     ? await policiesRepo(ctx.db).findPolicyAcrossDomains(row.policy_id)
     : undefined;
-  const admins = await accountingUsersRepo(ctx.db).listUsers(domainId, { role: 2 });
+  const admins = await accountingUsersRepo(ctx.db).listUsers(domainId, { role: Role.Admin });
   return toDomainDetail(
     row,
     policyRow ? { _id: policyRow.id, name: policyRow.name } : null,

@@ -6,7 +6,7 @@ import {
 } from "@cellfleet/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { requireRole, requireSession } from "../../platform/auth/session-guard";
+import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { sendNdjson } from "../../platform/http/ndjson";
 import { ERROR_RESPONSES, TokenOnlyBodySchema } from "../../platform/http/schemas";
@@ -16,8 +16,6 @@ const NDJSON_EVENTS = z.unknown().describe("application/x-ndjson: one Event a li
 
 /** Events: the domain's list and a device's, marking read, and the unread count (admins, assistants, operators). */
 export const eventsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.addHook("preHandler", requireRole([2, 3, 4]));
-
   app.post(
     "/events/all",
     {
@@ -27,6 +25,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
         body: EventsRequestSchema.nullish(),
         response: { 200: NDJSON_EVENTS, ...ERROR_RESPONSES },
       },
+      config: { permission: "events.view" },
     },
     async (request, reply) => {
       const query = request.body ?? EventsRequestSchema.parse({});
@@ -43,7 +42,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
         body: EventsReadSchema,
         response: { 200: EventsReadResultSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true },
+      config: { saves: true, permission: "events.markRead" },
     },
     async (request) => markEventsRead(ctx, requireSession(request), request.body),
   );
@@ -57,6 +56,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
         body: TokenOnlyBodySchema,
         response: { 200: EventsUnreadSchema, ...ERROR_RESPONSES },
       },
+      config: { permission: "events.view" },
     },
     async (request) => countUnreadEvents(ctx, requireSession(request)),
   );
@@ -71,6 +71,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
         body: EventsRequestSchema.nullish(),
         response: { 200: NDJSON_EVENTS, ...ERROR_RESPONSES },
       },
+      config: { permission: "events.view" },
     },
     async (request, reply) => {
       const query = request.body ?? EventsRequestSchema.parse({});

@@ -1,8 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
-import { Role } from "@cellfleet/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { requireRole } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { ERROR_RESPONSES } from "../../platform/http/schemas";
@@ -133,7 +131,7 @@ export const mqttRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; stats?: MqttSt
         summary: "Gateway counters: connections, accepted reports, refusals by reason, ingest figures",
         response: { 200: z.record(z.string(), z.unknown()), ...ERROR_RESPONSES },
       },
-      preValidation: requireRole([Role.Superuser]),
+      config: { permission: "mqtt.stats" },
     },
     async () => stats?.() ?? { mode: "off" },
   );

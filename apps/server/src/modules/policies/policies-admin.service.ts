@@ -9,6 +9,7 @@ import {
   type UpdatePolicy,
   validateDictionaryFile,
 } from "@cellfleet/contract";
+import { assertCan } from "../../platform/auth/permissions";
 import { hasPlugin } from "../../platform/auth/plugins";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
@@ -34,7 +35,7 @@ export async function listPolicies(
   if (!hasPlugin(session, "accounting")) return [];
   const repo = policiesRepo(ctx.db);
   const rows =
-    session.role === 1 || session.domainId === null
+    session.domainId === null
       ? await repo.listPoliciesAcrossDomains(search)
       : await repo.listPolicies(session.domainId, search);
   return rows.map((row) => ({
@@ -52,7 +53,8 @@ export async function listDomainPolicies(
   domainId: string | undefined,
 ): Promise<PolicyListItem[]> {
   if (!hasPlugin(session, "accounting")) return [];
-  const target = session.role === 1 ? (domainId ?? null) : session.domainId;
+  // Superusers (no domain of their own) name the domain; everyone else asks about their own.
+  const target = session.domainId === null ? (domainId ?? null) : session.domainId;
   if (target !== null && !(await domainsRepo(ctx.db).findDomain(target))) {
     throw new AppError("DOMAIN_NOT_FOUND", "No such domain");
   }
@@ -72,7 +74,7 @@ async function findVisiblePolicy(
 ): Promise<SecurityPolicyRow> {
   const repo = policiesRepo(ctx.db);
   const row =
-    session.role === 1 || session.domainId === null
+    session.domainId === null
       ? await repo.findPolicyAcrossDomains(policyId)
       : await repo.findPolicy(session.domainId, policyId);
   if (!row) throw new AppError("NOT_FOUND", "No such policy");
@@ -86,9 +88,7 @@ async function findChangeablePolicy(
   policyId: string,
 ): Promise<SecurityPolicyRow> {
   const row = await findVisiblePolicy(ctx, session, policyId);
-  if (session.role !== 1 && row.domain_id !== session.domainId) {
-    throw new AppError("PERMISSION_DENIED", "Only a superuser changes a global policy");
-  }
+  assertCan(session, "policies.edit", { domain_id: row.domain_id });
   return row;
 }
 
@@ -101,13 +101,12 @@ export async function readPolicy(
   return toDetail(await findVisiblePolicy(ctx, session, policyId));
 }
 
-/** POST /api/policy/new: superusers only; global unless a domain is named. */
+/** POST /api/policy/new (superusers, by the route's permission): global unless a domain is named. */
 export async function createPolicy(
   ctx: AppContext,
   session: SessionContext,
   body: CreatePolicy,
 ): Promise<PolicyDetail> {
-  if (session.role !== 1) throw new AppError("PERMISSION_DENIED", "Only a superuser adds policies");
   const { domain_id: domainId, ...fields } = body;
   const repo = policiesRepo(ctx.db);
   if (domainId !== null) {

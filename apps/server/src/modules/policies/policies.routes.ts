@@ -11,8 +11,7 @@ import {
 import multipart from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { requirePlugin } from "../../platform/auth/plugins";
-import { requireRole, requireSession } from "../../platform/auth/session-guard";
+import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { ERROR_RESPONSES } from "../../platform/http/schemas";
@@ -29,12 +28,10 @@ import {
 
 const PolicyIdParamsSchema = z.object({ policyId: z.string().min(1).max(64) });
 
-/** Security policies (roles 1-2; pages and changes need the accounting plugin; lists answer empty without it). */
+/** Security policies: lists answer empty without the accounting plugin; pages and changes need it (the table). */
 export const policiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   // Registered here only, so multipart bodies reach no other route.
   await app.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 10 } });
-  app.addHook("preHandler", requireRole([1, 2]));
-  const withAccounting = { preHandler: requirePlugin("accounting") };
 
   app.post(
     "/policies/",
@@ -45,6 +42,7 @@ export const policiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         body: PolicyListRequestSchema.nullish(),
         response: { 200: PolicyListAnswerSchema, ...ERROR_RESPONSES },
       },
+      config: { permission: "policies.list" },
     },
     async (request) => ({ items: await listPolicies(ctx, requireSession(request), request.body?.search) }),
   );
@@ -58,6 +56,7 @@ export const policiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         body: DomainPoliciesRequestSchema.nullish(),
         response: { 200: PolicyListAnswerSchema, ...ERROR_RESPONSES },
       },
+      config: { permission: "policies.list" },
     },
     async (request) => ({
       items: await listDomainPolicies(ctx, requireSession(request), request.body?.domain_id),
@@ -73,8 +72,7 @@ export const policiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         body: CreatePolicySchema,
         response: { 200: PolicyDetailSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true },
-      ...withAccounting,
+      config: { saves: true, permission: "policies.create" },
     },
     async (request) => createPolicy(ctx, requireSession(request), request.body),
   );
@@ -89,8 +87,7 @@ export const policiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         body: UpdatePolicySchema.nullish(),
         response: { 200: PolicyDetailSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: savesWhenFields },
-      ...withAccounting,
+      config: { saves: savesWhenFields, permission: { read: "policies.view", save: "policies.edit" } },
     },
     async (request) => {
       const session = requireSession(request);
@@ -108,8 +105,7 @@ export const policiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         params: PolicyIdParamsSchema.extend({ kind: DictionaryKindSchema }),
         response: { 200: PolicyDetailSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true },
-      ...withAccounting,
+      config: { saves: true, permission: "policies.edit" },
     },
     async (request) => {
       const session = requireSession(request);

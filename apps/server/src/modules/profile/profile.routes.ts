@@ -20,6 +20,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       },
       config: {
         allowsFactoryPassword: true,
+        permission: { read: "account.self", save: "profile.edit" },
         saves: (request) => hasProfileChanges((request.body ?? undefined) as ProfileUpdate | undefined),
       },
     },

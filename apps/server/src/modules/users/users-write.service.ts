@@ -1,12 +1,19 @@
 import {
-  canAddUsers,
-  canEditUser,
+  type AccountingUser,
+  type CreateAccountingUser,
+  type CreateManager,
+  can,
   checkPassword,
-  PLUGINS,
+  defaultPluginsFor,
+  hasNoDomain,
+  mayBeJunior,
   type Plugin,
-  type Role,
+  Role,
+  type UpdateManager,
+  usesAdminPasswordRules,
 } from "@cellfleet/contract";
 import { hashPassword } from "../../platform/auth/passwords";
+import { assertCan, subjectOf } from "../../platform/auth/permissions";
 import { hasPlugin } from "../../platform/auth/plugins";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
@@ -20,7 +27,7 @@ import { type AccountingUserRow, accountingUsersRepo } from "./accounting-users.
 import { applyPasswordChange, assertAcceptablePassword, preparePassword } from "./password.service";
 import { usersRepo } from "./users.repo";
 import { computePasswordExpiry } from "./users.rules";
-import { findVisibleUser } from "./users.service";
+import { findVisibleUser, presentUser } from "./users.service";
 
 /** The fields of a new account, whichever screen creates it. */
 export interface NewAccount {
@@ -51,8 +58,9 @@ export interface AccountChanges {
 
 /** Admins grant only plugins they have; superusers any. New admins and superusers get all by default. */
 function checkPlugins(session: SessionContext, plugins: Plugin[] | undefined, role: Role): Plugin[] {
-  const chosen = plugins ?? (role <= 2 ? [...PLUGINS] : ["notification"]);
-  if (session.role !== 1 && chosen.some((plugin) => !hasPlugin(session, plugin))) {
+  const chosen = plugins ?? defaultPluginsFor(role);
+  const mayGrantAny = can(subjectOf(session), "users.grantAnyPlugin");
+  if (!mayGrantAny && chosen.some((plugin) => !hasPlugin(session, plugin))) {
     throw new AppError("PERMISSION_DENIED", "You can grant only plugins you have");
   }
   return [...new Set(chosen)];
@@ -81,8 +89,8 @@ async function checkPolicy(ctx: AppContext, domainId: string | null, policyId: s
 }
 
 /**
- * Creates an account in `domainId` (null: a superuser). Only superusers and admins add users;
- * admins only within their domain and never superusers. The password is a factory password.
+ * Creates an account in `domainId` (null: a superuser). The table says who adds accounts of which
+ * role; only superusers name another domain than their own. The password is a factory password.
  */
 export async function createAccount(
   ctx: AppContext,
@@ -90,17 +98,16 @@ export async function createAccount(
   domainId: string | null,
   account: NewAccount,
 ): Promise<AccountingUserRow> {
-  if (!canAddUsers(session.role))
-    throw new AppError("PERMISSION_DENIED", "Only superusers and admins add users");
-  if ((account.role === 1) !== (domainId === null))
+  if (hasNoDomain(account.role) !== (domainId === null))
     throw new AppError("BAD_REQUEST", "domain_id: superusers have no domain, others need one");
-  if (session.role !== 1 && (domainId !== session.domainId || account.role === 1)) {
+  assertCan(session, "users.create", { role: account.role });
+  if (domainId !== session.domainId && !can(subjectOf(session), "users.anyDomain")) {
     throw new AppError("PERMISSION_DENIED", "Access denied");
   }
   if (domainId !== null && !(await domainsRepo(ctx.db).findDomain(domainId))) {
     throw new AppError("DOMAIN_NOT_FOUND", "No such domain");
   }
-  if (account.is_junior && account.role !== 3)
+  if (account.is_junior && !mayBeJunior(account.role))
     throw new AppError("BAD_REQUEST", "is_junior: only for role 3");
   const plugins = checkPlugins(session, account.plugins, account.role);
   await checkUnique(ctx, account.username, account.email);
@@ -111,7 +118,7 @@ export async function createAccount(
     policy_id: account.policy_id,
     domain_policy_id: domain?.policy_id ?? null,
   });
-  const broken = checkPassword(account.password, policy, { isAdmin: account.role <= 2 });
+  const broken = checkPassword(account.password, policy, { isAdmin: usesAdminPasswordRules(account.role) });
   if (broken) throw new AppError(broken);
   const now = ctx.now();
   const passwordHash = await hashPassword(account.password);
@@ -157,18 +164,18 @@ export async function updateAccount(
     throw new AppError("USER_NOT_FOUND", "No such user");
   const isSelf = target.id === session.user.id;
   const onlyPassword = Object.keys(changes).every((key) => key === "password");
-  if (!(isSelf && onlyPassword) && !canEditUser(session.role, target.role)) {
-    throw new AppError("PERMISSION_DENIED", "Access denied");
-  }
+  // Anyone may change their own password; anything else needs the table's leave for the target's role.
+  if (!(isSelf && onlyPassword)) assertCan(session, "users.edit", { role: target.role as Role });
   const role = changes.role ?? (target.role as Role);
-  if (
-    changes.role !== undefined &&
-    (!canEditUser(session.role, role) || (role === 1) !== (target.role === 1))
-  ) {
-    throw new AppError("PERMISSION_DENIED", "This role cannot be given here");
+  if (changes.role !== undefined) {
+    const subject = subjectOf(session);
+    if (!can(subject, "users.edit", { role }) || hasNoDomain(role) !== hasNoDomain(target.role as Role)) {
+      throw new AppError("PERMISSION_DENIED", "This role cannot be given here");
+    }
   }
-  const isJunior = changes.is_junior ?? (changes.role !== undefined && role !== 3 ? false : target.is_junior);
-  if (isJunior && role !== 3) throw new AppError("BAD_REQUEST", "is_junior: only for role 3");
+  const isJunior =
+    changes.is_junior ?? (changes.role !== undefined && !mayBeJunior(role) ? false : target.is_junior);
+  if (isJunior && !mayBeJunior(role)) throw new AppError("BAD_REQUEST", "is_junior: only for role 3");
   if (isSelf && (changes.blocked === true || changes.role !== undefined)) {
     throw new AppError("PERMISSION_DENIED", "You cannot block yourself or change your own role");
   }
@@ -203,4 +210,49 @@ export async function updateAccount(
   }
   if (changes.blocked === true) await endUserSessions(ctx, target);
   return findVisibleUser(ctx, session, target.id);
+}
+
+/**
+ * POST /api/user/new: a superuser names the new user's domain (none for a new superuser); anyone
+ * else creates users in their own domain.
+ */
+export async function createUser(
+  ctx: AppContext,
+  session: SessionContext,
+  body: CreateAccountingUser,
+): Promise<AccountingUser> {
+  const { domain_id: named, ...account } = body;
+  const mayNameDomain = can(subjectOf(session), "users.anyDomain");
+  const domainId = hasNoDomain(account.role) ? null : mayNameDomain ? (named ?? null) : session.domainId;
+  return presentUser(ctx, session, await createAccount(ctx, session, domainId, account));
+}
+
+/** POST /api/user/{user_id} with fields. */
+export async function changeUser(
+  ctx: AppContext,
+  session: SessionContext,
+  userId: string,
+  changes: AccountChanges,
+): Promise<AccountingUser> {
+  return presentUser(ctx, session, await updateAccount(ctx, session, userId, changes));
+}
+
+/** POST /api/superuser/new. */
+export async function createSuperuser(
+  ctx: AppContext,
+  session: SessionContext,
+  body: CreateManager,
+): Promise<AccountingUser> {
+  const row = await createAccount(ctx, session, null, { ...body, role: Role.Superuser });
+  return presentUser(ctx, session, row);
+}
+
+/** POST /api/superuser/{user_id} with fields: USER_NOT_FOUND for anyone but a superuser. */
+export async function changeSuperuser(
+  ctx: AppContext,
+  session: SessionContext,
+  userId: string,
+  changes: UpdateManager,
+): Promise<AccountingUser> {
+  return presentUser(ctx, session, await updateAccount(ctx, session, userId, changes, Role.Superuser));
 }

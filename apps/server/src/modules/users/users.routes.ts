@@ -10,19 +10,22 @@ import {
   UserListRequestSchema,
 } from "@cellfleet/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { requireRole, requireSession } from "../../platform/auth/session-guard";
+import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { ERROR_RESPONSES, OkSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
 import { hasFields, savesWhenFields, UserIdParamsSchema } from "../accounting/accounting.shared";
-import { listUsers, presentUser, readUser, removeUser } from "./users.service";
-import { createAccount, updateAccount } from "./users-write.service";
+import {
+  listSuperusers,
+  listUsers,
+  readSuperuser,
+  readUser,
+  removeSuperuser,
+  removeUser,
+} from "./users.service";
+import { changeSuperuser, changeUser, createSuperuser, createUser } from "./users-write.service";
 
-/** The users list and page (roles 1-3) and the superusers (role 1): spec sections 2 and 6. */
+/** The users list and page and the superusers (spec sections 2 and 6; who may: the permission table). */
 export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const staff = { preHandler: requireRole([1, 2, 3]) };
-  const managers = { preHandler: requireRole([1, 2]) };
-  const superusers = { preHandler: requireRole([1]) };
-
   app.post(
     "/users/",
     {
@@ -32,7 +35,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         body: UserListRequestSchema.nullish(),
         response: { 200: UserListAnswerSchema, ...ERROR_RESPONSES },
       },
-      ...staff,
+      config: { permission: "users.view" },
     },
     async (request) => ({ items: await listUsers(ctx, requireSession(request), request.body ?? {}) }),
   );
@@ -46,19 +49,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         body: CreateAccountingUserSchema,
         response: { 200: AccountingUserSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true },
-      ...managers,
+      config: { saves: true, permission: "users.create" },
     },
-    async (request) => {
-      const session = requireSession(request);
-      const { domain_id: domainId, ...account } = request.body;
-      const target = session.role === 1 ? (domainId ?? null) : session.domainId;
-      return presentUser(
-        ctx,
-        session,
-        await createAccount(ctx, session, account.role === 1 ? null : target, account),
-      );
-    },
+    async (request) => createUser(ctx, requireSession(request), request.body),
   );
 
   app.post(
@@ -71,17 +64,12 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         body: UpdateAccountingUserSchema.nullish(),
         response: { 200: AccountingUserSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: savesWhenFields },
-      ...staff,
+      config: { saves: savesWhenFields, permission: { read: "users.view", save: "users.edit" } },
     },
     async (request) => {
       const session = requireSession(request);
       if (!hasFields(request.body)) return readUser(ctx, session, request.params.userId);
-      return presentUser(
-        ctx,
-        session,
-        await updateAccount(ctx, session, request.params.userId, request.body ?? {}),
-      );
+      return changeUser(ctx, session, request.params.userId, request.body ?? {});
     },
   );
 
@@ -95,8 +83,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         body: TokenOnlyBodySchema,
         response: { 200: OkSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true },
-      ...managers,
+      config: { saves: true, permission: "users.delete" },
     },
     async (request) => {
       await removeUser(ctx, requireSession(request), request.params.userId);
@@ -113,11 +100,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         body: SuperuserListRequestSchema.nullish(),
         response: { 200: ManagerListAnswerSchema, ...ERROR_RESPONSES },
       },
-      ...superusers,
+      config: { permission: "superusers.view" },
     },
-    async (request) => ({
-      items: await listUsers(ctx, requireSession(request), { search: request.body?.search, role: 1 }),
-    }),
+    async (request) => ({ items: await listSuperusers(ctx, requireSession(request), request.body?.search) }),
   );
 
   app.post(
@@ -129,13 +114,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         body: CreateManagerSchema,
         response: { 200: AccountingUserSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true },
-      ...superusers,
+      config: { saves: true, permission: "superusers.manage" },
     },
-    async (request) => {
-      const session = requireSession(request);
-      return presentUser(ctx, session, await createAccount(ctx, session, null, { ...request.body, role: 1 }));
-    },
+    async (request) => createSuperuser(ctx, requireSession(request), request.body),
   );
 
   app.post(
@@ -148,17 +129,15 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         body: UpdateManagerSchema.nullish(),
         response: { 200: AccountingUserSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: savesWhenFields },
-      ...superusers,
+      config: {
+        saves: savesWhenFields,
+        permission: { read: "superusers.view", save: "superusers.manage" },
+      },
     },
     async (request) => {
       const session = requireSession(request);
-      if (!hasFields(request.body)) return readUser(ctx, session, request.params.userId, 1);
-      return presentUser(
-        ctx,
-        session,
-        await updateAccount(ctx, session, request.params.userId, request.body ?? {}, 1),
-      );
+      if (!hasFields(request.body)) return readSuperuser(ctx, session, request.params.userId);
+      return changeSuperuser(ctx, session, request.params.userId, request.body ?? {});
     },
   );
 
@@ -172,11 +151,10 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         body: TokenOnlyBodySchema,
         response: { 200: OkSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true },
-      ...superusers,
+      config: { saves: true, permission: "superusers.manage" },
     },
     async (request) => {
-      await removeUser(ctx, requireSession(request), request.params.userId, 1);
+      await removeSuperuser(ctx, requireSession(request), request.params.userId);
       return { ok: true as const };
     },
   );

@@ -1,4 +1,4 @@
-import type { SecurityPolicy } from "@cellfleet/contract";
+import { type Role, type SecurityPolicy, usesAdminPasswordRules } from "@cellfleet/contract";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -7,9 +7,9 @@ export function isPasswordExpired(expireDate: Date | null, now: Date): boolean {
   return expireDate !== null && expireDate.getTime() <= now.getTime();
 }
 
-/** Admins and superusers (roles 1-2) follow the policy's admin rules. */
+/** Admins and superusers follow the policy's admin rules (the contract's permissions say who they are). */
 export function isAdminRole(role: number): boolean {
-  return role <= 2;
+  return usesAdminPasswordRules(role as Role);
 }
 
 /** When a password set at `changedAt` expires under the policy; null when it never does. */

@@ -1,11 +1,12 @@
 import {
   type AccountingUser,
-  canDeleteUsers,
-  canEditUser,
-  canSeePolicyColumn,
-  type Role,
+  can,
+  hasNoDomain,
+  ROOT_USERNAME,
+  Role,
   type UserListRequest,
 } from "@cellfleet/contract";
+import { assertCan, subjectOf } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
@@ -23,8 +24,7 @@ export function presentUser(
   row: AccountingUserRow,
 ): AccountingUser {
   const user = toAccountingUser(row, ctx.now());
-  const plugins = Array.isArray(session.user.plugins) ? (session.user.plugins as string[]) : [];
-  return canSeePolicyColumn(session.role, plugins) ? user : { ...user, policy: null };
+  return can(subjectOf(session), "users.seePolicy") ? user : { ...user, policy: null };
 }
 
 /**
@@ -37,8 +37,9 @@ export async function findVisibleUser(
   userId: string,
 ): Promise<AccountingUserRow> {
   const users = accountingUsersRepo(ctx.db);
+  // Superusers, who have no domain, see every domain's users.
   const row =
-    session.role === 1
+    session.domainId === null
       ? await users.findAccountingUserAcrossDomains(userId)
       : await users.findAccountingUser(session.domainId, userId);
   if (!row) throw new AppError("USER_NOT_FOUND", "No such user");
@@ -55,7 +56,7 @@ export async function listUsers(
   const users = accountingUsersRepo(ctx.db);
   const filter = { search: request.search, role: request.role };
   let rows: AccountingUserRow[];
-  if (session.role === 1) {
+  if (session.domainId === null) {
     rows = request.domain_id
       ? await users.listUsers(request.domain_id, filter)
       : await users.listUsersAcrossDomains(filter);
@@ -79,8 +80,8 @@ export async function readUser(
 }
 
 /**
- * DELETE /api/user/{user_id}: superusers and admins only (helpers never); nobody removes itself,
- * and only superusers remove superusers. The row stays (removed_at); its sessions end.
+ * DELETE /api/user/{user_id}: superusers and admins only (the route's permission); nobody removes
+ * itself, and the table decides whose role the caller may remove. The row stays (removed_at); its sessions end.
  */
 export async function removeUser(
   ctx: AppContext,
@@ -88,14 +89,36 @@ export async function removeUser(
   userId: string,
   expectedRole?: Role,
 ): Promise<void> {
-  if (!canDeleteUsers(session.role)) throw new AppError("PERMISSION_DENIED", "Helpers cannot delete users");
   const target = await findVisibleUser(ctx, session, userId);
   if (expectedRole !== undefined && target.role !== expectedRole)
     throw new AppError("USER_NOT_FOUND", "No such user");
   if (target.id === session.user.id) throw new AppError("PERMISSION_DENIED", "You cannot remove yourself");
-  if (!canEditUser(session.role, target.role)) throw new AppError("PERMISSION_DENIED", "Access denied");
-  if (target.username === "root" && target.role === 1)
+  assertCan(session, "users.delete", { role: target.role as Role });
+  if (target.username === ROOT_USERNAME && hasNoDomain(target.role as Role))
     throw new AppError("PERMISSION_DENIED", "The root cannot be removed");
   await accountingUsersRepo(ctx.db).removeUser(target.domain_id, target.id, ctx.now());
   await endUserSessions(ctx, target);
+}
+
+/** POST /api/superusers/: the superusers list. */
+export function listSuperusers(
+  ctx: AppContext,
+  session: SessionContext,
+  search: string | undefined,
+): Promise<AccountingUser[]> {
+  return listUsers(ctx, session, { search, role: Role.Superuser });
+}
+
+/** POST /api/superuser/{user_id} without fields: USER_NOT_FOUND for anyone but a superuser. */
+export function readSuperuser(
+  ctx: AppContext,
+  session: SessionContext,
+  userId: string,
+): Promise<AccountingUser> {
+  return readUser(ctx, session, userId, Role.Superuser);
+}
+
+/** DELETE /api/superuser/{user_id}. */
+export function removeSuperuser(ctx: AppContext, session: SessionContext, userId: string): Promise<void> {
+  return removeUser(ctx, session, userId, Role.Superuser);
 }

@@ -5,15 +5,13 @@ import {
 } from "@cellfleet/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { requireRole, requireSession } from "../../platform/auth/session-guard";
+import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { ERROR_RESPONSES } from "../../platform/http/schemas";
 import { exportWebActions, listWebActions } from "./web-actions.service";
 
 /** The audit log: superusers read all of it, admins their domain's. */
 export const webActionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.addHook("preHandler", requireRole([1, 2]));
-
   app.post(
     "/web_actions/",
     {
@@ -23,6 +21,7 @@ export const webActionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         body: WebActionsRequestSchema.nullish(),
         response: { 200: WebActionsAnswerSchema, ...ERROR_RESPONSES },
       },
+      config: { permission: "logs.view" },
     },
     async (request) => ({
       items: await listWebActions(
@@ -42,6 +41,7 @@ export const webActionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         body: WebActionsExportRequestSchema.nullish(),
         response: { 200: z.string(), ...ERROR_RESPONSES },
       },
+      config: { permission: "logs.view" },
     },
     async (request, reply) => {
       const csv = await exportWebActions(ctx, requireSession(request), request.body ?? {});

@@ -49,9 +49,9 @@ async function list(
   page: { limit: number; offset: number },
 ) {
   const repo = webActionsRepo(ctx.db);
-  // Superusers read every domain's log; admins only their own domain's (the route admits roles 1-2).
+  // Superusers (no domain of their own) read every domain's log; admins only their own domain's.
   const rows =
-    session.role === 1 || session.domainId === null
+    session.domainId === null
       ? await repo.listWebActionsAcrossDomains(filter, page)
       : await repo.listWebActions(session.domainId, filter, page);
   return rows.map(toWebAction);

@@ -4,21 +4,27 @@ import { z } from "zod";
 import { buildUser, signIn, signInDemo } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
 import type { AppContext } from "../context";
-import { requireRole, requireSession } from "./session-guard";
+import { requireSession } from "./session-guard";
 
 /** Fixture routes that exercise the guard the way feature routes will. */
 const fixtureRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app) => {
-  app.get("/fixture/admins", { preValidation: requireRole([2]) }, async (request) => ({
+  app.get("/fixture/admins", { config: { permission: "devices.create" } }, async (request) => ({
     role: requireSession(request).role,
   }));
   app.post(
     "/fixture/save",
-    { schema: { body: z.object({ name: z.string().min(1) }).strict() }, config: { saves: true } },
+    {
+      schema: { body: z.object({ name: z.string().min(1) }).strict() },
+      config: { saves: true, permission: "devices.edit" },
+    },
     async (request) => ({ saved: request.body.name }),
   );
-  app.post("/fixture/read", { schema: { body: z.object({}).strict().nullish() } }, async () => ({
-    ok: true,
-  }));
+  app.post(
+    "/fixture/read",
+    { schema: { body: z.object({}).strict().nullish() }, config: { permission: "devices.view" } },
+    async () => ({ ok: true }),
+  );
+  app.post("/fixture/undeclared", async () => ({ ok: true }));
 };
 
 let t: TestApp;
@@ -95,6 +101,29 @@ describe("session guard", () => {
     expect(save.json().code).toBe("DEMO_PERMISSIONS_DENIED");
     const read = await t.app.inject({ method: "POST", url: "/api/fixture/read", headers: { token } });
     expect(read.statusCode).toBe(200);
+  });
+
+  it("refuses a guarded route that declares no permission to everyone, admins included", async () => {
+    const token = await signIn(t.app, await buildUser(t, { role: 2 }));
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/api/fixture/undeclared",
+      headers: { token },
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().code).toBe("PERMISSION_DENIED");
+  });
+
+  it("refuses a denied caller before it validates the body (403 before 400)", async () => {
+    const token = await signIn(t.app, await buildUser(t, { role: 4 }));
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/api/fixture/save",
+      headers: { token },
+      payload: { name: "" },
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().code).toBe("PERMISSION_DENIED");
   });
 
   it("refuses a bad body with 400 BAD_REQUEST naming the field", async () => {

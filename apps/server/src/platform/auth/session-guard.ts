@@ -2,6 +2,7 @@ import type { Role } from "@cellfleet/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { UserRecord } from "../db/schema";
 import { AppError } from "../errors";
+import { checkRoutePermission } from "./permissions";
 
 /** Who is calling: set on every request of a non-public route once its token is accepted. */
 export interface SessionContext {
@@ -27,7 +28,7 @@ declare module "fastify" {
     isPublic?: boolean;
     /** The route answers while the user's factory password is unchanged (profile, self, logout). */
     allowsFactoryPassword?: boolean;
-    /** The route saves something, so demo sessions are refused; a function decides per request. */
+    /** The route saves something (audit, re-authentication, read-or-save actions); a function decides per request. */
     saves?: boolean | ((request: FastifyRequest) => boolean);
   }
   interface FastifyRequest {
@@ -62,7 +63,8 @@ export function decorateSessionRequest(app: FastifyInstance): void {
 
 /**
  * Guards every route of the scope it is installed in: token → session (or 401/403), the
- * factory-password lock, and the one demo check for routes whose config says they save.
+ * factory-password lock, then the route's action in the permission table (403 PERMISSION_DENIED,
+ * or DEMO_PERMISSIONS_DENIED for the demo user's saves), all before the body is validated.
  * `afterWrite` runs before the answer of every call that may have written accounts (a route that
  * saves, or one audited without saving: sign-in, sign-out, registration, reset), so cached sessions
  * never outlive a change. The broker's public auth hooks are neither, so devices never clear it.
@@ -81,14 +83,7 @@ export function installSessionGuard(
       throw new AppError("PERMISSION_DENIED", "Change the factory password first");
     }
     request.session = session;
-  });
-
-  scope.addHook("preHandler", async (request) => {
-    const saves = request.routeOptions.config.saves;
-    if (!saves || !request.session?.isDemo) return;
-    if (saves === true || saves(request)) {
-      throw new AppError("DEMO_PERMISSIONS_DENIED", "Saving is not available in demo mode");
-    }
+    checkRoutePermission(request, session);
   });
 
   scope.addHook("onSend", async (request) => {
@@ -101,12 +96,4 @@ export function installSessionGuard(
 export function requireSession(request: FastifyRequest): SessionContext {
   if (!request.session) throw new AppError("TOKEN_NOT_GIVEN", "Sign in first");
   return request.session;
-}
-
-/** A route hook that lets only the given roles through; others get PERMISSION_DENIED (403). */
-export function requireRole(roles: readonly Role[]) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const session = requireSession(request);
-    if (!roles.includes(session.role)) throw new AppError("PERMISSION_DENIED", "Access denied");
-  };
 }

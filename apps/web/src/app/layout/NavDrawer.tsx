@@ -59,7 +59,7 @@ function DrawerContent({ badges }: { badges: MenuBadges }) {
       <Divider />
       {user ? (
         <List component="nav" aria-label={t("menu.label")}>
-          {menuFor(user.role).map((item) => (
+          {menuFor(user).map((item) => (
             <ListItemButton
               key={item}
               component={NavLink}

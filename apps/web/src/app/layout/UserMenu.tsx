@@ -15,6 +15,7 @@ import { type MouseEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { currentLocale, setLocale } from "../i18n";
+import { useOffers } from "../session/useOffers";
 import { useSession } from "../session/useSession";
 import { themeModeStore, useThemeMode } from "../theme";
 
@@ -26,6 +27,7 @@ export function UserMenu() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const user = useSession();
+  const offers = useOffers();
   const mode = useThemeMode();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
 
@@ -67,7 +69,7 @@ export function UserMenu() {
             <ListItemText>{t("userMenu.profile")}</ListItemText>
           </MenuItem>
         ) : null}
-        {user && user.role !== 1 ? (
+        {user && offers("settings.view") ? (
           <MenuItem onClick={() => handleGo("/settings")}>
             <ListItemIcon>
               <SettingsIcon fontSize="small" />

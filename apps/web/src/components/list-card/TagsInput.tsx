@@ -20,6 +20,8 @@ interface TagsInputProps {
   size?: "small" | "medium";
   /** In a form column the input takes the full width; in a filter row it shares the row. */
   isFullWidth?: boolean;
+  /** Shows the chips without letting them change (a read-only form). */
+  isDisabled?: boolean;
 }
 
 /**
@@ -36,6 +38,7 @@ export function TagsInput({
   isSuggestionOnly = false,
   size = "small",
   isFullWidth = false,
+  isDisabled = false,
 }: TagsInputProps) {
   const { t } = useTranslation();
   const [text, setText] = useState("");
@@ -75,6 +78,7 @@ export function TagsInput({
     <Autocomplete
       multiple
       freeSolo
+      disabled={isDisabled}
       limitTags={limitTags}
       getLimitTagsText={(more) => t("fleet.list.moreTags", { count: more })}
       options={suggestions}

@@ -1,11 +1,10 @@
-import { Role } from "@cellfleet/contract";
 import LibraryAddCheckIcon from "@mui/icons-material/LibraryAddCheck";
 import IconButton from "@mui/material/IconButton";
 import Tooltip from "@mui/material/Tooltip";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { useSession } from "../../app/session/useSession";
+import { useOffers } from "../../app/session/useOffers";
 import { useListState } from "../../components/list-card";
 import { toggleFacet } from "../../components/list-card/listState";
 import { PageTitle } from "../../components/PageTitle";
@@ -19,7 +18,7 @@ import { useDeviceLiveUpdates } from "./useDeviceLiveUpdates";
 export function DashboardPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const user = useSession();
+  const offers = useOffers();
   const [state, update] = useListState(DASHBOARD_LIST_PREFIX, { field: "ident", direction: "asc" });
   const totals = useQuery(dashboardTotalsQueryOptions());
   useDeviceLiveUpdates();
@@ -37,7 +36,7 @@ export function DashboardPage() {
         prefix={DASHBOARD_LIST_PREFIX}
         state={state}
         onChange={update}
-        onAdd={user?.role === Role.Admin ? () => navigate("/devices/new/one") : undefined}
+        onAdd={offers("devices.create") ? () => navigate("/devices/new/one") : undefined}
         actions={
           <Tooltip title={t("routes.devicesMultiple")}>
             <IconButton

@@ -13,6 +13,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useParams } from "react-router";
 import { apiErrorText } from "../../app/api/handleTransportError";
 import { useRealtime } from "../../app/realtime/useRealtime";
+import { useOffers } from "../../app/session/useOffers";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
 import { EventsTable } from "../events/EventsTable";
@@ -163,6 +164,7 @@ export function DevicePage() {
   const { dev_id: id = "" } = useParams();
   const queryClient = useQueryClient();
   const detail = useQuery(deviceDetailQueryOptions(id));
+  const offers = useOffers();
   useDeviceLiveUpdates();
 
   useRealtime("collects", (message) => {
@@ -186,7 +188,7 @@ export function DevicePage() {
         <Stack sx={{ flexGrow: 1 }}>
           <PageTitle>{title}</PageTitle>
         </Stack>
-        {detail.data ? (
+        {detail.data && offers("devices.edit") ? (
           <Button
             component={RouterLink}
             to={`/device/edit/${id}`}

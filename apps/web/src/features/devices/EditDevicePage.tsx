@@ -1,4 +1,3 @@
-import { Role } from "@cellfleet/contract";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
@@ -8,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 import { pushInfoMessage } from "../../app/messages/messageStore";
 import { notice } from "../../app/messages/texts";
-import { useSession } from "../../app/session/useSession";
+import { useOffers } from "../../app/session/useOffers";
 import { DeleteButton } from "../../components/DeleteButton";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
@@ -18,19 +17,19 @@ import { serverErrorText } from "./forms/serverErrorText";
 
 /**
  * /device/edit/{dev_id}: description, tags and the AES key (empty removes it). The key is never
- * shown, since the server never sends it; leaving the field empty keeps the current key. Admins
- * also get the two-step delete.
+ * shown, since the server never sends it; leaving the field empty keeps the current key. Who may
+ * edit and delete is the permission table's answer; anyone else sees the form read-only.
  */
 export function EditDevicePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const user = useSession();
+  const offers = useOffers();
   const { dev_id: id = "" } = useParams();
   const detail = useQuery(deviceDetailQueryOptions(id));
   const update = useUpdateDevice(id);
   const remove = useDeleteDevice();
-  // Operators may open the page (route table) but the server refuses their edits: say so up front.
-  const isOperator = user?.role === Role.Operator;
+  // Operators may open the page (route table) but not edit: the form is shown read-only.
+  const isReadOnly = !offers("devices.edit");
 
   return (
     <>
@@ -41,7 +40,7 @@ export function EditDevicePage() {
         {({ device }) => (
           <Card variant="outlined">
             <CardContent>
-              {isOperator ? (
+              {isReadOnly ? (
                 <Alert severity="info" sx={{ mb: 2, maxWidth: 640 }}>
                   {t("fleet.multiple.viewOnly")}
                 </Alert>
@@ -59,7 +58,8 @@ export function EditDevicePage() {
                   tags: device.tags,
                   aes_key: "",
                 }}
-                isSaving={update.isPending || isOperator}
+                isSaving={update.isPending}
+                isReadOnly={isReadOnly}
                 serverError={serverErrorText(update.error ?? remove.error)}
                 onSubmit={(values) =>
                   update.mutate(
@@ -78,10 +78,10 @@ export function EditDevicePage() {
                 }
                 extra={
                   <>
-                    {device.has_key ? (
+                    {device.has_key && !isReadOnly ? (
                       <Button
                         variant="outlined"
-                        disabled={update.isPending || isOperator}
+                        disabled={update.isPending}
                         onClick={() =>
                           update.mutate(
                             { aes_key: "" },
@@ -95,7 +95,7 @@ export function EditDevicePage() {
                         {t("fleet.form.removeKey")}
                       </Button>
                     ) : null}
-                    {user?.role === Role.Admin ? (
+                    {offers("devices.delete") ? (
                       <DeleteButton
                         hasText
                         disabled={remove.isPending}

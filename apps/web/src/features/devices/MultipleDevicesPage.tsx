@@ -1,4 +1,3 @@
-import { Role } from "@cellfleet/contract";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
@@ -8,7 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { pushInfoMessage } from "../../app/messages/messageStore";
-import { useSession } from "../../app/session/useSession";
+import { useOffers } from "../../app/session/useOffers";
 import { DeleteButton } from "../../components/DeleteButton";
 import { TagsInput, useListState } from "../../components/list-card";
 import { PageTitle } from "../../components/PageTitle";
@@ -21,13 +20,13 @@ const MULTIPLE_LIST_PREFIX = "devices.multiple";
 /** /devices/multiple: pick devices from the filtered list, then add or remove tags, or delete them (admins). */
 export function MultipleDevicesPage() {
   const { t } = useTranslation();
-  const user = useSession();
+  const offers = useOffers();
   const [state, update] = useListState(MULTIPLE_LIST_PREFIX, { field: "ident", direction: "asc" });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [tags, setTags] = useState<string[]>([]);
   const frequencies = useQuery(tagFrequenciesQueryOptions());
   const multiple = useDevicesMultiple();
-  const canEdit = user?.role === Role.Admin || user?.role === Role.Helper;
+  const canEdit = offers("devices.edit");
   useDeviceLiveUpdates();
 
   const handleSelect = useCallback((ids: string[], isSelected: boolean) => {
@@ -84,7 +83,7 @@ export function MultipleDevicesPage() {
             ) : (
               <Typography color="text.secondary">{t("fleet.multiple.viewOnly")}</Typography>
             )}
-            {user?.role === Role.Admin ? (
+            {offers("devices.delete") ? (
               <DeleteButton
                 hasText
                 label={t("fleet.multiple.delete")}

@@ -1,4 +1,5 @@
 import {
+  can,
   EVENTS_PAGE_SIZE,
   EVENTS_REFRESH_MS,
   EventSchema,
@@ -65,7 +66,7 @@ export function useMarkEventsRead() {
 export function useHasUnreadEvents(): boolean {
   const user = useSession();
   const queryClient = useQueryClient();
-  const isEnabled = user !== null && user.role !== 1 && !user.factory_password;
+  const isEnabled = can(user, "events.view") && user?.factory_password === false;
   const unread = useQuery({
     queryKey: eventsKeys.unread(),
     queryFn: ({ signal }) => getUnreadEvents(signal),

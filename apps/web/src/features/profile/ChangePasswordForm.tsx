@@ -3,6 +3,7 @@ import {
   DEFAULT_POLICY,
   defaultPathFor,
   type Role,
+  usesAdminPasswordRules,
   validatePassword,
 } from "@cellfleet/contract";
 import Alert from "@mui/material/Alert";
@@ -53,7 +54,7 @@ export function ChangePasswordForm({ role, username }: { role: Role; username: s
 
   const validateNew = (value: string, all: PasswordForm) => {
     const error = validatePassword(value, DEFAULT_POLICY, {
-      isAdmin: role <= 2,
+      isAdmin: usesAdminPasswordRules(role),
       current: all.current || undefined,
     });
     return error === null || formError(error);

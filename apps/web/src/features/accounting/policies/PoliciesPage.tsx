@@ -3,7 +3,7 @@ import Chip from "@mui/material/Chip";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { useSession } from "../../../app/session/useSession";
+import { useOffers } from "../../../app/session/useOffers";
 import { useListState } from "../../../components/list-card";
 import { PageTitle } from "../../../components/PageTitle";
 import { AccountingList, type ListColumn } from "../shared/AccountingList";
@@ -15,7 +15,7 @@ const LEVEL_COLORS = { 0: "default", 1: "info", 2: "warning" } as const;
 export function PoliciesPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const session = useSession();
+  const offers = useOffers();
   const [state, update] = useListState("accounting.policies");
   const query = useQuery(policyListQueryOptions(state.search));
 
@@ -46,11 +46,9 @@ export function PoliciesPage() {
         columns={columns}
         rowKey={(policy) => policy._id}
         onRowClick={(policy) => navigate(`/policy/${policy._id}`)}
-        onAdd={session?.role === 1 ? () => navigate("/policy/new") : undefined}
+        onAdd={offers("policies.create") ? () => navigate("/policy/new") : undefined}
         emptyText={
-          session?.plugins.includes("accounting")
-            ? t("accounting.policies.empty")
-            : t("accounting.policies.noPlugin")
+          offers("policies.view") ? t("accounting.policies.empty") : t("accounting.policies.noPlugin")
         }
         testId="policies-table"
       />

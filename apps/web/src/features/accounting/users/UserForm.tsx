@@ -1,4 +1,5 @@
 import {
+  mayBeJunior,
   type PasswordRules,
   type Role,
   roleLabelKey,
@@ -140,7 +141,7 @@ export function UserForm(props: UserFormProps) {
                   />
                 </Grid>
               ) : null}
-              {props.roleOptions && role === 3 ? (
+              {props.roleOptions && role !== "" && mayBeJunior(role) ? (
                 <Grid size={HALF_ROW} sx={{ display: "flex", alignItems: "center" }}>
                   <FormToggle
                     control={form.control}

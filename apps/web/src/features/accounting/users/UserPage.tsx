@@ -1,9 +1,4 @@
-import {
-  type AccountingUser,
-  canDeleteUsers,
-  canSeePolicyColumn,
-  type SessionUser,
-} from "@cellfleet/contract";
+import { type AccountingUser, mayOffer, type SessionUser } from "@cellfleet/contract";
 import Alert from "@mui/material/Alert";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
@@ -40,16 +35,16 @@ function UserEditor({ viewer, user }: { viewer: SessionUser; user: AccountingUse
       },
     });
 
-  const canDelete = user !== null && !isSelf && canDeleteUsers(viewer.role) && mode === "full";
+  const canDelete = user !== null && !isSelf && mode === "full" && mayOffer(viewer, "users.delete", user);
   return (
     <UserForm
       user={user}
       mode={mode}
-      roleOptions={assignableRoles(viewer.role)}
+      roleOptions={assignableRoles(viewer)}
       shape={{
-        hasDomain: viewer.role === 1,
-        hasPolicy: canSeePolicyColumn(viewer.role, viewer.plugins),
-        hasPlugins: viewer.role === 1 || viewer.role === 2,
+        hasDomain: mayOffer(viewer, "users.anyDomain"),
+        hasPolicy: mayOffer(viewer, "users.seePolicy"),
+        hasPlugins: mayOffer(viewer, "users.create"),
       }}
       isSaving={save.isPending}
       error={save.error}

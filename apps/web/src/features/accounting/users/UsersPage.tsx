@@ -1,16 +1,10 @@
-import {
-  type AccountingUser,
-  canAddUsers,
-  canSeePolicyColumn,
-  roleColor,
-  roleLabelKey,
-} from "@cellfleet/contract";
+import { type AccountingUser, roleColor, roleLabelKey } from "@cellfleet/contract";
 import Chip from "@mui/material/Chip";
 import Link from "@mui/material/Link";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate } from "react-router";
-import { useSession } from "../../../app/session/useSession";
+import { useOffers } from "../../../app/session/useOffers";
 import { useListState } from "../../../components/list-card";
 import { PageTitle } from "../../../components/PageTitle";
 import { AccountingList, type ListColumn, stopRowClick } from "../shared/AccountingList";
@@ -27,12 +21,11 @@ function useRolesTitle(): string {
 export function UsersPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const session = useSession();
+  const offers = useOffers();
   const [state, update] = useListState("accounting.users");
   const query = useQuery({ ...userListQueryOptions(state.search), select: (answer) => answer.items });
   const title = useRolesTitle();
-  const role = session?.role ?? 4;
-  const showPolicy = canSeePolicyColumn(role, session?.plugins ?? []);
+  const showPolicy = offers("users.seePolicy");
 
   const person = usePersonColumns<AccountingUser>();
   const roleColumn: ListColumn<AccountingUser> = {
@@ -76,7 +69,7 @@ export function UsersPage() {
         columns={columns}
         rowKey={(user) => user._id}
         onRowClick={(user) => navigate(`/user/${user._id}`)}
-        onAdd={canAddUsers(role) ? () => navigate("/user/new") : undefined}
+        onAdd={offers("users.create") ? () => navigate("/user/new") : undefined}
         emptyText={t("accounting.users.empty")}
         testId="users-table"
       />

@@ -1,12 +1,14 @@
+import type { Role } from "@cellfleet/contract";
 import { describe, expect, it } from "vitest";
 import { assignableRoles, checkUserPassword, fromUserForm, toUserForm, userFormMode } from "./userForm";
 
-const admin = { role: 2 as const, _id: "a" };
-const helper = { role: 3 as const, _id: "h" };
+const person = (role: Role, _id: string) => ({ role, _id, is_junior: false, is_demo: false, plugins: [] });
+const admin = person(2, "a");
+const helper = person(3, "h");
 
 describe("user page permissions (spec section 6)", () => {
   it("lets only superusers and admins add users", () => {
-    expect(userFormMode({ role: 1, _id: "s" }, null)).toBe("full");
+    expect(userFormMode(person(1, "s"), null)).toBe("full");
     expect(userFormMode(admin, null)).toBe("full");
     expect(userFormMode(helper, null)).toBe("readOnly");
   });
@@ -18,15 +20,23 @@ describe("user page permissions (spec section 6)", () => {
     expect(userFormMode(helper, { role: 3, _id: "h" })).toBe("selfPassword");
   });
 
+  it("lets an operator change only its own password, and look at nobody else's form", () => {
+    const operator = person(4, "o");
+    expect(userFormMode(operator, { role: 4, _id: "o" })).toBe("selfPassword");
+    expect(userFormMode(operator, { role: 4, _id: "x" })).toBe("readOnly");
+    expect(userFormMode(operator, null)).toBe("readOnly");
+  });
+
   it("lets an admin edit domain users but not superusers", () => {
     expect(userFormMode(admin, { role: 4, _id: "o" })).toBe("full");
     expect(userFormMode(admin, { role: 1, _id: "r" })).toBe("readOnly");
   });
 
   it("offers helpers only the operator role", () => {
-    expect(assignableRoles(3)).toEqual([4]);
-    expect(assignableRoles(2)).toEqual([2, 3, 4]);
-    expect(assignableRoles(4)).toEqual([]);
+    expect(assignableRoles(helper)).toEqual([4]);
+    expect(assignableRoles({ ...helper, is_junior: true })).toEqual([4]);
+    expect(assignableRoles(admin)).toEqual([2, 3, 4]);
+    expect(assignableRoles(person(4, "o"))).toEqual([]);
   });
 });
 

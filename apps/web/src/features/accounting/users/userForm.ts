@@ -1,9 +1,11 @@
 import {
   allowEmpty,
-  canEditUser,
   checkPasswordConfirmation,
   DEFAULT_POLICY,
+  mayBeJunior,
+  mayOffer,
   type PasswordRules,
+  type PermissionSubject,
   type Plugin,
   type Role,
   validateEmail,
@@ -15,23 +17,25 @@ import {
 export type UserFormMode = "full" | "selfPassword" | "readOnly";
 
 /**
- * The mode of the user page for a viewer (spec section 6): superusers and admins edit whom
- * `canEditUser` allows; a helper edits operators and, on its own record, only its password.
+ * The mode of the user page for a viewer (spec section 6), by the permission table: a new user
+ * needs `users.create`, another user `users.edit` for its role; on its own record a viewer who may
+ * not edit its own role changes only its password.
  */
 export function userFormMode(
-  viewer: { role: Role; _id: string },
+  viewer: PermissionSubject,
   target: { role: Role; _id: string } | null,
 ): UserFormMode {
-  if (target === null) return viewer.role === 1 || viewer.role === 2 ? "full" : "readOnly";
-  if (viewer._id === target._id) return viewer.role === 3 || viewer.role === 4 ? "selfPassword" : "full";
-  return canEditUser(viewer.role, target.role) ? "full" : "readOnly";
+  if (target === null) return mayOffer(viewer, "users.create") ? "full" : "readOnly";
+  const mayEdit = mayOffer(viewer, "users.edit", { role: target.role });
+  if (viewer._id === target._id) return mayEdit ? "full" : "selfPassword";
+  return mayEdit ? "full" : "readOnly";
 }
 
-/** The roles a viewer may give: superusers and admins any domain role, helpers only operator. */
-export function assignableRoles(viewerRole: Role): Role[] {
-  if (viewerRole === 1 || viewerRole === 2) return [2, 3, 4];
-  if (viewerRole === 3) return [4];
-  return [];
+const DOMAIN_ROLES: readonly Role[] = [2, 3, 4];
+
+/** The domain roles a viewer may give: those the table lets it edit (helpers: only operator). */
+export function assignableRoles(viewer: PermissionSubject): Role[] {
+  return DOMAIN_ROLES.filter((role) => mayOffer(viewer, "users.edit", { role }));
 }
 
 /** The user form's values. */
@@ -111,7 +115,7 @@ export function fromUserForm(
   };
   if (shape.hasRole) {
     body.role = values.role;
-    body.is_junior = values.role === 3 && values.is_junior;
+    body.is_junior = values.role !== "" && mayBeJunior(values.role) && values.is_junior;
   }
   if (shape.hasPolicy) body.policy_id = values.policy_id || null;
   if (shape.hasPlugins) body.plugins = values.plugins;

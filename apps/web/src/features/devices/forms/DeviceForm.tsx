@@ -28,6 +28,8 @@ interface DeviceFormProps {
   isNew: boolean;
   initial: DeviceFormValues;
   isSaving: boolean;
+  /** Shows the values without letting them change, and no Save (for those the table lets only look). */
+  isReadOnly?: boolean;
   /** The server's refusal, already translated; shown above the buttons. */
   serverError: string | null;
   onSubmit: (values: DeviceFormValues) => void;
@@ -39,7 +41,15 @@ interface DeviceFormProps {
  * The device form: ident (new only), description, tags and the AES key, each checked with the
  * contract's validators as it is typed, so errors show before submit.
  */
-export function DeviceForm({ isNew, initial, isSaving, serverError, onSubmit, extra }: DeviceFormProps) {
+export function DeviceForm({
+  isNew,
+  initial,
+  isSaving,
+  isReadOnly = false,
+  serverError,
+  onSubmit,
+  extra,
+}: DeviceFormProps) {
   const { t } = useTranslation();
   const tags = useQuery(tagFrequenciesQueryOptions());
   const form = useForm<DeviceFormValues>({ values: initial, mode: "onChange" });
@@ -66,6 +76,7 @@ export function DeviceForm({ isNew, initial, isSaving, serverError, onSubmit, ex
       />
       <TextField
         label={t("fleet.columns.description")}
+        disabled={isReadOnly}
         multiline
         minRows={2}
         error={Boolean(errors.description)}
@@ -79,6 +90,7 @@ export function DeviceForm({ isNew, initial, isSaving, serverError, onSubmit, ex
         name="tags"
         render={({ field }) => (
           <TagsInput
+            isDisabled={isReadOnly}
             value={field.value}
             onChange={field.onChange}
             frequencies={tags.data}
@@ -90,6 +102,7 @@ export function DeviceForm({ isNew, initial, isSaving, serverError, onSubmit, ex
       />
       <TextField
         label={t("fleet.form.key")}
+        disabled={isReadOnly}
         autoComplete="off"
         error={Boolean(errors.aes_key)}
         helperText={errors.aes_key?.message ?? t("fleet.form.keyHelp")}
@@ -104,9 +117,11 @@ export function DeviceForm({ isNew, initial, isSaving, serverError, onSubmit, ex
         </Alert>
       ) : null}
       <Stack direction="row" sx={{ gap: 2, flexWrap: "wrap" }}>
-        <Button type="submit" variant="contained" disabled={isSaving}>
-          {isNew ? t("fleet.form.create") : t("common.save")}
-        </Button>
+        {isReadOnly ? null : (
+          <Button type="submit" variant="contained" disabled={isSaving}>
+            {isNew ? t("fleet.form.create") : t("common.save")}
+          </Button>
+        )}
         {extra}
       </Stack>
     </Stack>

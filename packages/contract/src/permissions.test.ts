@@ -1,0 +1,298 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  type ApprovalParty,
+  can,
+  canApprove,
+  decide,
+  kindOf,
+  mayOffer,
+  needsApproval,
+  PERMISSION_ACTIONS,
+  type PermissionAction,
+  type PermissionSubject,
+  SUBJECT_KINDS,
+  type SubjectKind,
+} from "./permissions";
+import { PLUGINS, type Role } from "./roles";
+
+// The permission table checked against spec sections 1, 2 and 6, written out here a second time on
+// purpose: every action × every kind of person, so a change to the table must be made twice.
+
+const ROLE_OF: Record<SubjectKind, Role> = { superuser: 1, admin: 2, assistant: 3, junior: 3, operator: 4 };
+
+function person(kind: SubjectKind, extra: Partial<PermissionSubject> = {}): PermissionSubject {
+  return {
+    _id: `id-${kind}`,
+    role: ROLE_OF[kind],
+    is_junior: kind === "junior",
+    is_demo: false,
+    plugins: [...PLUGINS],
+    ...extra,
+  };
+}
+
+// Columns: superuser, admin, assistant, junior assistant, operator. Y may, - may not.
+const EXPECTED: Record<PermissionAction, string> = {
+  "account.self": "Y Y Y Y Y",
+  "profile.edit": "Y Y Y Y Y",
+  "accounting.view": "Y Y Y Y Y", // route /accounting: 1-4
+  "administration.view": "Y Y Y Y -", // §2: accounting menu hidden for role 4
+  "devices.view": "- Y Y Y Y", // §6: the superuser has no device views
+  "devices.create": "- Y - - -", // route /devices/new: 2
+  "devices.edit": "- Y Y Y -", // §6: operators view only
+  "devices.delete": "- Y - - -", // §6: assistants cannot delete devices
+  "events.view": "- Y Y Y Y", // §6: the superuser does not load events
+  "events.markRead": "- Y Y Y Y",
+  "commands.view": "- Y Y Y Y", // route /commands: 2,3,4
+  "commands.create": "- Y Y Y -", // route /commands/new: 2,3
+  "commands.approve": "- Y Y - -", // §4, §6: admins and assistants; juniors never
+  "commandTypes.view": "- Y Y Y -", // §6: not fetched for operators or the superuser
+  "commandTypes.manage": "- Y - - -", // route /user-command: 2
+  "scripts.view": "- Y Y Y -", // route /scripts: 2,3
+  "scripts.edit": "Y Y Y Y -", // route /script/{id}: 1,2,3
+  "packages.view": "- Y Y Y -",
+  "templates.view": "- Y Y Y -", // route /templates: 2,3
+  "templates.edit": "- Y - - -", // route /templates/new: 2; §6: admins create templates
+  "files.view": "- Y Y Y Y",
+  "files.upload": "Y Y Y Y -",
+  "files.delete": "- Y - - -", // §6: only admins see file delete
+  "reports.view": "- Y Y Y Y", // route /reports: 2,3,4
+  "settings.view": "- Y Y Y Y", // §6: the superuser does not see the settings entry
+  "settings.save": "- Y - - -", // §6: only admin saves domain settings
+  "crontab.view": "- Y - - -", // §6: only admin loads the crontab
+  "crontab.manage": "- Y - - -", // route /{class}/task/{id}: 2
+  "notifications.view": "Y Y Y Y Y", // route /notifications/rule/{id}: 1-4
+  "notifications.edit": "Y Y Y Y -", // §6: operators view only
+  "transports.edit": "Y Y - - -", // §6: assistants cannot change channels
+  "transports.delete": "Y Y - - -", // §6: nor delete them
+  "users.view": "Y Y Y Y -", // route /users: 1,2,3
+  "users.create": "Y Y - - -", // §6: Add user only for superuser or admin
+  "users.edit": "Y Y Y Y -", // §6: assistants edit operators only (see the target tests)
+  "users.delete": "Y Y - - -", // §6: assistants cannot delete users
+  "users.seePolicy": "Y Y - - -", // §2: policy column for superuser or admin with accounting
+  "users.grantAnyPlugin": "Y - - - -",
+  "users.anyDomain": "Y - - - -",
+  "superusers.view": "Y - - - -", // route /superuser/{id}: 1
+  "superusers.manage": "Y - - - -",
+  "domains.view": "Y - - - -", // route /domain/{id}: 1
+  "domains.manage": "Y - - - -", // route /domains/new: 1
+  "policies.list": "Y Y - - -", // route /policy/{id}: 1,2
+  "policies.view": "Y Y - - -",
+  "policies.create": "Y - - - -", // §6: only the superuser sees Add policy
+  "policies.edit": "Y Y - - -",
+  "logs.view": "Y Y - - -",
+  "software.view": "Y - - - -", // route /software: 1
+  "software.manage": "Y - - - -",
+  "licenses.view": "Y - - - -", // route /license/new: 1
+  "licenses.manage": "Y - - - -",
+  "keychain.view": "Y Y Y Y Y",
+  "jobs.view": "Y - - - -",
+  "jobs.retry": "Y - - - -",
+  "mqtt.stats": "Y - - - -",
+};
+
+const PLUGIN_OF: Partial<Record<PermissionAction, string>> = {
+  "notifications.view": "notification",
+  "notifications.edit": "notification",
+  "transports.edit": "notification",
+  "transports.delete": "notification",
+  "users.seePolicy": "accounting",
+  "policies.view": "accounting",
+  "policies.create": "accounting",
+  "policies.edit": "accounting",
+  "keychain.view": "keychain",
+};
+
+const READS: PermissionAction[] = [
+  "account.self",
+  "accounting.view",
+  "administration.view",
+  "devices.view",
+  "events.view",
+  "commands.view",
+  "commandTypes.view",
+  "scripts.view",
+  "packages.view",
+  "templates.view",
+  "files.view",
+  "reports.view",
+  "settings.view",
+  "crontab.view",
+  "notifications.view",
+  "users.view",
+  "users.seePolicy",
+  "users.anyDomain",
+  "superusers.view",
+  "domains.view",
+  "policies.list",
+  "policies.view",
+  "logs.view",
+  "software.view",
+  "licenses.view",
+  "keychain.view",
+  "jobs.view",
+  "mqtt.stats",
+];
+
+describe("the permission table against spec section 6", () => {
+  it("has a row here for every action of the table", () => {
+    expect(Object.keys(EXPECTED).sort()).toEqual([...PERMISSION_ACTIONS].sort());
+  });
+
+  describe.each(PERMISSION_ACTIONS)("%s", (action) => {
+    it.each(SUBJECT_KINDS.map((kind, index) => [kind, index] as const))("as %s", (kind, index) => {
+      const expected = EXPECTED[action].split(" ")[index] === "Y";
+      expect(can(person(kind), action)).toBe(expected);
+    });
+
+    it("needs its plugin, and nothing else", () => {
+      const plugin = PLUGIN_OF[action];
+      for (const kind of SUBJECT_KINDS) {
+        const withNone = person(kind, { plugins: [] });
+        expect(can(withNone, action)).toBe(plugin === undefined && can(person(kind), action));
+        if (plugin) expect(can(person(kind, { plugins: [plugin] }), action)).toBe(can(person(kind), action));
+      }
+    });
+
+    it("refuses the demo user whatever saves, with the demo answer when its role may", () => {
+      const demo = person("admin", { is_demo: true });
+      const mayAsAdmin = can(person("admin"), action);
+      if (READS.includes(action)) expect(decide(demo, action)).toBe(mayAsAdmin ? "allow" : "deny");
+      else expect(decide(demo, action)).toBe(mayAsAdmin ? "demo" : "deny");
+    });
+  });
+
+  it("offers the demo user what its role may do, and nothing more", () => {
+    for (const action of PERMISSION_ACTIONS) {
+      expect(mayOffer(person("admin", { is_demo: true }), action)).toBe(can(person("admin"), action));
+      expect(mayOffer(person("operator"), action)).toBe(can(person("operator"), action));
+    }
+  });
+
+  it("refuses anonymous callers everything", () => {
+    for (const action of PERMISSION_ACTIONS) expect(can(null, action)).toBe(false);
+  });
+});
+
+describe("target rules", () => {
+  const roles: Role[] = [1, 2, 3, 4];
+
+  it.each<[SubjectKind, boolean[]]>([
+    ["superuser", [true, true, true, true]],
+    ["admin", [false, true, true, true]],
+    ["assistant", [false, false, false, true]],
+    ["junior", [false, false, false, true]],
+    ["operator", [false, false, false, false]],
+  ])("%s edits users of roles 1-4: %j", (kind, expected) => {
+    expect(roles.map((role) => can(person(kind), "users.edit", { role }))).toEqual(expected);
+  });
+
+  it("lets superusers create accounts of any role, admins of their domain's roles only", () => {
+    expect(roles.map((role) => can(person("superuser"), "users.create", { role }))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(roles.map((role) => can(person("admin"), "users.create", { role }))).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ]);
+    expect(roles.some((role) => can(person("assistant"), "users.create", { role }))).toBe(false);
+  });
+
+  it("lets only superusers and admins delete, and admins no superuser", () => {
+    expect(roles.map((role) => can(person("superuser"), "users.delete", { role }))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(roles.map((role) => can(person("admin"), "users.delete", { role }))).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ]);
+    expect(roles.some((role) => can(person("assistant"), "users.delete", { role }))).toBe(false);
+  });
+
+  it("lets admins change their domain's policies but not global ones", () => {
+    expect(can(person("admin"), "policies.edit", { domain_id: "d" })).toBe(true);
+    expect(can(person("admin"), "policies.edit", { domain_id: null })).toBe(false);
+    expect(can(person("superuser"), "policies.edit", { domain_id: null })).toBe(true);
+    expect(can(person("admin", { plugins: [] }), "policies.edit", { domain_id: "d" })).toBe(false);
+  });
+});
+
+describe("approval rules (spec sections 4 and 6)", () => {
+  const party = (kind: SubjectKind, id = `id-${kind}`): ApprovalParty => ({
+    _id: id,
+    role: ROLE_OF[kind],
+    is_junior: kind === "junior",
+  });
+
+  it("needs approval for everybody's action but an admin's", () => {
+    expect(SUBJECT_KINDS.map((kind) => needsApproval(party(kind)))).toEqual([true, false, true, true, true]);
+  });
+
+  it.each<[SubjectKind, SubjectKind, boolean]>([
+    ["admin", "junior", true],
+    ["admin", "assistant", true],
+    ["admin", "operator", true],
+    ["admin", "admin", false], // an admin's action needs none
+    ["assistant", "junior", true],
+    ["assistant", "assistant", false],
+    ["junior", "junior", false],
+    ["junior", "assistant", false],
+    ["operator", "junior", false],
+    ["superuser", "junior", false],
+  ])("%s approving a %s's action: %s", (approver, author, expected) => {
+    expect(canApprove(person(approver), party(author, "someone-else"))).toBe(expected);
+  });
+
+  const kinds = fc.constantFrom(...SUBJECT_KINDS);
+  const subjects = fc.record({
+    _id: fc.constantFrom("a", "b", "c"),
+    kind: kinds,
+    is_demo: fc.boolean(),
+    plugins: fc.subarray([...PLUGINS]),
+  });
+  const toSubject = (s: { _id: string; kind: SubjectKind; is_demo: boolean; plugins: string[] }) =>
+    person(s.kind, { _id: s._id, is_demo: s.is_demo, plugins: s.plugins });
+
+  it("never lets anyone approve their own action", () => {
+    fc.assert(
+      fc.property(subjects, (s) => {
+        const subject = toSubject(s);
+        return !canApprove(subject, subject);
+      }),
+    );
+  });
+
+  it("never lets a junior assistant, an operator, a superuser or the demo user approve", () => {
+    fc.assert(
+      fc.property(subjects, subjects, (a, b) => {
+        const approver = toSubject(a);
+        const author = toSubject(b);
+        const kind = kindOf(approver);
+        const mayNever = kind === "junior" || kind === "operator" || kind === "superuser" || approver.is_demo;
+        return !mayNever || !canApprove(approver, author);
+      }),
+    );
+  });
+
+  it("approves only what needs approval, and an assistant only a junior's", () => {
+    fc.assert(
+      fc.property(subjects, subjects, (a, b) => {
+        const approver = toSubject(a);
+        const author = toSubject(b);
+        if (!canApprove(approver, author)) return true;
+        return needsApproval(author) && (kindOf(approver) === "admin" || kindOf(author) === "junior");
+      }),
+    );
+  });
+});

@@ -1,0 +1,324 @@
+import type { Plugin, Role } from "./roles";
+import type { RouteAccess } from "./routes";
+
+// The one permission table of spec sections 1, 2 and 6. Server guards, service checks, the web's
+// menus, buttons and forms, and the role-matrix tests all ask `can` here; no role number is
+// compared anywhere else (docs/adr/009-one-permission-table.md).
+
+/** Who asks: the fields that the web's SessionUser and the server's session both carry. */
+export interface PermissionSubject {
+  /** The user id: nobody approves their own action. */
+  readonly _id: string;
+  readonly role: Role;
+  /** A junior assistant (role 3): its actions need an assistant's or an admin's approval. */
+  readonly is_junior: boolean;
+  /** The demo user may read but never save (spec section 4). */
+  readonly is_demo: boolean;
+  readonly plugins: readonly string[];
+}
+
+/** The five kinds of people of spec section 6; the junior assistant is a role 3 with is_junior. */
+export type SubjectKind = "superuser" | "admin" | "assistant" | "junior" | "operator";
+
+/** Every kind, in the order of the spec's role numbers. */
+export const SUBJECT_KINDS: readonly SubjectKind[] = [
+  "superuser",
+  "admin",
+  "assistant",
+  "junior",
+  "operator",
+];
+
+const KIND_OF_ROLE: Record<Role, SubjectKind> = {
+  1: "superuser",
+  2: "admin",
+  3: "assistant",
+  4: "operator",
+};
+
+/** The kind of a subject: its role, with role 3 split into assistant and junior assistant. */
+export function kindOf(subject: { readonly role: Role; readonly is_junior?: boolean }): SubjectKind {
+  const kind = KIND_OF_ROLE[subject.role];
+  return kind === "assistant" && subject.is_junior ? "junior" : kind;
+}
+
+/** One row of the table: who may, whether the action saves, and the plugin that enables it. */
+export interface PermissionRule {
+  readonly who: readonly SubjectKind[];
+  /** The action changes something, so the demo user is refused (DEMO_PERMISSIONS_DENIED). */
+  readonly saves: boolean;
+  /** The feature's plugin (spec section 1); without it the action is refused. */
+  readonly plugin?: Plugin;
+  /** Why the row is as it is, where the spec is not plain about it. */
+  readonly note?: string;
+}
+
+const EVERYONE: readonly SubjectKind[] = SUBJECT_KINDS;
+/** Everybody who belongs to a domain (superusers have none and no device views). */
+const DOMAIN: readonly SubjectKind[] = ["admin", "assistant", "junior", "operator"];
+/** Admins and assistants: everyone in a domain but the view-only operator. */
+const HELPERS: readonly SubjectKind[] = ["admin", "assistant", "junior"];
+/** Accounting staff: everyone but the operator. */
+const STAFF: readonly SubjectKind[] = ["superuser", "admin", "assistant", "junior"];
+const MANAGERS: readonly SubjectKind[] = ["superuser", "admin"];
+const ADMIN: readonly SubjectKind[] = ["admin"];
+const ROOT: readonly SubjectKind[] = ["superuser"];
+
+/** The permission table: action → rule. Section numbers refer to the spec. */
+export const PERMISSIONS = {
+  // The own account: session, profile page, settings page, logout (every signed-in person).
+  "account.self": { who: EVERYONE, saves: false },
+  "profile.edit": { who: EVERYONE, saves: true },
+  "accounting.view": { who: EVERYONE, saves: false, note: "the /accounting page lists what one may open" },
+  "administration.view": { who: STAFF, saves: false, note: "the Accounting menu entry, hidden for role 4" },
+
+  "devices.view": { who: DOMAIN, saves: false },
+  "devices.create": { who: ADMIN, saves: true },
+  "devices.edit": { who: HELPERS, saves: true, note: "operators are view-only" },
+  "devices.delete": { who: ADMIN, saves: true, note: "assistants cannot delete devices" },
+
+  "events.view": { who: DOMAIN, saves: false },
+  "events.markRead": { who: DOMAIN, saves: true },
+
+  "commands.view": { who: DOMAIN, saves: false },
+  "commands.create": { who: HELPERS, saves: true, note: "operators cannot create commands" },
+  "commands.approve": { who: ["admin", "assistant"], saves: true, note: "see canApprove" },
+  "commandTypes.view": { who: HELPERS, saves: false, note: "not fetched for operators and superusers" },
+  "commandTypes.manage": { who: ADMIN, saves: true, note: "/user-command is admin-only" },
+
+  "scripts.view": { who: HELPERS, saves: false },
+  "scripts.edit": { who: STAFF, saves: true, note: "/script/{id} admits roles 1-3" },
+  "packages.view": { who: HELPERS, saves: false },
+  "templates.view": { who: HELPERS, saves: false },
+  "templates.edit": {
+    who: ADMIN,
+    saves: true,
+    note: "admins create templates; the menu entry is admin-only",
+  },
+
+  "files.view": { who: DOMAIN, saves: false },
+  "files.upload": { who: STAFF, saves: true },
+  "files.delete": { who: ADMIN, saves: true, note: "only admins see file delete" },
+  "reports.view": { who: DOMAIN, saves: false },
+
+  "settings.view": { who: DOMAIN, saves: false, note: "superusers do not see the settings entry" },
+  "settings.save": { who: ADMIN, saves: true, note: "only admin saves domain settings" },
+  "crontab.view": { who: ADMIN, saves: false, note: "only admin loads the crontab" },
+  "crontab.manage": { who: ADMIN, saves: true },
+
+  "notifications.view": { who: EVERYONE, saves: false, plugin: "notification" },
+  "notifications.edit": { who: STAFF, saves: true, plugin: "notification", note: "operators are view-only" },
+  "transports.edit": { who: MANAGERS, saves: true, plugin: "notification", note: "assistants cannot" },
+  "transports.delete": { who: MANAGERS, saves: true, plugin: "notification", note: "assistants cannot" },
+
+  "users.view": { who: STAFF, saves: false },
+  "users.create": {
+    who: MANAGERS,
+    saves: true,
+    note: "Add user only for superuser or admin; target: the role",
+  },
+  "users.edit": { who: STAFF, saves: true, note: "target: the user's role, see TARGET_RULES" },
+  "users.delete": { who: MANAGERS, saves: true, note: "target: the user's role" },
+  "users.seePolicy": { who: MANAGERS, saves: false, plugin: "accounting", note: "the policy column" },
+  "users.grantAnyPlugin": { who: ROOT, saves: true, note: "others grant only plugins they have" },
+  "users.anyDomain": { who: ROOT, saves: false, note: "names the domain of a user it creates or reads" },
+  "superusers.view": { who: ROOT, saves: false },
+  "superusers.manage": { who: ROOT, saves: true },
+  "domains.view": { who: ROOT, saves: false },
+  "domains.manage": { who: ROOT, saves: true, note: "domains and their admins" },
+
+  "policies.list": { who: MANAGERS, saves: false, note: "answers empty without the accounting plugin" },
+  "policies.view": { who: MANAGERS, saves: false, plugin: "accounting" },
+  "policies.create": {
+    who: ROOT,
+    saves: true,
+    plugin: "accounting",
+    note: "only the superuser adds policies",
+  },
+  "policies.edit": {
+    who: MANAGERS,
+    saves: true,
+    plugin: "accounting",
+    note: "target: admins not global ones",
+  },
+  "logs.view": { who: MANAGERS, saves: false },
+
+  "software.view": { who: ROOT, saves: false },
+  "software.manage": { who: ROOT, saves: true },
+  "licenses.view": { who: ROOT, saves: false },
+  "licenses.manage": { who: ROOT, saves: true },
+  "keychain.view": { who: EVERYONE, saves: false, plugin: "keychain" },
+  "jobs.view": { who: ROOT, saves: false, note: "jobs span domains: root is for system configuration" },
+  "jobs.retry": { who: ROOT, saves: true },
+  "mqtt.stats": { who: ROOT, saves: false },
+} as const satisfies Record<string, PermissionRule>;
+
+/** A named action of the permission table. */
+export type PermissionAction = keyof typeof PERMISSIONS;
+
+/** Every action of the table. */
+export const PERMISSION_ACTIONS = Object.keys(PERMISSIONS) as PermissionAction[];
+
+/** Whether a string names an action of the table. */
+export function isPermissionAction(value: string): value is PermissionAction {
+  return Object.hasOwn(PERMISSIONS, value);
+}
+
+/** One side of an approval: the author of an action, or the person who approves it. */
+export interface ApprovalParty {
+  readonly _id: string;
+  readonly role: Role;
+  readonly is_junior: boolean;
+}
+
+/** What the target-dependent actions are asked about. */
+export interface PermissionTargets {
+  /** The role of the account being created. */
+  "users.create": { readonly role: Role };
+  /** The user being edited: its role (a role being given is asked about the same way). */
+  "users.edit": { readonly role: Role };
+  "users.delete": { readonly role: Role };
+  /** The author of the command. */
+  "commands.approve": ApprovalParty;
+  /** The policy's domain: null for a global policy. */
+  "policies.edit": { readonly domain_id: string | null };
+}
+
+/** The target of an action: its PermissionTargets entry, or nothing. */
+export type PermissionTargetOf<A extends PermissionAction> = A extends keyof PermissionTargets
+  ? PermissionTargets[A]
+  : never;
+
+/** Superusers edit anyone, admins everyone but superusers, assistants only operators (spec section 6). */
+function mayEditUserOfRole(subject: PermissionSubject, target: { readonly role: Role }): boolean {
+  const kind = kindOf(subject);
+  const targetKind = kindOf({ role: target.role });
+  if (kind === "superuser") return true;
+  if (kind === "admin") return targetKind !== "superuser";
+  return targetKind === "operator";
+}
+
+const TARGET_RULES: {
+  [A in keyof PermissionTargets]: (s: PermissionSubject, t: PermissionTargets[A]) => boolean;
+} = {
+  "users.create": mayEditUserOfRole,
+  "users.edit": mayEditUserOfRole,
+  "users.delete": mayEditUserOfRole,
+  "commands.approve": (approver, author) => {
+    if (approver._id === author._id || !needsApproval(author)) return false;
+    // An assistant's action needs an admin; only a junior assistant's may an assistant approve.
+    return kindOf(approver) === "admin" || kindOf(author) === "junior";
+  },
+  // Admins change their domain's own policies; global ones (the default among them) only superusers.
+  "policies.edit": (subject, policy) => kindOf(subject) === "superuser" || policy.domain_id !== null,
+};
+
+/** The answer of the table: allowed, refused, or refused because the demo user never saves. */
+export type PermissionDecision = "allow" | "deny" | "demo";
+
+/**
+ * The table's answer for a subject, an action and (for target-dependent actions) its target.
+ * Without a target a target-dependent action answers whether the subject may do it to someone.
+ * The demo refusal comes last, so the demo user hears 'demo' only for what its role may do.
+ */
+export function decide<A extends PermissionAction>(
+  subject: PermissionSubject | null,
+  action: A,
+  target?: PermissionTargetOf<A>,
+): PermissionDecision {
+  if (subject === null) return "deny";
+  const rule: PermissionRule = PERMISSIONS[action];
+  if (!rule.who.includes(kindOf(subject))) return "deny";
+  if (rule.plugin !== undefined && !subject.plugins.includes(rule.plugin)) return "deny";
+  if (target !== undefined && Object.hasOwn(TARGET_RULES, action)) {
+    const check = TARGET_RULES[action as keyof PermissionTargets] as (
+      s: PermissionSubject,
+      t: PermissionTargetOf<A>,
+    ) => boolean;
+    if (!check(subject, target)) return "deny";
+  }
+  return rule.saves && subject.is_demo ? "demo" : "allow";
+}
+
+/** May this subject do this action (to this target)? Anonymous callers may do nothing. */
+export function can<A extends PermissionAction>(
+  subject: PermissionSubject | null,
+  action: A,
+  target?: PermissionTargetOf<A>,
+): boolean {
+  return decide(subject, action, target) === "allow";
+}
+
+/**
+ * Whether the interface offers the action (a menu entry, a button, an editable form): what `can`
+ * allows, and also to the demo user what its role could do, so the demo shows the product and the
+ * server's DEMO_PERMISSIONS_DENIED tells the visitor that saving is off (spec section 4).
+ */
+export function mayOffer<A extends PermissionAction>(
+  subject: PermissionSubject | null,
+  action: A,
+  target?: PermissionTargetOf<A>,
+): boolean {
+  return decide(subject, action, target) !== "deny";
+}
+
+/** Whether the table marks the action as saving (the demo user is refused it). */
+export function isSavingAction(action: PermissionAction): boolean {
+  return PERMISSIONS[action].saves;
+}
+
+/** The kinds of people the table lets do an action (with every plugin, not in demo). */
+export function kindsAllowed(action: PermissionAction): SubjectKind[] {
+  return [...PERMISSIONS[action].who];
+}
+
+/** The role numbers whose plain (non-junior) members may do an action: for role-keyed route data. */
+export function rolesAllowed(action: PermissionAction): Role[] {
+  const rule: PermissionRule = PERMISSIONS[action];
+  return ([1, 2, 3, 4] as const).filter((role) => rule.who.includes(kindOf({ role })));
+}
+
+/**
+ * Whether an action by this author needs approval before it runs (spec sections 4 and 6):
+ * everybody's but an admin's (operators cannot create commands at all).
+ */
+export function needsApproval(author: Pick<ApprovalParty, "role" | "is_junior">): boolean {
+  return kindOf(author) !== "admin";
+}
+
+/**
+ * Whether `approver` may approve an action of `author`: a junior assistant's by an assistant or
+ * an admin, an assistant's by an admin; never one's own, never a junior's or an operator's approval.
+ */
+export function canApprove(approver: PermissionSubject, author: ApprovalParty): boolean {
+  return can(approver, "commands.approve", author);
+}
+
+/** Superusers and admins follow the policy's admin password rules (admin min length, expiry). */
+export function usesAdminPasswordRules(role: Role): boolean {
+  const kind = kindOf({ role });
+  return kind === "superuser" || kind === "admin";
+}
+
+/** The plugins a new account gets when none are chosen: all for superusers and admins, else notification. */
+export function defaultPluginsFor(role: Role): Plugin[] {
+  return usesAdminPasswordRules(role) ? ["notification", "accounting", "keychain"] : ["notification"];
+}
+
+/** Superusers belong to no domain; every other role to exactly one. */
+export function hasNoDomain(role: Role): boolean {
+  return kindOf({ role }) === "superuser";
+}
+
+/** Only a helper (role 3) can be a junior assistant. */
+export function mayBeJunior(role: Role): boolean {
+  return KIND_OF_ROLE[role] === "assistant";
+}
+
+/** Whether a signed-in user of `role` may open a route with this access rule of the route table. */
+export function canAccess(access: RouteAccess, role: Role | null): boolean {
+  if (access === "public") return true;
+  if (role === null) return false;
+  if (access === "any") return true;
+  return access.includes(role);
+}
