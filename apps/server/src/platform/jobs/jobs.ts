@@ -67,9 +67,9 @@ export interface Jobs {
   definition(kind: string): ResolvedJobDefinition | undefined;
   /**
    * Writes a job in the caller's transaction, so it exists exactly when the change commits.
-   * Answers false when its dedupe key is held by a live job (nothing written).
+   * Answers the job's id, or null when its dedupe key is held by a live job (nothing written).
    */
-  enqueue<P extends Record<string, unknown>>(trx: Kysely<DB>, job: NewJob<P>): Promise<boolean>;
+  enqueue<P extends Record<string, unknown>>(trx: Kysely<DB>, job: NewJob<P>): Promise<string | null>;
   /** Writes an outbox event in the caller's transaction: one job per subscriber. Answers how many. */
   emit(
     trx: Kysely<DB>,
@@ -117,8 +117,9 @@ export function createJobs(deps: {
     // A job no node can run would sit in the queue for ever: refuse it where it is written.
     if (!definition) throw new Error(`No handler is registered for job kind ${job.kind}`);
     const now = deps.now();
-    return jobsRepo(trx).insertJob({
-      id: randomUUID(),
+    const id = randomUUID();
+    const isWritten = await jobsRepo(trx).insertJob({
+      id,
       kind: job.kind,
       domain_id: job.domainId ?? null,
       payload: toJsonb(job.payload ?? {}),
@@ -129,6 +130,7 @@ export function createJobs(deps: {
       dedupe_key: job.dedupeKey ?? null,
       create_time: now,
     });
+    return isWritten ? id : null;
   };
 
   const wake = () => {
@@ -150,7 +152,7 @@ export function createJobs(deps: {
     async emit(trx, event, payload, options = {}) {
       let written = 0;
       for (const kind of subscribers.get(event) ?? []) {
-        if (await enqueue(trx, { kind, payload, domainId: options.domainId })) written += 1;
+        if ((await enqueue(trx, { kind, payload, domainId: options.domainId })) !== null) written += 1;
       }
       return written;
     },
