@@ -232,6 +232,23 @@ describe("retries", () => {
   });
 });
 
+describe("a started dispatcher", () => {
+  it("keeps claiming while its slots are full and free again (one slot, polling only)", async () => {
+    const node = h.addNode("node-one-slot", { concurrency: 1, pollMs: 20 });
+    const ids = await h.db.transaction().execute(async (trx) => {
+      const written: string[] = [];
+      for (let i = 0; i < 6; i++) written.push((await h.jobs.enqueue(trx, { kind: "test.ok" })) as string);
+      return written;
+    });
+    node.start();
+    await waitUntil(async () => {
+      const rows = await h.db.selectFrom("jobs").select("state").where("id", "in", ids).execute();
+      return rows.every((row) => row.state === "done");
+    });
+    await node.stop();
+  });
+});
+
 describe("the watchdog", () => {
   it("returns the job of a node that died, and another node runs it", async () => {
     const id = (await h.jobs.enqueue(h.db, { kind: "test.ok", payload: { n: 7 } })) as string;

@@ -146,34 +146,38 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     active.set(row.id, { run, controller });
   }
 
+  async function claimWhileFree(): Promise<void> {
+    try {
+      do {
+        isPumpAsked = false;
+        while (!isStopped && active.size < timings.concurrency) {
+          const free = timings.concurrency - active.size;
+          const claimed = await repo.claimDueJobsAcrossDomains(
+            deps.node,
+            deps.jobs.kinds(),
+            deps.now(),
+            timings.leaseMs,
+            free,
+          );
+          for (const row of claimed) launch(row);
+          if (claimed.length < free) break;
+        }
+      } while (isPumpAsked && !isStopped);
+    } catch (error) {
+      deps.log.error({ err: error }, "jobs not claimed");
+    }
+  }
+
   function pump(): Promise<void> {
     if (pumping) {
       isPumpAsked = true;
       return pumping;
     }
-    pumping = (async () => {
-      try {
-        do {
-          isPumpAsked = false;
-          while (!isStopped && active.size < timings.concurrency) {
-            const free = timings.concurrency - active.size;
-            const claimed = await repo.claimDueJobsAcrossDomains(
-              deps.node,
-              deps.jobs.kinds(),
-              deps.now(),
-              timings.leaseMs,
-              free,
-            );
-            for (const row of claimed) launch(row);
-            if (claimed.length < free) break;
-          }
-        } while (isPumpAsked && !isStopped);
-      } catch (error) {
-        deps.log.error({ err: error }, "jobs not claimed");
-      } finally {
-        pumping = null;
-      }
-    })();
+    // The reset goes in a `.finally` of the assigned promise: when the slots are full the body ends
+    // without awaiting, and a reset inside it would run before the assignment and stick.
+    pumping = claimWhileFree().finally(() => {
+      pumping = null;
+    });
     return pumping;
   }
 
