@@ -22,7 +22,9 @@ const PG_URL =
 const ENGINES = (process.env.BENCH_ENGINES ?? "pglite,postgres").split(",") as Array<"pglite" | "postgres">;
 const silent = { warn() {}, error() {} };
 
-async function openStore(engine: "pglite" | "postgres"): Promise<{ database: Database; drop(): Promise<void> }> {
+async function openStore(
+  engine: "pglite" | "postgres",
+): Promise<{ database: Database; drop(): Promise<void> }> {
   if (engine === "pglite") {
     const dir = mkdtempSync(path.join(tmpdir(), "cellfleet-jobsbench-"));
     const database = openDatabase({ kind: "pglite", dataDir: path.join(dir, "db") });
@@ -35,10 +37,10 @@ async function openStore(engine: "pglite" | "postgres"): Promise<{ database: Dat
     };
   }
   const name = `cf_jobsbench_${randomBytes(4).toString("hex")}`;
-  const admin = async (statement: string) => {
+  const admin = async (statement: string, values: unknown[] = []) => {
     const client = new pg.Client({ connectionString: PG_URL });
     await client.connect();
-    await client.query(statement).finally(() => client.end());
+    return client.query(statement, values).finally(() => client.end());
   };
   await admin(`create database "${name}"`);
   const url = new URL(PG_URL);
@@ -48,6 +50,16 @@ async function openStore(engine: "pglite" | "postgres"): Promise<{ database: Dat
     database,
     drop: async () => {
       await database.close();
+      // pool.end() resolves before its sockets close; a forced drop then would kill a backend whose
+      // client is still ending (an unhandled FATAL 57P01), so wait until the server let go of them.
+      const deadline = Date.now() + 5000;
+      while (Date.now() < deadline) {
+        const open = await admin("select count(*)::int as n from pg_stat_activity where datname = $1", [
+          name,
+        ]);
+        if (open.rows[0]?.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await admin(`drop database if exists "${name}" with (force)`);
     },
   };
@@ -87,7 +99,8 @@ async function run(engine: "pglite" | "postgres") {
     // Throughput: a backlog of JOBS queued jobs, drained by one node's dispatcher.
     for (let written = 0; written < JOBS; written += 500) {
       await db.transaction().execute(async (trx) => {
-        for (let i = 0; i < Math.min(500, JOBS - written); i++) await jobs.enqueue(trx, { kind: "bench.noop" });
+        for (let i = 0; i < Math.min(500, JOBS - written); i++)
+          await jobs.enqueue(trx, { kind: "bench.noop" });
       });
     }
     const drainStart = performance.now();
@@ -129,4 +142,8 @@ for (const engine of ENGINES) {
     `${result.engine.padEnd(8)} ${String(result.jobsPerSecond).padStart(6)} jobs/s   commit→start p50 ${result.p50.toFixed(2)} ms   p99 ${result.p99.toFixed(2)} ms`,
   );
 }
-console.log(`load after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+console.log(
+  `load after: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")}`,
+);

@@ -249,6 +249,25 @@ describe("a started dispatcher", () => {
   });
 });
 
+describe("the heartbeat", () => {
+  it("keeps moving a long handler's lease on, so the watchdog leaves it alone", async () => {
+    const node = h.addNode("node-beating", { leaseMs: 300, pollMs: 20 });
+    const id = (await h.jobs.enqueue(h.db, { kind: "test.blocks" })) as string;
+    node.start();
+    await waitUntil(async () => (await h.job(id)).locked_by === "node-beating");
+    const first = (await h.job(id)).locked_until as Date;
+    h.clock.advance(250);
+    await waitUntil(async () => ((await h.job(id)).locked_until as Date) > first);
+    h.clock.advance(250);
+    // 500 ms after the claim, past the first lease; renewed, so not returned.
+    await waitUntil(async () => ((await h.job(id)).locked_until as Date).getTime() > h.clock.now().getTime());
+    expect(await h.dispatcher.returnExpired()).toBe(0);
+    release.shift()?.();
+    await node.stop();
+    expect((await h.job(id)).state).toBe("done");
+  });
+});
+
 describe("the watchdog", () => {
   it("returns the job of a node that died, and another node runs it", async () => {
     const id = (await h.jobs.enqueue(h.db, { kind: "test.ok", payload: { n: 7 } })) as string;
