@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeRetryDelayMs } from "./backoff";
+import { jobsRepo } from "./jobs.repo";
 import { createJobsHarness, type JobsHarness } from "./jobs.test-support";
 
 // The dispatcher on a real database (PGlite, or PostgreSQL with DATABASE_URL): what is enqueued in a
@@ -187,6 +188,12 @@ describe("retries", () => {
     h.clock.advance(3600_000);
     await h.dispatcher.runUntilIdle();
     expect(calls.get("test.throws")).toBe(4);
+    // Until a person retries it: a full set of attempts again.
+    const revived = await jobsRepo(h.db).requeueJobAcrossDomains(id, h.clock.now());
+    expect(revived).toMatchObject({ state: "queued", attempts: 0 });
+    await h.dispatcher.runUntilIdle();
+    expect(await h.job(id)).toMatchObject({ state: "failed", attempts: 1 });
+    expect(calls.get("test.throws")).toBe(5);
   });
 
   it("computes equal-jitter steps capped at the maximum", () => {
