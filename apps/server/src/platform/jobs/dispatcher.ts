@@ -140,7 +140,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
         deps.log.error({ err: error, job: row.id }, "job outcome not saved");
       })
       .finally(() => {
-        active.delete(row.id);
+        // Only its own entry: after a lost lease this node may have claimed the job again meanwhile.
+        if (active.get(row.id)?.run === run) active.delete(row.id);
         if (!isStopped) void pump();
       });
     active.set(row.id, { run, controller });
