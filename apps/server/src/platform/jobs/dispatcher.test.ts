@@ -324,6 +324,26 @@ describe("the watchdog", () => {
   });
 });
 
+describe("the cleanup", () => {
+  it("deletes done jobs a week after they finished, and keeps every other state", async () => {
+    const done = (await h.jobs.enqueue(h.db, { kind: "test.ok" })) as string;
+    await h.dispatcher.runUntilIdle();
+    const waiting = (await h.jobs.enqueue(h.db, {
+      kind: "test.ok",
+      runAt: new Date(h.clock.now().getTime() + 1e10),
+    })) as string;
+    h.clock.advance(7 * 24 * 3600_000 - 1000);
+    await h.dispatcher.deleteOldDone();
+    expect((await h.job(done)).state).toBe("done");
+    h.clock.advance(2000);
+    expect(await h.dispatcher.deleteOldDone()).toBeGreaterThanOrEqual(1);
+    const left = await h.db.selectFrom("jobs").select("id").where("id", "in", [done, waiting]).execute();
+    expect(left.map((row) => row.id)).toEqual([waiting]);
+    const dead = await h.db.selectFrom("jobs").select("id").where("state", "=", "dead").execute();
+    expect(dead.length).toBeGreaterThan(0);
+  });
+});
+
 async function waitUntil(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {

@@ -54,6 +54,8 @@ export interface Dispatcher {
   runUntilIdle(): Promise<void>;
   /** Returns expired leases to the queue now (what the watchdog does periodically). */
   returnExpired(): Promise<number>;
+  /** Deletes done jobs older than keepDoneMs now (what the hourly cleanup does); answers how many. */
+  deleteOldDone(): Promise<number>;
   /** Jobs running on this node now. */
   runningCount(): number;
 }
@@ -201,6 +203,10 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     return returned;
   }
 
+  function deleteOldDone(): Promise<number> {
+    return repo.deleteDoneJobsAcrossDomains(new Date(deps.now().getTime() - timings.keepDoneMs));
+  }
+
   return {
     start() {
       isStopped = false;
@@ -248,6 +254,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       }
     },
     returnExpired,
+    deleteOldDone,
     runningCount: () => active.size,
   };
 }
