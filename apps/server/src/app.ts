@@ -15,6 +15,7 @@ import { devicesRoutes } from "./modules/devices/devices.routes";
 import { eventsRoutes } from "./modules/events/events.routes";
 import { healthRoutes } from "./modules/health/health.routes";
 import { type MqttStatsSource, mqttRoutes } from "./modules/ingest/mqtt.routes";
+import { jobsRoutes } from "./modules/jobs/jobs.routes";
 import { profileRoutes } from "./modules/profile/profile.routes";
 import { createAuditLog } from "./platform/audit/audit-log";
 import { type ApiRouteEntry, recordApiRoutes } from "./platform/auth/permissions";
@@ -27,7 +28,11 @@ import { AppError, installErrorHandling } from "./platform/errors";
 import { registerOpenApi } from "./platform/http/openapi";
 import { registerSecurityHeaders } from "./platform/http/security-headers";
 import { DEFAULT_WEB_DIST_DIR, registerStaticSpa } from "./platform/http/static-spa";
+import { createDispatcher, type DispatcherTimings } from "./platform/jobs/dispatcher";
+import { createJobs } from "./platform/jobs/jobs";
+import { createNodeId } from "./platform/jobs/node-id";
 import { createSilentLogger } from "./platform/log";
+import { registerMailJobs } from "./platform/mail/mail.jobs";
 import { createMailer } from "./platform/mail/mailer";
 import {
   DEFAULT_REALTIME_TIMINGS,
@@ -55,6 +60,8 @@ export interface AppDeps {
   extraApiRoutes?: FastifyPluginAsyncZod<{ ctx: AppContext }>[];
   /** The device gateway's figures for GET /api/mqtt/stats (main.ts passes them once it runs). */
   mqttStats?: MqttStatsSource;
+  /** The job dispatcher's timings (tests shorten them); it starts only when `app.jobDispatcher.start()` is called. */
+  jobTimings?: Partial<DispatcherTimings>;
 }
 
 /** Builds the Fastify app, ready for inject() or listen(); it does not listen by itself. */
@@ -79,20 +86,38 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
+  const now = deps.now ?? (() => new Date());
+  const secrets = await loadPlatformSecrets(deps.database.db);
+  const jobs = createJobs({ db: deps.database.db, bus: deps.bus, secrets, now });
   const ctx: AppContext = {
     db: deps.database.db,
     dbKind: deps.database.kind,
     bus: deps.bus,
     config: deps.config,
-    now: deps.now ?? (() => new Date()),
+    now,
     log: app.log,
     mailer: createMailer(deps.config.smtp),
-    secrets: await loadPlatformSecrets(deps.database.db),
+    secrets,
+    jobs,
   };
-  // Audit entries are written after the answer; closing waits for them, then closes the mail transport.
+  registerMailJobs(jobs, ctx.mailer);
+  const jobDispatcher = createDispatcher({
+    db: ctx.db,
+    bus: ctx.bus,
+    jobs,
+    secrets,
+    node: createNodeId(),
+    now,
+    log: app.log,
+    timings: deps.jobTimings,
+  });
+  app.decorate("jobDispatcher", jobDispatcher);
+  // Audit entries are written after the answer; closing drains running jobs, waits for the
+  // entries, then closes the mail transport the jobs used.
   const auditLog = createAuditLog(ctx);
   app.decorate("auditLog", auditLog);
   app.addHook("onClose", async () => {
+    await jobDispatcher.stop();
     await auditLog.settle();
     ctx.mailer.close();
   });
@@ -112,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(eventsRoutes, { ctx });
       await api.register(accountingRoutes, { ctx });
       await api.register(mqttRoutes, { ctx, stats: deps.mqttStats });
+      await api.register(jobsRoutes, { ctx });
       await registerRealtimeSocket(api, {
         resolveSession,
         bus: deps.bus,

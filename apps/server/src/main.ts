@@ -63,6 +63,8 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     forceExit.unref();
     try {
+      // Jobs first: no new claims, and the running handlers finish while everything they use is up.
+      await app.jobDispatcher.stop();
       await app.close();
       await deviceSide?.close();
       await bus.close();
@@ -77,6 +79,7 @@ async function main(): Promise<void> {
   process.once("SIGTERM", () => void stop("SIGTERM"));
 
   await app.listen({ port: config.port, host: config.host });
+  app.jobDispatcher.start();
 }
 
 main().catch((error: unknown) => {

@@ -4,6 +4,7 @@ export * from "./devices";
 export * from "./display";
 export * from "./errors";
 export * from "./events";
+export * from "./jobs";
 export * from "./messages";
 export * from "./notices";
 export * from "./permissions";

@@ -148,8 +148,8 @@ export const PERMISSIONS = {
   "licenses.view": { who: ROOT, saves: false },
   "licenses.manage": { who: ROOT, saves: true },
   "keychain.view": { who: EVERYONE, saves: false, plugin: "keychain" },
-  "jobs.view": { who: ROOT, saves: false, note: "jobs span domains: root is for system configuration" },
-  "jobs.retry": { who: ROOT, saves: true },
+  "jobs.view": { who: MANAGERS, saves: false, note: "superusers see every domain's jobs, admins their own" },
+  "jobs.retry": { who: MANAGERS, saves: true, note: "a dead job is retried by a person" },
   "mqtt.stats": { who: ROOT, saves: false },
 } as const satisfies Record<string, PermissionRule>;
 

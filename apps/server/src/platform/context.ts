@@ -4,6 +4,7 @@ import type { Bus } from "./bus/bus";
 import type { Config } from "./config";
 import type { DatabaseKind } from "./db/database";
 import type { DB } from "./db/schema";
+import type { Jobs } from "./jobs/jobs";
 import type { Mailer } from "./mail/mailer";
 import type { PlatformSecrets } from "./secrets";
 
@@ -20,4 +21,6 @@ export interface AppContext {
   mailer: Mailer;
   /** Keys derived from the server's own secret: signed file URLs, sealed job payloads. */
   secrets: PlatformSecrets;
+  /** Durable jobs: enqueue in the same transaction as the change (`ctx.jobs.enqueue(trx, …)`), handlers by kind. */
+  jobs: Jobs;
 }

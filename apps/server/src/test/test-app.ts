@@ -6,6 +6,7 @@ import type { Bus } from "../platform/bus/bus";
 import { createInProcessBus } from "../platform/bus/in-process-bus";
 import { type Config, loadConfig } from "../platform/config";
 import type { DB } from "../platform/db/schema";
+import type { Dispatcher } from "../platform/jobs/dispatcher";
 import { createTestClock, type TestClock } from "./test-clock";
 import { createTestDatabase } from "./test-db";
 
@@ -16,14 +17,23 @@ export interface TestApp {
   bus: Bus;
   clock: TestClock;
   config: Config;
+  /** The app's job dispatcher: `runUntilIdle()` runs every due job now, without waiting for a poll. */
+  jobs: Dispatcher;
   close(): Promise<void>;
 }
 
 export interface TestAppOptions
-  extends Partial<Pick<AppDeps, "webDistDir" | "realtimeTimings" | "extraApiRoutes" | "mqttStats">> {
+  extends Partial<
+    Pick<AppDeps, "webDistDir" | "realtimeTimings" | "extraApiRoutes" | "mqttStats" | "jobTimings">
+  > {
   config?: Partial<Config>;
   /** Run the first-start seed (default policy, root, demo). Default true. */
   seed?: boolean;
+  /**
+   * Start the job dispatcher, so queued mails go out as in production (default true). A test that
+   * steps through jobs itself passes false and calls `jobs.runUntilIdle()`.
+   */
+  runJobs?: boolean;
 }
 
 /**
@@ -52,14 +62,17 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     realtimeTimings: options.realtimeTimings,
     extraApiRoutes: options.extraApiRoutes,
     mqttStats: options.mqttStats,
+    jobTimings: options.jobTimings,
   });
   await app.ready();
+  if (options.runJobs ?? true) app.jobDispatcher.start();
   return {
     app,
     db: database.db,
     bus,
     clock,
     config,
+    jobs: app.jobDispatcher,
     close: async () => {
       await app.close();
       await bus.close();

@@ -2,6 +2,7 @@ import { checkPasswordChangeAllowed, type SecurityPolicy } from "@cellfleet/cont
 import type { AppContext } from "../../platform/context";
 import type { UserRecord, UserUpdate } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { enqueueMail, MAIL_SECRET_PLACEHOLDER } from "../../platform/mail/mail.jobs";
 import { newPasswordMail } from "../registration/mails";
 import { accountingUsersRepo } from "../users/accounting-users.repo";
 import { applyPasswordChange, generatePolicyPassword, preparePassword } from "../users/password.service";
@@ -117,20 +118,28 @@ export async function assertAccountMaySignIn(
   await sendNewPassword(ctx, user, policy);
 }
 
-/** Strategy 'send_new_password': a generated password goes to the user's e-mail (PASSWORD_RESET). */
+/**
+ * Strategy 'send_new_password': a generated password goes to the user's e-mail (PASSWORD_RESET).
+ * The mail is a job written in the same transaction as the new password, so neither exists without
+ * the other, and a mail server that is down gets the mail later.
+ */
 async function sendNewPassword(ctx: AppContext, user: UserRecord, policy: SecurityPolicy): Promise<never> {
   const now = ctx.now();
   const password = generatePolicyPassword(policy, user.role);
-  await applyPasswordChange(ctx, user, await preparePassword(policy, user.role, password, now, true));
-  if (user.email && ctx.mailer.isConfigured) {
-    try {
-      await ctx.mailer.send(newPasswordMail(user.email, user.username, password, ctx.config.publicUrl));
-      throw new AppError("PASSWORD_RESET", "The password expired; a new one was sent by e-mail");
-    } catch (error) {
-      if (error instanceof AppError && error.code === "PASSWORD_RESET") throw error;
-      ctx.log.error({ err: error, userId: user.id }, "new password not sent");
-    }
+  const change = await preparePassword(policy, user.role, password, now, true);
+  const email = user.email;
+  if (email && ctx.mailer.isConfigured) {
+    await applyPasswordChange(ctx, user, change, {}, (trx) =>
+      enqueueMail(
+        ctx.jobs,
+        trx,
+        newPasswordMail(email, user.username, MAIL_SECRET_PLACEHOLDER, ctx.config.publicUrl),
+        { secret: password, domainId: user.domain_id },
+      ),
+    );
+    throw new AppError("PASSWORD_RESET", "The password expired; a new one is being sent by e-mail");
   }
+  await applyPasswordChange(ctx, user, change);
   // Nobody knows the new password now, so the account waits for an administrator.
   await blockUser(ctx, user, "reset");
   throw new AppError(

@@ -52,6 +52,17 @@ describe("registration by e-mail", () => {
     const text = mailText(await mail.waitFor(email, { after: 1 }));
     expect(text).toContain("https://console.example.com/login");
     const password = /Password: (\S+)/.exec(text)?.[1] ?? "";
+    // Both mails went as jobs: neither the key nor the password was ever stored in clear, and the
+    // sealed parts of the sent mails are erased.
+    await t.jobs.runUntilIdle();
+    const jobs = await t.db.selectFrom("jobs").selectAll().where("kind", "=", "mail.send").execute();
+    expect(JSON.stringify(jobs)).not.toContain(password);
+    expect(JSON.stringify(jobs)).not.toContain(key);
+    const sent = jobs.filter((job) => JSON.stringify(job.payload).includes(email));
+    expect(sent.map((job) => [job.state, job.sealed])).toEqual([
+      ["done", null],
+      ["done", null],
+    ]);
 
     const login = await api("/api/login/", { username: email, password });
     expect(login.status, login.text).toBe(200);

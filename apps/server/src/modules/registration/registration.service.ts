@@ -13,6 +13,7 @@ import { generateToken, hashToken } from "../../platform/auth/tokens";
 import type { AppContext } from "../../platform/context";
 import { toJsonb } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { enqueueMail, MAIL_SECRET_PLACEHOLDER } from "../../platform/mail/mail.jobs";
 import { domainsRepo } from "../domains/domains.repo";
 import { findEffectivePolicy } from "../policies/policies.service";
 import { accountingUsersRepo } from "../users/accounting-users.repo";
@@ -43,30 +44,28 @@ function generateKey(): string {
   return String(randomInt(10_000_000, 100_000_000));
 }
 
-/** POST /api/registry/code: e-mails a registration key. REGISTRATION_CODE_FAILED when it cannot be sent. */
+/** POST /api/registry/code: stores a registration key and queues its mail (a mail.send job). */
 export async function sendRegistrationCode(ctx: AppContext, email: string): Promise<void> {
   requireMail(ctx);
   const key = generateKey();
   const now = ctx.now();
-  await emailCodesRepo(ctx.db).insertCodeAcrossDomains({
-    purpose: "registration",
-    email,
-    userId: null,
-    codeHash: hashToken(key),
-    expiresAt: new Date(now.getTime() + CODE_TTL_MS),
-    at: now,
+  // The code and its mail commit together; a mail server that is down gets the mail on a retry.
+  await ctx.jobs.transaction(async (trx) => {
+    await emailCodesRepo(trx).insertCodeAcrossDomains({
+      purpose: "registration",
+      email,
+      userId: null,
+      codeHash: hashToken(key),
+      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+      at: now,
+    });
+    await enqueueMail(ctx.jobs, trx, registrationKeyMail(email, MAIL_SECRET_PLACEHOLDER), { secret: key });
   });
-  try {
-    await ctx.mailer.send(registrationKeyMail(email, key));
-  } catch (error) {
-    ctx.log.error({ err: error }, "registration key not sent");
-    throw new AppError("REGISTRATION_CODE_FAILED", "The registration key could not be sent");
-  }
 }
 
 /**
  * POST /api/registry: with a valid key, creates the domain and its admin (username = the e-mail)
- * in one transaction and e-mails the admin's factory password.
+ * in one transaction, with the mail of the admin's factory password queued in it.
  */
 export async function register(ctx: AppContext, request: RegistrationRequest): Promise<RegistrationAnswer> {
   requireMail(ctx);
@@ -96,7 +95,7 @@ export async function register(ctx: AppContext, request: RegistrationRequest): P
   const password = generatePolicyPassword(policy, 2);
   const passwordHash = await hashPassword(password);
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await ctx.jobs.transaction(async (trx) => {
       const domainId = await domainsRepo(trx).insertDomain({
         name: request.company_name,
         full_name: request.company_name,
@@ -121,27 +120,19 @@ export async function register(ctx: AppContext, request: RegistrationRequest): P
         create_time: now,
       });
       await usersRepo(trx).addPasswordHistory(domainId, userId, passwordHash, now);
+      const mail = accountCreatedMail(email, email, MAIL_SECRET_PLACEHOLDER, ctx.config.publicUrl);
+      await enqueueMail(ctx.jobs, trx, mail, { secret: password, domainId });
     });
   } catch (error) {
     ctx.log.error({ err: error }, "registration failed");
     throw new AppError("REGISTRATION_FAILED", "The company could not be registered");
-  }
-  try {
-    await ctx.mailer.send(accountCreatedMail(email, email, password, ctx.config.publicUrl));
-  } catch (error) {
-    // The account exists; the person can still get in through "forgot password".
-    ctx.log.error({ err: error }, "registration mail not sent");
-    throw new AppError(
-      "REGISTRATION_FAILED",
-      "The account was created but its password could not be sent; use 'forgot password'",
-    );
   }
   return { ok: true, username: email };
 }
 
 /**
  * POST /api/password/forgot: e-mails a reset code when a live user with an e-mail matches; answers
- * the same whether or not one does. Mail failures are logged, not told, for the same reason.
+ * the same whether or not one does. The mail is a job queued with the code, retried if it fails.
  */
 export async function forgotPassword(ctx: AppContext, request: ForgotPasswordRequest): Promise<void> {
   requireMail(ctx);
@@ -149,17 +140,19 @@ export async function forgotPassword(ctx: AppContext, request: ForgotPasswordReq
   if (!user?.email) return;
   const code = generateToken();
   const now = ctx.now();
-  await emailCodesRepo(ctx.db).insertCodeAcrossDomains({
-    purpose: "password_reset",
-    email: user.email,
-    userId: user.id,
-    codeHash: hashToken(code),
-    expiresAt: new Date(now.getTime() + CODE_TTL_MS),
-    at: now,
+  const email = user.email;
+  await ctx.jobs.transaction(async (trx) => {
+    await emailCodesRepo(trx).insertCodeAcrossDomains({
+      purpose: "password_reset",
+      email,
+      userId: user.id,
+      codeHash: hashToken(code),
+      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+      at: now,
+    });
+    const mail = passwordResetMail(email, user.username, MAIL_SECRET_PLACEHOLDER, ctx.config.publicUrl);
+    await enqueueMail(ctx.jobs, trx, mail, { secret: code, domainId: user.domain_id });
   });
-  ctx.mailer
-    .send(passwordResetMail(user.email, user.username, code, ctx.config.publicUrl))
-    .catch((error: unknown) => ctx.log.error({ err: error }, "password reset mail not sent"));
 }
 
 /**

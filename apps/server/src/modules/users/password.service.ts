@@ -1,9 +1,10 @@
 import { randomInt } from "node:crypto";
 import { checkPassword, PASSWORD_SPECIAL_SYMBOLS, type SecurityPolicy } from "@cellfleet/contract";
+import type { Kysely } from "kysely";
 import { hashPassword, verifyPassword } from "../../platform/auth/passwords";
 import { generatePassword } from "../../platform/auth/tokens";
 import type { AppContext } from "../../platform/context";
-import type { UserRecord, UserUpdate } from "../../platform/db/schema";
+import type { DB, UserRecord, UserUpdate } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { findEffectivePolicy } from "../policies/policies.service";
 import { usersRepo } from "./users.repo";
@@ -73,8 +74,10 @@ export async function applyPasswordChange(
   user: Pick<UserRecord, "id" | "domain_id">,
   change: PasswordChange,
   extra: UserUpdate = {},
+  alsoInTransaction?: (trx: Kysely<DB>) => Promise<void>,
 ): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  // Through ctx.jobs, so a mail queued by `alsoInTransaction` is woken once the change commits.
+  await ctx.jobs.transaction(async (trx) => {
     const users = usersRepo(trx);
     await users.updateUser(user.domain_id, user.id, { ...extra, ...change.columns });
     await users.addPasswordHistory(
@@ -83,6 +86,7 @@ export async function applyPasswordChange(
       change.columns.password_hash,
       change.columns.password_changed_at,
     );
+    await alsoInTransaction?.(trx);
   });
 }
 

@@ -8,6 +8,7 @@ import * as m0005 from "./migrations/0005_accounting";
 import * as m0006 from "./migrations/0006_list_sorts";
 import * as m0007 from "./migrations/0007_events_unread";
 import * as m0008 from "./migrations/0008_platform_secrets";
+import * as m0009 from "./migrations/0009_jobs";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -22,6 +23,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0006_list_sorts": m0006,
   "0007_events_unread": m0007,
   "0008_platform_secrets": m0008,
+  "0009_jobs": m0009,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,4 +1,4 @@
-import type { DomainSettings } from "@cellfleet/contract";
+import type { DomainSettings, JobState } from "@cellfleet/contract";
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 
 /** timestamptz: read as Date, written as Date. */
@@ -202,7 +202,6 @@ export interface EmailCodesTable {
   create_time: Timestamp;
 }
 
-/** The database as Kysely sees it. */
 /** Secrets the server made for itself on its first start (platform/secrets.ts). */
 export interface PlatformSecretsTable {
   name: string;
@@ -210,6 +209,26 @@ export interface PlatformSecretsTable {
   create_time: TimestampDefault;
 }
 
+/** Durable jobs: work after a commit, written in the same transaction (platform/jobs). */
+export interface JobsTable {
+  id: string;
+  kind: string;
+  domain_id: string | null;
+  payload: Jsonb<Record<string, unknown>>;
+  sealed: string | null;
+  state: JobState;
+  run_at: Timestamp;
+  attempts: Generated<number>;
+  max_attempts: number;
+  last_error: string | null;
+  dedupe_key: string | null;
+  locked_by: string | null;
+  locked_until: Timestamp | null;
+  create_time: Timestamp;
+  finish_time: Timestamp | null;
+}
+
+/** The database as Kysely sees it. */
 export interface DB {
   domains: DomainsTable;
   security_policies: SecurityPoliciesTable;
@@ -224,6 +243,7 @@ export interface DB {
   web_actions: WebActionsTable;
   email_codes: EmailCodesTable;
   platform_secrets: PlatformSecretsTable;
+  jobs: JobsTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;
@@ -241,6 +261,8 @@ export type DeviceCollectRow = Selectable<DeviceCollectsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type NewEventRow = Insertable<EventsTable>;
 export type NewSessionRow = Insertable<SessionsTable>;
+export type JobRow = Selectable<JobsTable>;
+export type NewJobRow = Insertable<JobsTable>;
 
 /** Serialises a value for a jsonb column. */
 export function toJsonb(value: unknown): string {
