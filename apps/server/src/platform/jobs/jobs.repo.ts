@@ -29,11 +29,14 @@ export interface JobFailure {
  */
 export function jobsRepo(db: Kysely<DB>) {
   return {
-    /** Inserts a job; answers false (and inserts nothing) when a live job holds its dedupe key. */
-    async insertJob(job: NewJobRow): Promise<boolean> {
+    /**
+     * Inserts a job of the domain (null: the platform's own); answers false (and inserts nothing)
+     * when a live job holds its dedupe key.
+     */
+    async insertJob(domainId: string | null, job: Omit<NewJobRow, "domain_id">): Promise<boolean> {
       const result = await db
         .insertInto("jobs")
-        .values(job)
+        .values({ ...job, domain_id: domainId })
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;

@@ -118,10 +118,9 @@ export function createJobs(deps: {
     if (!definition) throw new Error(`No handler is registered for job kind ${job.kind}`);
     const now = deps.now();
     const id = randomUUID();
-    const isWritten = await jobsRepo(trx).insertJob({
+    const isWritten = await jobsRepo(trx).insertJob(job.domainId ?? null, {
       id,
       kind: job.kind,
-      domain_id: job.domainId ?? null,
       payload: toJsonb(job.payload ?? {}),
       sealed: job.secret === undefined ? null : deps.secrets.seal("job-payload", job.secret),
       state: "queued",
