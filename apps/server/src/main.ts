@@ -79,7 +79,8 @@ async function main(): Promise<void> {
   process.once("SIGTERM", () => void stop("SIGTERM"));
 
   await app.listen({ port: config.port, host: config.host });
-  app.jobDispatcher.start();
+  if (config.jobsWorker) app.jobDispatcher.start();
+  else log.info("JOBS_WORKER=0: this node queues jobs but runs none; other nodes run them");
 }
 
 main().catch((error: unknown) => {

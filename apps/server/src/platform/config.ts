@@ -38,6 +38,7 @@ const EnvSchema = z.object({
   MQTT_AUTH_SECRET: optional(z.string().min(16, "must be at least 16 characters").max(1024).optional()),
   MQTT_SHARED_SUBSCRIPTION: optional(z.enum(["0", "1", "false", "true"]).default("0")),
   BUS_URL: optional(urlWithProtocols(["nats:", "redis:", "rediss:"]).optional()),
+  JOBS_WORKER: optional(z.enum(["0", "1", "false", "true"]).default("1")),
   CELLFLEET_ROOT_PASSWORD: optional(z.string().min(1).max(255).optional()),
   SIMULATE: optional(z.coerce.number().int().min(0).max(100000).default(25)),
   LOG_LEVEL: optional(z.enum(LOG_LEVELS).default("info")),
@@ -77,6 +78,8 @@ export interface Config {
   /** With MQTT_URL: subscribe through `$share/cellfleet/…` so N server nodes split the reports. */
   mqttSharedSubscription: boolean;
   busUrl: string | undefined;
+  /** This node runs durable jobs (default); false: it only serves, and other nodes run what it queues. */
+  jobsWorker: boolean;
   rootPassword: string | undefined;
   simulate: number;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -134,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     mqttAuthSecret: e.MQTT_AUTH_SECRET,
     mqttSharedSubscription: e.MQTT_SHARED_SUBSCRIPTION === "1" || e.MQTT_SHARED_SUBSCRIPTION === "true",
     busUrl: e.BUS_URL,
+    jobsWorker: e.JOBS_WORKER === "1" || e.JOBS_WORKER === "true",
     rootPassword: e.CELLFLEET_ROOT_PASSWORD,
     simulate: e.SIMULATE,
     logLevel: e.LOG_LEVEL,

@@ -8,6 +8,7 @@ import { SOCKET_CLOSE } from "@cellfleet/contract";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { runFirstStart } from "../../modules/setup/first-start";
+import { type MailCatcher, startMailCatcher } from "../../test/mail-catcher";
 import { openTestSocket, type TestSocket } from "../../test/socket-client";
 import { openDatabase } from "../db/database";
 import { migrateToLatest } from "../db/migrate";
@@ -63,7 +64,20 @@ interface Node {
   output(): string;
 }
 
-async function startNode(name: string, databaseUrl: string, busUrl: string): Promise<Node> {
+/** How a node is started beyond its database and bus. */
+interface NodeOptions {
+  /** Where its mail goes (the test's catcher). */
+  smtpUrl: string;
+  /** False: the node queues jobs but runs none (JOBS_WORKER=0). */
+  runsJobs: boolean;
+}
+
+async function startNode(
+  name: string,
+  databaseUrl: string,
+  busUrl: string,
+  options: NodeOptions,
+): Promise<Node> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "cellfleet-two-nodes-"));
   const child: ChildProcess = spawn(process.execPath, ["--import", pathToFileURL(tsxLoader).href, mainFile], {
@@ -79,6 +93,9 @@ async function startNode(name: string, databaseUrl: string, busUrl: string): Pro
       DATA_DIR: dataDir,
       CELLFLEET_ROOT_PASSWORD: ROOT_PASSWORD,
       LOG_LEVEL: "info",
+      SMTP_URL: options.smtpUrl,
+      JOBS_WORKER: options.runsJobs ? "1" : "0",
+      LOGIN_RATE_LIMIT: "1000",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -170,11 +187,14 @@ describe.skipIf(!serverUrl).each([
   { bus: "nats", busUrl: "nats://127.0.0.1:4222" },
   { bus: "redis", busUrl: "redis://127.0.0.1:6379" },
 ])("two server nodes on one PostgreSQL and the $bus bus", ({ bus, busUrl }) => {
-  it("share device updates, session ends and session-cache clears", { timeout: 60_000 }, async () => {
+  it("share device updates, session ends, session-cache clears and jobs", { timeout: 90_000 }, async () => {
     const databaseUrl = await freshDatabase();
+    const mail: MailCatcher = await startMailCatcher();
+    cleanups.push(() => mail.close());
+    // Node B only serves (JOBS_WORKER=0): every job it queues must be run by node A.
     const [a, b] = await Promise.all([
-      startNode("A", databaseUrl, busUrl),
-      startNode("B", databaseUrl, busUrl),
+      startNode("A", databaseUrl, busUrl, { smtpUrl: mail.url, runsJobs: true }),
+      startNode("B", databaseUrl, busUrl, { smtpUrl: mail.url, runsJobs: false }),
     ]);
     for (const node of [a, b]) expect(node.output()).toContain(`"bus":"${bus}"`);
 
@@ -243,5 +263,25 @@ describe.skipIf(!serverUrl).each([
     expect(Date.now() - blockedAt).toBeLessThan(5000);
     expect(refused.status, JSON.stringify(refused.body)).not.toBe(200);
     expect(refused.body.code).toMatch(/BLOCKED|SESSION|TOKEN/);
+
+    // (d) Jobs queued on node B run once, on node A, woken through the bus: a registration key
+    // requested from B reaches the mailbox exactly once, well before A's 1 s poll would find it.
+    const delays: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const email = `${unique("keys")}@company.ru`.toLowerCase();
+      const askedAt = Date.now();
+      const asked = await call(b, "/api/registry/code", undefined, { email });
+      expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+      await mail.waitFor(email, { timeoutMs: 10_000 });
+      delays.push(Date.now() - askedAt);
+      expect(mail.mails.filter((caught) => caught.to.includes(email))).toHaveLength(1);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // a second delivery would show by now
+    expect(mail.mails).toHaveLength(8);
+    // With only A's poll every second the delays would spread evenly over 0-1 s (and more); woken
+    // through the bus, most are SMTP's few milliseconds.
+    const quick = delays.filter((ms) => ms < 300).length;
+    expect(quick, `delays ${delays.join(", ")} ms`).toBeGreaterThanOrEqual(6);
+    expect(b.output()).toContain("JOBS_WORKER=0");
   });
 });
