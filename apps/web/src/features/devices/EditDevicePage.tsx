@@ -47,7 +47,7 @@ export function EditDevicePage() {
               ) : null}
               {device.has_key ? (
                 <Alert severity="info" sx={{ mb: 2, maxWidth: 640 }}>
-                  {t("fleet.form.keyIsSet")}
+                  {t(isReadOnly ? "fleet.form.keyIsSetReadOnly" : "fleet.form.keyIsSet")}
                 </Alert>
               ) : null}
               <DeviceForm

@@ -100,17 +100,19 @@ export function DeviceForm({
           />
         )}
       />
-      <TextField
-        label={t("fleet.form.key")}
-        disabled={isReadOnly}
-        autoComplete="off"
-        error={Boolean(errors.aes_key)}
-        helperText={errors.aes_key?.message ?? t("fleet.form.keyHelp")}
-        slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: "monospace" } } }}
-        {...form.register("aes_key", {
-          validate: (value) => errorOrTrue(validateHexKey(value.trim(), { allowEmpty: true })),
-        })}
-      />
+      {/* A key is never shown, so a read-only form has nothing to show in its field. */}
+      {isReadOnly ? null : (
+        <TextField
+          label={t("fleet.form.key")}
+          autoComplete="off"
+          error={Boolean(errors.aes_key)}
+          helperText={errors.aes_key?.message ?? t("fleet.form.keyHelp")}
+          slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: "monospace" } } }}
+          {...form.register("aes_key", {
+            validate: (value) => errorOrTrue(validateHexKey(value.trim(), { allowEmpty: true })),
+          })}
+        />
+      )}
       {serverError ? (
         <Alert severity="error" data-testid="form-error">
           {serverError}
