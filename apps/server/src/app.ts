@@ -34,6 +34,10 @@ import {
   registerRealtimeSocket,
 } from "./platform/realtime/socket.routes";
 import { loadPlatformSecrets } from "./platform/secrets";
+import { createFileStorage } from "./platform/storage/create-file-storage";
+import type { FileStorage } from "./platform/storage/file-storage";
+import { createTransferUrlSigner } from "./platform/storage/signed-url";
+import { type TransferHooks, transferRoutes } from "./platform/storage/transfer.routes";
 
 /** Bodies above 1 MiB are refused with 413 PAYLOAD_TOO_LARGE. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -54,6 +58,10 @@ export interface AppDeps {
   extraApiRoutes?: FastifyPluginAsyncZod<{ ctx: AppContext }>[];
   /** The device gateway's figures for GET /api/mqtt/stats (main.ts passes them once it runs). */
   mqttStats?: MqttStatsSource;
+  /** File storage; defaults to the one the config names (the app then closes it). Tests pass their own. */
+  storage?: FileStorage;
+  /** Decisions on device file transfers beyond the signature (tests pass their own). */
+  transferHooks?: TransferHooks;
 }
 
 /** Builds the Fastify app, ready for inject() or listen(); it does not listen by itself. */
@@ -78,15 +86,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
+  const now = deps.now ?? (() => new Date());
+  const secrets = await loadPlatformSecrets(deps.database.db);
+  const storage = deps.storage ?? createFileStorage(deps.config);
   const ctx: AppContext = {
     db: deps.database.db,
     dbKind: deps.database.kind,
     bus: deps.bus,
     config: deps.config,
-    now: deps.now ?? (() => new Date()),
+    now,
     log: app.log,
     mailer: createMailer(deps.config.smtp),
-    secrets: await loadPlatformSecrets(deps.database.db),
+    secrets,
+    storage,
+    transferUrls: createTransferUrlSigner(secrets, now, deps.config.fileUrlTtlMinutes * 60_000),
   };
   // Audit entries are written after the answer; closing waits for them, then closes the mail transport.
   const auditLog = createAuditLog(ctx);
@@ -94,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook("onClose", async () => {
     await auditLog.settle();
     ctx.mailer.close();
+    if (!deps.storage) await storage.close();
   });
   const resolveSession = createSessionResolver(ctx);
 
@@ -108,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(eventsRoutes, { ctx });
       await api.register(accountingRoutes, { ctx });
       await api.register(mqttRoutes, { ctx, stats: deps.mqttStats });
+      await api.register(transferRoutes, { ctx, hooks: deps.transferHooks ?? {} });
       await registerRealtimeSocket(api, {
         resolveSession,
         bus: deps.bus,

@@ -6,6 +6,8 @@ import type { DatabaseKind } from "./db/database";
 import type { DB } from "./db/schema";
 import type { Mailer } from "./mail/mailer";
 import type { PlatformSecrets } from "./secrets";
+import type { FileStorage } from "./storage/file-storage";
+import type { TransferUrlSigner } from "./storage/signed-url";
 
 /** What services need from the platform; built once by buildApp and handed to every route module. */
 export interface AppContext {
@@ -20,4 +22,8 @@ export interface AppContext {
   mailer: Mailer;
   /** Keys derived from the server's own secret: signed file URLs, sealed job payloads. */
   secrets: PlatformSecrets;
+  /** File blobs: the local disk under DATA_DIR/files, or S3 (S3_URL). */
+  storage: FileStorage;
+  /** Signs and checks the short-lived URLs through which devices move files. */
+  transferUrls: TransferUrlSigner;
 }

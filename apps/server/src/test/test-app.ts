@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import { type AppDeps, buildApp } from "../app";
@@ -6,6 +9,8 @@ import type { Bus } from "../platform/bus/bus";
 import { createInProcessBus } from "../platform/bus/in-process-bus";
 import { type Config, loadConfig } from "../platform/config";
 import type { DB } from "../platform/db/schema";
+import type { FileStorage } from "../platform/storage/file-storage";
+import { createLocalFileStorage } from "../platform/storage/local-storage";
 import { createTestClock, type TestClock } from "./test-clock";
 import { createTestDatabase } from "./test-db";
 
@@ -16,11 +21,18 @@ export interface TestApp {
   bus: Bus;
   clock: TestClock;
   config: Config;
+  /** The app's file storage: a temporary folder of its own unless the test passed one. */
+  storage: FileStorage;
   close(): Promise<void>;
 }
 
 export interface TestAppOptions
-  extends Partial<Pick<AppDeps, "webDistDir" | "realtimeTimings" | "extraApiRoutes" | "mqttStats">> {
+  extends Partial<
+    Pick<
+      AppDeps,
+      "webDistDir" | "realtimeTimings" | "extraApiRoutes" | "mqttStats" | "storage" | "transferHooks"
+    >
+  > {
   config?: Partial<Config>;
   /** Run the first-start seed (default policy, root, demo). Default true. */
   seed?: boolean;
@@ -43,6 +55,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     });
   }
   const bus = createInProcessBus();
+  // Each app stores files in a folder of its own (removed on close), never in ./data.
+  const filesDir = options.storage ? null : await mkdtemp(path.join(os.tmpdir(), "cellfleet-files-"));
+  const storage = options.storage ?? createLocalFileStorage(filesDir as string);
   const app = await buildApp({
     config,
     database,
@@ -52,6 +67,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     realtimeTimings: options.realtimeTimings,
     extraApiRoutes: options.extraApiRoutes,
     mqttStats: options.mqttStats,
+    storage,
+    transferHooks: options.transferHooks,
   });
   await app.ready();
   return {
@@ -60,10 +77,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     bus,
     clock,
     config,
+    storage,
     close: async () => {
       await app.close();
       await bus.close();
       await drop();
+      if (filesDir) await rm(filesDir, { recursive: true, force: true });
     },
   };
 }
