@@ -1,3 +1,4 @@
+import { PassThrough } from "node:stream";
 import { UPLOAD_MAX_BYTES } from "@cellfleet/contract";
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -122,10 +123,21 @@ export const transferRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; hooks: Tra
       const maxBytes = (await hooks.maxUploadBytes?.(grant)) ?? DEFAULT_MAX_UPLOAD_BYTES;
       const declared = Number(request.headers["content-length"]);
       if (Number.isFinite(declared) && declared > maxBytes) refuseTooLarge(reply, maxBytes);
+      // The request itself is piped, not handed over: storage failing its stream must not destroy
+      // the connection before the refusal is sent.
+      const raw = request.raw;
+      const body = new PassThrough();
+      raw.once("error", (error) => body.destroy(error));
+      raw.once("close", () => {
+        if (!raw.complete) body.destroy(new Error("The upload was interrupted"));
+      });
+      raw.pipe(body);
       let stored: StoredFile;
       try {
-        stored = await ctx.storage.put(grant.fileId, request.raw, { maxBytes });
+        stored = await ctx.storage.put(grant.fileId, body, { maxBytes });
       } catch (error) {
+        raw.unpipe(body);
+        raw.resume();
         if (error instanceof FileTooLargeError) refuseTooLarge(reply, maxBytes);
         throw error;
       }
