@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import http from "node:http";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type S3TestServer, startS3TestServer } from "../../test/s3-test-server";
@@ -181,6 +182,37 @@ describe.each(STORAGES)("device file transfer through signed URLs, stored on $na
       const response = await test.app.inject({ method: "PUT", url, payload: payload(Buffer.alloc(2000, 1)) });
       expect(response.statusCode).toBe(413);
       expect(response.json()).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+      expect(await test.storage.exists(key)).toBe(false);
+    });
+
+    it("answers 413 over a real connection while a chunked upload is still being sent", async () => {
+      const key = newStorageKey();
+      smallUploads.add(key);
+      const address = await test.app.listen({ port: 0, host: "127.0.0.1" });
+      const url = new URL(signer.sign({ fileId: key, deviceId: DEVICE, method: "PUT" }), address);
+      const status = await new Promise<number>((resolve, reject) => {
+        const request = http.request(
+          url,
+          { method: "PUT", headers: { "transfer-encoding": "chunked" } },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        request.on("error", reject);
+        // Keep sending well past the limit; the answer must arrive instead of a reset.
+        let sent = 0;
+        const timer = setInterval(() => {
+          if (sent >= 64 * 1024 || request.destroyed) {
+            clearInterval(timer);
+            request.end();
+            return;
+          }
+          request.write(Buffer.alloc(512, 2));
+          sent += 512;
+        }, 1);
+      });
+      expect(status).toBe(413);
       expect(await test.storage.exists(key)).toBe(false);
     });
 
