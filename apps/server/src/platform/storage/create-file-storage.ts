@@ -13,3 +13,10 @@ export function createFileStorage(config: Pick<Config, "dataDir" | "s3">): FileS
     ? createS3FileStorage(config.s3)
     : createLocalFileStorage(path.join(config.dataDir, LOCAL_FILES_DIR));
 }
+
+/** Where files go, for the start-up log: never the S3 credentials. */
+export function describeFileStorage(config: Pick<Config, "dataDir" | "s3">): Record<string, string> {
+  if (!config.s3) return { kind: "local", dir: path.join(config.dataDir, LOCAL_FILES_DIR) };
+  const { endpoint, bucket, prefix, region } = config.s3;
+  return { kind: "s3", endpoint, bucket, prefix, region };
+}
