@@ -19,6 +19,16 @@ function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === "ENOENT";
 }
 
+/** Makes a written file's bytes durable. */
+async function syncFile(file: string): Promise<void> {
+  const handle = await open(file, "r+");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Makes a directory's entries (a rename) durable; a no-op where directories cannot be opened for sync. */
 async function syncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, "r");
@@ -68,8 +78,9 @@ export function createLocalFileStorage(root: string): FileStorage {
       const partial = path.join(partialDir, `${key}.${randomBytes(6).toString("hex")}`);
       const measuring = new MeasuringStream(options.maxBytes);
       try {
-        // `flush` fsyncs the data before the stream closes, so the rename below publishes whole bytes.
-        await pipeline(body, measuring, createWriteStream(partial, { flags: "wx", flush: true }));
+        await pipeline(body, measuring, createWriteStream(partial, { flags: "wx" }));
+        // The bytes reach the disk before the rename publishes them under the real key.
+        await syncFile(partial);
         await rename(partial, target);
       } catch (error) {
         await rm(partial, { force: true });

@@ -101,6 +101,15 @@ describe.each(STORAGES)("device file transfer through signed URLs, stored on $na
       expect(response.rawPayload.equals(body)).toBe(true);
     });
 
+    it("answers HEAD on a download URL with the size and no body", async () => {
+      const key = await storedFile(body);
+      const url = signer.sign({ fileId: key, deviceId: DEVICE, method: "GET" });
+      const response = await test.app.inject({ method: "HEAD", url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["content-length"]).toBe("100");
+      expect(response.rawPayload.length).toBe(0);
+    });
+
     it("answers a Range with 206 and Content-Range, and a suffix range with the last bytes", async () => {
       const key = await storedFile(body);
       const url = signer.sign({ fileId: key, deviceId: DEVICE, method: "GET" });
