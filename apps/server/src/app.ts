@@ -40,6 +40,10 @@ import {
   registerRealtimeSocket,
 } from "./platform/realtime/socket.routes";
 import { loadPlatformSecrets } from "./platform/secrets";
+import { createFileStorage } from "./platform/storage/create-file-storage";
+import type { FileStorage } from "./platform/storage/file-storage";
+import { createTransferUrlSigner } from "./platform/storage/signed-url";
+import { type TransferHooks, transferRoutes } from "./platform/storage/transfer.routes";
 
 /** Bodies above 1 MiB are refused with 413 PAYLOAD_TOO_LARGE. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -62,6 +66,10 @@ export interface AppDeps {
   mqttStats?: MqttStatsSource;
   /** The job dispatcher's timings (tests shorten them); it starts only when `app.jobDispatcher.start()` is called. */
   jobTimings?: Partial<DispatcherTimings>;
+  /** File storage; defaults to the one the config names (the app then closes it). Tests pass their own. */
+  storage?: FileStorage;
+  /** Decisions on device file transfers beyond the signature (tests pass their own). */
+  transferHooks?: TransferHooks;
 }
 
 /** Builds the Fastify app, ready for inject() or listen(); it does not listen by itself. */
@@ -89,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const now = deps.now ?? (() => new Date());
   const secrets = await loadPlatformSecrets(deps.database.db);
   const jobs = createJobs({ db: deps.database.db, bus: deps.bus, secrets, now });
+  const storage = deps.storage ?? createFileStorage(deps.config);
   const ctx: AppContext = {
     db: deps.database.db,
     dbKind: deps.database.kind,
@@ -99,6 +108,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: createMailer(deps.config.smtp),
     secrets,
     jobs,
+    storage,
+    transferUrls: createTransferUrlSigner(secrets, now, deps.config.fileUrlTtlMinutes * 60_000),
   };
   registerMailJobs(jobs, ctx.mailer);
   const jobDispatcher = createDispatcher({
@@ -120,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await jobDispatcher.stop();
     await auditLog.settle();
     ctx.mailer.close();
+    if (!deps.storage) await storage.close();
   });
   const resolveSession = createSessionResolver(ctx);
   const apiRoutes: ApiRouteEntry[] = [];
@@ -138,6 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(accountingRoutes, { ctx });
       await api.register(mqttRoutes, { ctx, stats: deps.mqttStats });
       await api.register(jobsRoutes, { ctx });
+      await api.register(transferRoutes, { ctx, hooks: deps.transferHooks ?? {} });
       await registerRealtimeSocket(api, {
         resolveSession,
         bus: deps.bus,

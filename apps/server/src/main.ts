@@ -8,6 +8,7 @@ import { openDatabase } from "./platform/db/database";
 import { migrateToLatest, readSchemaVersion } from "./platform/db/migrate";
 import { createLogger } from "./platform/log";
 import { MqttPortInUseError } from "./platform/mqtt/embedded-broker";
+import { describeFileStorage } from "./platform/storage/create-file-storage";
 
 /** How long shutdown may take before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
     "database ready",
   );
   await runFirstStart(database.db, { rootPassword: config.rootPassword, now: () => new Date(), log });
+
+  log.info({ storage: describeFileStorage(config) }, "file storage");
 
   const bus = await createBus(config, log);
   let deviceSide: DeviceSide | undefined;

@@ -25,7 +25,34 @@ describe("loadConfig", () => {
       loginRateLimit: 20,
       smtp: null,
       publicUrl: "http://localhost:3000",
+      s3: null,
+      fileUrlTtlMinutes: 15,
     });
+  });
+
+  it("reads S3_URL and FILE_URL_TTL_MINUTES", () => {
+    const config = loadConfig({
+      S3_URL: "http://minio:minio-secret@127.0.0.1:9000/cellfleet?region=eu-west-1",
+      FILE_URL_TTL_MINUTES: "5",
+    });
+    expect(config.s3).toMatchObject({
+      endpoint: "http://127.0.0.1:9000",
+      bucket: "cellfleet",
+      region: "eu-west-1",
+      credentials: { accessKeyId: "minio", secretAccessKey: "minio-secret" },
+    });
+    expect(config.fileUrlTtlMinutes).toBe(5);
+    expect(() => loadConfig({ FILE_URL_TTL_MINUTES: "1441" })).toThrow(/FILE_URL_TTL_MINUTES/);
+  });
+
+  it("names a bad S3_URL without showing its secret, even one holding '/' or '@'", () => {
+    const attempt = () => loadConfig({ S3_URL: "https://AKIA1:se/cr@et@s3.example.com" });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/S3_URL=\(hidden: holds credentials\): must be a URL/);
+    expect(attempt).not.toThrow(/se\/cr|cr@et|AKIA1/);
+    expect(() => loadConfig({ S3_URL: "ftp://s3.example.com/bucket" })).toThrow(
+      /S3_URL="ftp:\/\/s3.example.com\/bucket": must start/,
+    );
   });
 
   it("reads the SMTP settings, hiding SMTP_PASSWORD in errors", () => {

@@ -1,5 +1,9 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseS3Url, type S3Config, S3UrlError } from "./storage/s3-url";
+
+/** The longest a signed file URL may live (a day): longer would no longer be short-lived. */
+export const MAX_FILE_URL_TTL_MINUTES = 24 * 60;
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -26,6 +30,19 @@ function urlWithProtocols(protocols: readonly string[]) {
       `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`,
     );
 }
+
+/** S3_URL: checked by the storage's own parser, whose messages never repeat the secret. */
+const S3UrlSchema = z
+  .string()
+  .trim()
+  .superRefine((value, context) => {
+    try {
+      parseS3Url(value);
+    } catch (error) {
+      if (!(error instanceof S3UrlError)) throw error;
+      context.addIssue({ code: "custom", message: error.message });
+    }
+  });
 
 const EnvSchema = z.object({
   PORT: optional(z.coerce.number().int().min(0).max(65535).default(3000)),
@@ -57,6 +74,8 @@ const EnvSchema = z.object({
   SMTP_PASSWORD: optional(z.string().min(1).optional()),
   SMTP_FROM: optional(z.string().trim().min(3).default("Cellfleet <no-reply@localhost>")),
   PUBLIC_URL: optional(urlWithProtocols(["http:", "https:"]).default("http://localhost:3000")),
+  S3_URL: optional(S3UrlSchema.optional()),
+  FILE_URL_TTL_MINUTES: optional(z.coerce.number().int().min(1).max(MAX_FILE_URL_TTL_MINUTES).default(15)),
 });
 
 /** The server's settings, read once from the environment at start. */
@@ -90,6 +109,10 @@ export interface Config {
   smtp: SmtpConfig | null;
   /** The console's address as people reach it, for links in e-mails. */
   publicUrl: string;
+  /** File blobs in S3-compatible object storage; null: on the local disk under `<dataDir>/files`. */
+  s3: S3Config | null;
+  /** How long a signed file URL handed to a device stays valid. */
+  fileUrlTtlMinutes: number;
 }
 
 /** Where outgoing mail goes: a URL (smtp:// or smtps://) or host, port and credentials. */
@@ -111,6 +134,8 @@ export class ConfigError extends Error {
 function describeValue(name: string, value: string | undefined): string {
   if (value === undefined) return "(unset)";
   if (name === "CELLFLEET_ROOT_PASSWORD" || name === "SMTP_PASSWORD") return "(hidden)";
+  // S3 secrets may hold `/` or `@` unencoded, which the URL mask below would not catch whole.
+  if (name === "S3_URL") return value.includes("@") ? "(hidden: holds credentials)" : JSON.stringify(value);
   return JSON.stringify(value.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@"));
 }
 
@@ -155,5 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
           }
         : null,
     publicUrl: e.PUBLIC_URL.replace(/\/+$/, ""),
+    s3: e.S3_URL ? parseS3Url(e.S3_URL) : null,
+    fileUrlTtlMinutes: e.FILE_URL_TTL_MINUTES,
   };
 }

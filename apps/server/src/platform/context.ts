@@ -7,6 +7,8 @@ import type { DB } from "./db/schema";
 import type { Jobs } from "./jobs/jobs";
 import type { Mailer } from "./mail/mailer";
 import type { PlatformSecrets } from "./secrets";
+import type { FileStorage } from "./storage/file-storage";
+import type { TransferUrlSigner } from "./storage/signed-url";
 
 /** What services need from the platform; built once by buildApp and handed to every route module. */
 export interface AppContext {
@@ -23,4 +25,8 @@ export interface AppContext {
   secrets: PlatformSecrets;
   /** Durable jobs: enqueue in the same transaction as the change (`ctx.jobs.enqueue(trx, …)`), handlers by kind. */
   jobs: Jobs;
+  /** File blobs: the local disk under DATA_DIR/files, or S3 (S3_URL). */
+  storage: FileStorage;
+  /** Signs and checks the short-lived URLs through which devices move files. */
+  transferUrls: TransferUrlSigner;
 }

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import { type AppDeps, buildApp } from "../app";
@@ -7,6 +10,8 @@ import { createInProcessBus } from "../platform/bus/in-process-bus";
 import { type Config, loadConfig } from "../platform/config";
 import type { DB } from "../platform/db/schema";
 import type { Dispatcher } from "../platform/jobs/dispatcher";
+import type { FileStorage } from "../platform/storage/file-storage";
+import { createLocalFileStorage } from "../platform/storage/local-storage";
 import { createTestClock, type TestClock } from "./test-clock";
 import { createTestDatabase } from "./test-db";
 
@@ -19,12 +24,23 @@ export interface TestApp {
   config: Config;
   /** The app's job dispatcher: `runUntilIdle()` runs every due job now, without waiting for a poll. */
   jobs: Dispatcher;
+  /** The app's file storage: a temporary folder of its own unless the test passed one. */
+  storage: FileStorage;
   close(): Promise<void>;
 }
 
 export interface TestAppOptions
   extends Partial<
-    Pick<AppDeps, "webDistDir" | "realtimeTimings" | "extraApiRoutes" | "mqttStats" | "jobTimings">
+    Pick<
+      AppDeps,
+      | "webDistDir"
+      | "realtimeTimings"
+      | "extraApiRoutes"
+      | "mqttStats"
+      | "jobTimings"
+      | "storage"
+      | "transferHooks"
+    >
   > {
   config?: Partial<Config>;
   /** Run the first-start seed (default policy, root, demo). Default true. */
@@ -53,6 +69,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     });
   }
   const bus = createInProcessBus();
+  // Each app stores files in a folder of its own (removed on close), never in ./data.
+  const filesDir = options.storage ? null : await mkdtemp(path.join(os.tmpdir(), "cellfleet-files-"));
+  const storage = options.storage ?? createLocalFileStorage(filesDir as string);
   const app = await buildApp({
     config,
     database,
@@ -63,6 +82,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     extraApiRoutes: options.extraApiRoutes,
     mqttStats: options.mqttStats,
     jobTimings: options.jobTimings,
+    storage,
+    transferHooks: options.transferHooks,
   });
   await app.ready();
   if (options.runJobs ?? true) app.jobDispatcher.start();
@@ -73,10 +94,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock,
     config,
     jobs: app.jobDispatcher,
+    storage,
     close: async () => {
       await app.close();
       await bus.close();
       await drop();
+      if (filesDir) await rm(filesDir, { recursive: true, force: true });
     },
   };
 }
