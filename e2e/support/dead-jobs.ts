@@ -16,7 +16,7 @@ export const STILL_DEAD_MAIL_TO = "still-dead@example.test";
 
 const MAX_ATTEMPTS = 8;
 
-/** Seeds two dead mail jobs (fixed ids, so a second start adds nothing): one of the demo domain, one the platform's. */
+/** Seeds two dead mail jobs (fixed ids, so a second start adds nothing): the platform's one and one of the demo domain. */
 export async function seedDeadMailJobs(db: Kysely<DB>): Promise<void> {
   const demo = await db
     .selectFrom("domains")
@@ -39,6 +39,7 @@ export async function seedDeadMailJobs(db: Kysely<DB>): Promise<void> {
     create_time: created,
     finish_time: died,
   });
-  await repo.insertJob(demo.id, { id: "00000000-0000-4000-8000-00000000dead", ...dead(RETRIED_MAIL_TO) });
-  await repo.insertJob(null, { id: "00000000-0000-4000-8000-00000000d1ed", ...dead(STILL_DEAD_MAIL_TO) });
+  // A registration key's mail is the platform's own (no domain yet); a password mail is its domain's.
+  await repo.insertJob(null, { id: "00000000-0000-4000-8000-00000000dead", ...dead(RETRIED_MAIL_TO) });
+  await repo.insertJob(demo.id, { id: "00000000-0000-4000-8000-00000000d1ed", ...dead(STILL_DEAD_MAIL_TO) });
 }

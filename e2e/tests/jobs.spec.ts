@@ -20,7 +20,7 @@ test("root sees a dead mail on /jobs, retries it, and the mail is sent", async (
   await expect(retried).toBeVisible();
   await expect(retried.getByText("Dead", { exact: true })).toBeVisible();
   await expect(retried.getByText("8 of 8")).toBeVisible();
-  await expect(retried.getByText("demo", { exact: true })).toBeVisible();
+  await expect(retried.getByText("System", { exact: true })).toBeVisible();
   await expect(page.getByTestId("job-row").filter({ hasText: STILL_DEAD_MAIL_TO })).toBeVisible();
   await shot(page, "jobs-dead");
 

@@ -14,7 +14,7 @@ export function JobError({ text }: { text: string | null }) {
   const [isOpen, setOpen] = useState(false);
   if (!text) return <>—</>;
   return (
-    <Stack sx={{ minWidth: 160, maxWidth: 360 }}>
+    <Stack sx={{ minWidth: 160, maxWidth: 280 }}>
       <Stack direction="row" sx={{ alignItems: "center" }}>
         <Typography
           variant="body2"
