@@ -14,14 +14,23 @@ export function JobError({ text }: { text: string | null }) {
   const [isOpen, setOpen] = useState(false);
   if (!text) return <>—</>;
   return (
-    <Stack sx={{ minWidth: 160, maxWidth: 280 }}>
-      <Stack direction="row" sx={{ alignItems: "center" }}>
+    <Stack sx={{ minWidth: 140, maxWidth: 260 }}>
+      <Stack direction="row" sx={{ alignItems: "flex-start" }}>
         <Typography
           variant="body2"
-          noWrap
           title={text}
           data-testid="job-error"
-          sx={{ flexGrow: 1, fontFamily: "monospace", fontSize: 12 }}
+          sx={{
+            flexGrow: 1,
+            fontFamily: "monospace",
+            fontSize: 12,
+            wordBreak: "break-word",
+            // Two lines say what failed; the rest is on hover and behind the expander.
+            display: "-webkit-box",
+            WebkitLineClamp: 2,
+            WebkitBoxOrient: "vertical",
+            overflow: "hidden",
+          }}
         >
           {text}
         </Typography>

@@ -147,6 +147,26 @@ describe("the jobs page", () => {
     await waitFor(() => expect(calls.filter((call) => call.path === "/api/jobs/")).toHaveLength(2));
   });
 
+  it("shows a phone one block per job, with Retry and the error in view", async () => {
+    vi.stubGlobal(
+      "matchMedia",
+      (query: string) =>
+        ({
+          matches: query.includes("max-width"),
+          media: query,
+          addEventListener: () => {},
+          removeEventListener: () => {},
+        }) as unknown as MediaQueryList,
+    );
+    serve(() => [job("j1")]);
+    renderPage(2);
+    const row = await screen.findByTestId("job-row");
+    expect(row.tagName).toBe("DIV");
+    expect(screen.queryByRole("table")).toBeNull();
+    expect(screen.getByTestId("job-retry")).toBeTruthy();
+    expect(screen.getByTestId("job-error")).toBeTruthy();
+  });
+
   it("offers no Retry to someone the permission table does not let retry", async () => {
     // Role 3 has no jobs.retry (nor jobs.view: the route guard keeps it out; here only the button matters).
     serve(() => [job("j1")]);
