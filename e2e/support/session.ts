@@ -1,4 +1,5 @@
 import { type BrowserContext, expect, type Page } from "@playwright/test";
+import { ROOT_NEW_PASSWORD, ROOT_PASSWORD } from "./accounts";
 
 /** Makes the console speak English in this context, so tests can find texts by their English names. */
 export async function useEnglish(context: BrowserContext, baseURL: string): Promise<void> {
@@ -20,4 +21,31 @@ export async function signIn(page: Page, username: string, password: string): Pr
 export async function openUserMenu(page: Page): Promise<void> {
   await page.getByRole("button", { name: /user menu/i }).click();
   await expect(page.getByRole("menu")).toBeVisible();
+}
+
+/** Changes a factory password on /profile and waits to be let through. */
+export async function changeFactoryPassword(page: Page, current: string, next: string): Promise<void> {
+  await expect(page).toHaveURL(/\/profile$/);
+  await page.getByLabel(/current password/i).fill(current);
+  await page.getByLabel(/^new password/i).fill(next);
+  await page.getByLabel(/confirm/i).fill(next);
+  await page.getByRole("button", { name: /change password/i }).click();
+  await expect(page).not.toHaveURL(/\/profile$/, { timeout: 15_000 });
+}
+
+/** Signs root in whether or not foundation.spec.ts ran first (it changes the factory password). */
+export async function signInRoot(page: Page): Promise<void> {
+  await signIn(page, "root", ROOT_NEW_PASSWORD);
+  const landed = await Promise.race([
+    page.waitForURL(/\/accounting$/, { timeout: 10_000 }).then(() => "in" as const),
+    page
+      .getByRole("alert")
+      .first()
+      .waitFor({ timeout: 10_000 })
+      .then(() => "refused" as const),
+  ]);
+  if (landed === "in") return;
+  await signIn(page, "root", ROOT_PASSWORD);
+  await changeFactoryPassword(page, ROOT_PASSWORD, ROOT_NEW_PASSWORD);
+  await expect(page).toHaveURL(/\/accounting$/);
 }

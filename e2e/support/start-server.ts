@@ -1,5 +1,5 @@
 // Starts the real server for the browser tests, after seeding what they need that the console cannot
-// create yet (an operator in the demo domain). The database is the embedded PGlite under DATA_DIR.
+// create yet (an operator in the demo domain, dead jobs). The database is the embedded PGlite under DATA_DIR.
 import path from "node:path";
 import { runFirstStart } from "../../apps/server/src/modules/setup/first-start";
 import { usersRepo } from "../../apps/server/src/modules/users/users.repo";
@@ -9,6 +9,7 @@ import { openDatabase } from "../../apps/server/src/platform/db/database";
 import { migrateToLatest } from "../../apps/server/src/platform/db/migrate";
 import { toJsonb } from "../../apps/server/src/platform/db/schema";
 import { FLEET_ADMIN, OPERATOR } from "./accounts";
+import { seedDeadMailJobs } from "./dead-jobs";
 import { startMailbox } from "./mailbox";
 
 // Mail goes to a loopback SMTP server whose messages the tests read (registration, password reset).
@@ -59,6 +60,7 @@ if (!(await users.findUserWithPasswordHashByUsernameAcrossDomains(FLEET_ADMIN.us
     create_time: now,
   });
 }
+await seedDeadMailJobs(database.db);
 await database.close();
 
 await import("../../apps/server/src/main");

@@ -1,9 +1,8 @@
 // Accounting and security in a real browser (issue 4). The file name sorts after foundation.spec.ts
 // on purpose: that spec starts from root's factory password, and this one needs root's changed one.
-import { expect, type Page, test } from "@playwright/test";
-import { ROOT_NEW_PASSWORD, ROOT_PASSWORD } from "../support/accounts";
+import { expect, test } from "@playwright/test";
 import { readMails } from "../support/mailbox";
-import { signIn, useEnglish } from "../support/session";
+import { changeFactoryPassword, signIn, signInRoot, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
 test.describe.configure({ mode: "serial" });
@@ -17,33 +16,6 @@ const COMPANY_EMAIL = `boss-${stamp}@example.com`;
 test.beforeEach(async ({ context, baseURL }) => {
   await useEnglish(context, baseURL as string);
 });
-
-/** Changes a factory password on /profile and waits to be let through. */
-async function changeFactoryPassword(page: Page, current: string, next: string): Promise<void> {
-  await expect(page).toHaveURL(/\/profile$/);
-  await page.getByLabel(/current password/i).fill(current);
-  await page.getByLabel(/^new password/i).fill(next);
-  await page.getByLabel(/confirm/i).fill(next);
-  await page.getByRole("button", { name: /change password/i }).click();
-  await expect(page).not.toHaveURL(/\/profile$/, { timeout: 15_000 });
-}
-
-/** Signs root in whether or not foundation.spec.ts ran first (it changes the factory password). */
-async function signInRoot(page: Page): Promise<void> {
-  await signIn(page, "root", ROOT_NEW_PASSWORD);
-  const landed = await Promise.race([
-    page.waitForURL(/\/accounting$/, { timeout: 10_000 }).then(() => "in" as const),
-    page
-      .getByRole("alert")
-      .first()
-      .waitFor({ timeout: 10_000 })
-      .then(() => "refused" as const),
-  ]);
-  if (landed === "in") return;
-  await signIn(page, "root", ROOT_PASSWORD);
-  await changeFactoryPassword(page, ROOT_PASSWORD, ROOT_NEW_PASSWORD);
-  await expect(page).toHaveURL(/\/accounting$/);
-}
 
 /** Waits for a mail to an address and answers its text. */
 async function mailTo(address: string, index = 0): Promise<string> {

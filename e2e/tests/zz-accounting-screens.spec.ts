@@ -48,6 +48,7 @@ for (const variant of VARIANTS) {
       "/policies",
       "/policy/new",
       "/logs",
+      "/jobs",
     ]) {
       await page.goto(path);
       if (path === "/logs") await page.waitForTimeout(1500);

@@ -37,6 +37,7 @@ describe("route table (spec section 2)", () => {
     ["superuser", [1]],
     ["user", [1, 2, 3]],
     ["policy", [1, 2]],
+    ["jobs", [1, 2]],
     ["task", [2]],
     ["notificationRule", [1, 2, 3, 4]],
     ["transportNew", [1, 2, 3, 4]],

@@ -58,6 +58,7 @@ export const ROUTES = [
     back: "/policies",
   },
   { name: "logs", path: "/logs", permission: "logs.view", access: [1, 2], back: "/accounting" },
+  { name: "jobs", path: "/jobs", permission: "jobs.view", access: [1, 2], back: "/accounting" },
   {
     name: "task",
     path: "/:class/task/:task_id",

@@ -4,6 +4,7 @@ import { ComingSoonPage } from "../components/ComingSoonPage";
 import { AccountingPage } from "../features/accounting/AccountingPage";
 import { DomainNewPage, DomainPage } from "../features/accounting/domains/DomainPage";
 import { DomainsPage } from "../features/accounting/domains/DomainsPage";
+import { JobsPage } from "../features/accounting/jobs/JobsPage";
 import { LogsPage } from "../features/accounting/logs/LogsPage";
 import { PoliciesPage } from "../features/accounting/policies/PoliciesPage";
 import { PolicyPage } from "../features/accounting/policies/PolicyPage";
@@ -47,6 +48,7 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   policies: <PoliciesPage />,
   policy: <PolicyPage />,
   logs: <LogsPage />,
+  jobs: <JobsPage />,
   dashboard: <DashboardPage />,
   device: <DevicePage />,
   deviceEdit: <EditDevicePage />,

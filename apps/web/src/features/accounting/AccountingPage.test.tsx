@@ -56,7 +56,7 @@ describe("the accounting hub", () => {
   it("shows a superuser every section", async () => {
     stubLists();
     renderHub(1);
-    for (const name of ["domains", "superusers", "users", "policies", "logs"]) {
+    for (const name of ["domains", "superusers", "users", "policies", "logs", "jobs"]) {
       expect(screen.getByTestId(`hub-${name}`)).toBeTruthy();
     }
     await waitFor(() => expect(screen.getAllByText("0").length).toBeGreaterThan(0));
@@ -68,6 +68,7 @@ describe("the accounting hub", () => {
     expect(screen.getByTestId("hub-users")).toBeTruthy();
     expect(screen.getByTestId("hub-policies")).toBeTruthy();
     expect(screen.getByTestId("hub-logs")).toBeTruthy();
+    expect(screen.getByTestId("hub-jobs")).toBeTruthy();
     expect(screen.queryByTestId("hub-domains")).toBeNull();
     expect(screen.queryByTestId("hub-superusers")).toBeNull();
   });
@@ -85,6 +86,7 @@ describe("the accounting hub", () => {
     expect(screen.getByTestId("hub-users")).toBeTruthy();
     expect(screen.queryByTestId("hub-policies")).toBeNull();
     expect(screen.queryByTestId("hub-logs")).toBeNull();
+    expect(screen.queryByTestId("hub-jobs")).toBeNull();
   });
 
   it("tells an operator there is nothing to administer", () => {

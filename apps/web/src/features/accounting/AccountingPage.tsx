@@ -4,6 +4,7 @@ import GroupIcon from "@mui/icons-material/Group";
 import HistoryIcon from "@mui/icons-material/History";
 import PolicyIcon from "@mui/icons-material/Policy";
 import SupervisorAccountIcon from "@mui/icons-material/SupervisorAccount";
+import WorkHistoryIcon from "@mui/icons-material/WorkHistory";
 import Card from "@mui/material/Card";
 import CardActionArea from "@mui/material/CardActionArea";
 import CardContent from "@mui/material/CardContent";
@@ -19,7 +20,7 @@ import { useSession } from "../../app/session/useSession";
 import { PageTitle } from "../../components/PageTitle";
 import { hubCountsQueryOptions } from "./hub.queries";
 
-type HubEntry = "domains" | "superusers" | "users" | "policies" | "logs";
+type HubEntry = "domains" | "superusers" | "users" | "policies" | "logs" | "jobs";
 
 /** A card may also need a plugin of the person's (spec section 6: policies need accounting). */
 const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
@@ -28,6 +29,7 @@ const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
   { name: "users", icon: <GroupIcon fontSize="large" color="primary" /> },
   { name: "policies", icon: <PolicyIcon fontSize="large" color="primary" />, plugin: "accounting" },
   { name: "logs", icon: <HistoryIcon fontSize="large" color="primary" /> },
+  { name: "jobs", icon: <WorkHistoryIcon fontSize="large" color="primary" /> },
 ];
 
 function routeOf(name: RouteName) {

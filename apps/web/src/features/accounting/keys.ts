@@ -15,5 +15,7 @@ export const accountingKeys = {
   policy: (id: string) => [...accountingKeys.policies(), "detail", id] as const,
   logs: () => [...accountingKeys.all, "logs"] as const,
   logList: (since: number | null, until: number | null) => [...accountingKeys.logs(), since, until] as const,
+  jobs: () => [...accountingKeys.all, "jobs"] as const,
+  jobList: (body: object) => [...accountingKeys.jobs(), "list", body] as const,
   hub: (entries: readonly string[]) => [...accountingKeys.all, "hub", ...entries] as const,
 };
