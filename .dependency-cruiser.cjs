@@ -40,7 +40,7 @@ module.exports = {
         "platform/ is what features stand on; it never reaches up into modules/. Its test files may: " +
         "a test of the bus or the gateway starts whole server nodes (first start, sessions, ingest).",
       severity: "error",
-      from: { path: "^apps/server/src/platform/", pathNot: "\\.test\\.ts$" },
+      from: { path: "^apps/server/src/platform/", pathNot: "\\.test(-support)?\\.ts$" },
       to: { path: "^apps/server/src/modules/" },
     },
     {

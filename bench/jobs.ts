@@ -2,75 +2,26 @@
 // PostgreSQL: jobs a second with a trivial handler, and the delay from a commit to its job's start.
 // Figures and how to read them: bench/README.md, "Jobs".
 
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
-import path from "node:path";
-import pg from "pg";
+import { cpus, loadavg } from "node:os";
 import { createInProcessBus } from "../apps/server/src/platform/bus/in-process-bus";
-import { type Database, openDatabase } from "../apps/server/src/platform/db/database";
 import { migrateToLatest } from "../apps/server/src/platform/db/migrate";
 import { createDispatcher } from "../apps/server/src/platform/jobs/dispatcher";
 import { createJobs } from "../apps/server/src/platform/jobs/jobs";
 import { loadPlatformSecrets } from "../apps/server/src/platform/secrets";
+import { openBenchStore } from "./bench-store";
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 5000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const PG_URL =
-  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const ENGINES = (process.env.BENCH_ENGINES ?? "pglite,postgres").split(",") as Array<"pglite" | "postgres">;
 const silent = { warn() {}, error() {} };
-
-async function openStore(
-  engine: "pglite" | "postgres",
-): Promise<{ database: Database; drop(): Promise<void> }> {
-  if (engine === "pglite") {
-    const dir = mkdtempSync(path.join(tmpdir(), "cellfleet-jobsbench-"));
-    const database = openDatabase({ kind: "pglite", dataDir: path.join(dir, "db") });
-    return {
-      database,
-      drop: async () => {
-        await database.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const name = `cf_jobsbench_${randomBytes(4).toString("hex")}`;
-  const admin = async (statement: string, values: unknown[] = []) => {
-    const client = new pg.Client({ connectionString: PG_URL });
-    await client.connect();
-    return client.query(statement, values).finally(() => client.end());
-  };
-  await admin(`create database "${name}"`);
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const database = openDatabase({ kind: "postgres", url: url.toString(), maxConnections: 10 });
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      // pool.end() resolves before its sockets close; a forced drop then would kill a backend whose
-      // client is still ending (an unhandled FATAL 57P01), so wait until the server let go of them.
-      const deadline = Date.now() + 5000;
-      while (Date.now() < deadline) {
-        const open = await admin("select count(*)::int as n from pg_stat_activity where datname = $1", [
-          name,
-        ]);
-        if (open.rows[0]?.n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      await admin(`drop database if exists "${name}" with (force)`);
-    },
-  };
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 async function run(engine: "pglite" | "postgres") {
-  const { database, drop } = await openStore(engine);
+  const { database, drop } = await openBenchStore(engine, "jobsbench");
   try {
     const db = database.db;
     await migrateToLatest(db);

@@ -16,6 +16,8 @@ export default defineConfig({
           groups: [
             { name: "react", test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
             { name: "mui", test: /node_modules[\\/](@mui|@emotion|@popperjs)[\\/]/ },
+            // Only the device page's charts use uPlot: a chunk of its own, fetched with them, never at /login.
+            { name: "uplot", test: /node_modules[\\/]uplot[\\/]/ },
             { name: "vendor", test: /node_modules[\\/]/ },
           ],
         },

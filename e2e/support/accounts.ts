@@ -8,3 +8,11 @@ export const FLEET_ADMIN = {
   password: "Fleet-Admin-Pass-1",
   fullName: "Fedor Fleet",
 };
+/** The admin of the notifications test's own server (support/notify-server.ts seeds it). */
+export const NOTIFY_ADMIN = {
+  username: "notifyadmin",
+  password: "Notify-Admin-Pass-1",
+  fullName: "Nina Notify",
+};
+/** The router of that server, which the test connects and then lets go silent. */
+export const NOTIFY_ROUTER = { ident: "E2ECRIT1", key: "C3".repeat(32) };

@@ -1,5 +1,6 @@
 // Starts the real server for the browser tests, after seeding what they need that the console cannot
-// create yet (an operator in the demo domain, dead jobs). The database is the embedded PGlite under DATA_DIR.
+// create yet (an operator in the demo domain, dead jobs, routers' files, a router with two days of
+// history). The database is the embedded PGlite under DATA_DIR.
 import path from "node:path";
 import { runFirstStart } from "../../apps/server/src/modules/setup/first-start";
 import { usersRepo } from "../../apps/server/src/modules/users/users.repo";
@@ -10,7 +11,9 @@ import { migrateToLatest } from "../../apps/server/src/platform/db/migrate";
 import { toJsonb } from "../../apps/server/src/platform/db/schema";
 import { FLEET_ADMIN, OPERATOR } from "./accounts";
 import { seedDeadMailJobs } from "./dead-jobs";
+import { seedDeviceFiles } from "./device-files";
 import { startMailbox } from "./mailbox";
+import { seedHistoryRouter } from "./router-history";
 
 // Mail goes to a loopback SMTP server whose messages the tests read (registration, password reset).
 if (process.env.E2E_MAILBOX_DIR && !process.env.SMTP_URL) {
@@ -61,6 +64,8 @@ if (!(await users.findUserWithPasswordHashByUsernameAcrossDomains(FLEET_ADMIN.us
   });
 }
 await seedDeadMailJobs(database.db);
+await seedDeviceFiles(database.db, config.dataDir, config.simulate);
+await seedHistoryRouter(database.db);
 await database.close();
 
 await import("../../apps/server/src/main");

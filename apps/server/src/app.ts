@@ -13,9 +13,16 @@ import { authRoutes } from "./modules/auth/auth.routes";
 import { announceAuthChange, createSessionResolver } from "./modules/auth/session.service";
 import { devicesRoutes } from "./modules/devices/devices.routes";
 import { eventsRoutes } from "./modules/events/events.routes";
+import { createFileTransferHooks } from "./modules/files/device-uploads.service";
+import { createFileSweep, registerFileJobs } from "./modules/files/files.jobs";
+import { filesRoutes } from "./modules/files/files.routes";
 import { healthRoutes } from "./modules/health/health.routes";
 import { type MqttStatsSource, mqttRoutes } from "./modules/ingest/mqtt.routes";
+import { registerInsightJobs } from "./modules/insight/insight.jobs";
+import { type GatewayPortSource, insightRoutes } from "./modules/insight/insight.routes";
 import { jobsRoutes } from "./modules/jobs/jobs.routes";
+import { setUpNotifications } from "./modules/notifications/notifications.module";
+import { notificationsRoutes } from "./modules/notifications/notifications.routes";
 import { profileRoutes } from "./modules/profile/profile.routes";
 import { createAuditLog } from "./platform/audit/audit-log";
 import { type ApiRouteEntry, recordApiRoutes } from "./platform/auth/permissions";
@@ -29,7 +36,7 @@ import { registerOpenApi } from "./platform/http/openapi";
 import { registerSecurityHeaders } from "./platform/http/security-headers";
 import { DEFAULT_WEB_DIST_DIR, registerStaticSpa } from "./platform/http/static-spa";
 import { createDispatcher, type DispatcherTimings } from "./platform/jobs/dispatcher";
-import { createJobs } from "./platform/jobs/jobs";
+import { createJobs, type Jobs } from "./platform/jobs/jobs";
 import { createNodeId } from "./platform/jobs/node-id";
 import { createSilentLogger } from "./platform/log";
 import { registerMailJobs } from "./platform/mail/mail.jobs";
@@ -64,12 +71,21 @@ export interface AppDeps {
   extraApiRoutes?: FastifyPluginAsyncZod<{ ctx: AppContext }>[];
   /** The device gateway's figures for GET /api/mqtt/stats (main.ts passes them once it runs). */
   mqttStats?: MqttStatsSource;
+  /** The embedded broker's port as it listens, for what routers are told to connect to. */
+  gatewayPort?: GatewayPortSource;
   /** The job dispatcher's timings (tests shorten them); it starts only when `app.jobDispatcher.start()` is called. */
   jobTimings?: Partial<DispatcherTimings>;
   /** File storage; defaults to the one the config names (the app then closes it). Tests pass their own. */
   storage?: FileStorage;
   /** Decisions on device file transfers beyond the signature (tests pass their own). */
   transferHooks?: TransferHooks;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The durable jobs registry and enqueue API (main.ts hands it to the device side for its outbox). */
+    jobs: Jobs;
+  }
 }
 
 /** Builds the Fastify app, ready for inject() or listen(); it does not listen by itself. */
@@ -112,12 +128,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transferUrls: createTransferUrlSigner(secrets, now, deps.config.fileUrlTtlMinutes * 60_000),
   };
   registerMailJobs(jobs, ctx.mailer);
+  registerFileJobs(ctx);
+  const node = createNodeId();
+  const notifications = setUpNotifications(ctx, node);
+  app.decorate("notificationTimers", notifications.timers);
+  app.decorate("notificationHooks", notifications.hooks);
+  app.decorate("jobs", jobs);
+  // Uploads that never came are swept under a lease; started with the dispatcher (main.ts).
+  app.decorate("fileSweep", createFileSweep(ctx, node));
+  registerInsightJobs(ctx);
   const jobDispatcher = createDispatcher({
     db: ctx.db,
     bus: ctx.bus,
     jobs,
     secrets,
-    node: createNodeId(),
+    node,
     now,
     log: app.log,
     timings: deps.jobTimings,
@@ -128,7 +153,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const auditLog = createAuditLog(ctx);
   app.decorate("auditLog", auditLog);
   app.addHook("onClose", async () => {
+    await notifications.timers.stop();
     await jobDispatcher.stop();
+    await app.fileSweep.stop();
     await auditLog.settle();
     ctx.mailer.close();
     if (!deps.storage) await storage.close();
@@ -150,7 +177,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(accountingRoutes, { ctx });
       await api.register(mqttRoutes, { ctx, stats: deps.mqttStats });
       await api.register(jobsRoutes, { ctx });
-      await api.register(transferRoutes, { ctx, hooks: deps.transferHooks ?? {} });
+      await api.register(notificationsRoutes, { ctx });
+      await api.register(filesRoutes, { ctx });
+      await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
+      // Production's hooks are the files feature's: a URL reaches only what was granted to its router.
+      await api.register(transferRoutes, { ctx, hooks: deps.transferHooks ?? createFileTransferHooks(ctx) });
       await registerRealtimeSocket(api, {
         resolveSession,
         bus: deps.bus,

@@ -46,9 +46,17 @@ async function main(): Promise<void> {
     bus,
     logger: log,
     mqttStats: () => deviceSide?.stats() ?? null,
+    gatewayPort: () =>
+      deviceSide?.ingest.gateway.mode === "embedded" ? deviceSide.ingest.gateway.port : null,
   });
   try {
-    deviceSide = await startDeviceSide(config, { db: database.db, bus, now: () => new Date(), log });
+    deviceSide = await startDeviceSide(config, {
+      db: database.db,
+      bus,
+      now: () => new Date(),
+      log,
+      jobs: app.jobs,
+    });
   } catch (error) {
     if (!(error instanceof MqttPortInUseError)) throw error;
     log.fatal(error.message);
@@ -82,8 +90,11 @@ async function main(): Promise<void> {
   process.once("SIGTERM", () => void stop("SIGTERM"));
 
   await app.listen({ port: config.port, host: config.host });
-  if (config.jobsWorker) app.jobDispatcher.start();
-  else log.info("JOBS_WORKER=0: this node queues jobs but runs none; other nodes run them");
+  if (config.jobsWorker) {
+    app.jobDispatcher.start();
+    app.notificationTimers.start();
+    app.fileSweep.start();
+  } else log.info("JOBS_WORKER=0: this node queues jobs but runs none; other nodes run them");
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gunzipSync } from "node:zlib";
 import { COMMAND_CODES, type CommandMessage } from "@cellfleet/contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fakeShellOutput, runCommand } from "./commands";
@@ -72,7 +73,10 @@ describe("runCommand", () => {
     const outcome = await runCommand(command({ type: "backup", args: {}, file }), state, now);
     expect(outcome.status).toMatchObject({ state: "completed", code: 0 });
     expect(uploads).toHaveLength(1);
-    expect(uploads[0].toString("utf8")).toContain("backup of SIM000001");
+    // A gzipped tar of the router's /etc, as OpenWrt's sysupgrade -b makes it.
+    const tar = gunzipSync(uploads[0] as Buffer);
+    expect(tar.subarray(257, 262).toString("ascii")).toBe("ustar");
+    expect(tar.toString("latin1")).toContain(`hostname '${state.hostname}'`);
   });
 
   it("downloads firmware, checks size and SHA-256, then asks for a reboot", async () => {

@@ -1,5 +1,6 @@
 import { COMMAND_CODES, type CommandMessage, type CommandState } from "@cellfleet/contract";
 import type { RouterState } from "./device";
+import { routerBackup, routerJournal } from "./router-files";
 import { transferFile } from "./transfer";
 
 /** A status the router reports for a command. */
@@ -29,14 +30,10 @@ export function fakeShellOutput(script: string, state: RouterState, now: number)
   return `${state.hostname}: ran ${JSON.stringify(script.slice(0, 200))} (simulated)`;
 }
 
-/** A small stand-in for a backup archive or journal, so uploads carry real bytes. */
-function fakeArchive(command: CommandMessage, state: RouterState, now: number): Uint8Array {
-  const lines = [
-    `# ${command.type} of ${state.ident} (${state.model.vendor} ${state.model.model}, ${state.firmware})`,
-    `# made ${new Date(now).toISOString()} by the Cellfleet simulator`,
-    ...Array.from({ length: 64 }, (_, i) => `line ${i}: ${state.hostname} ok`),
-  ];
-  return new TextEncoder().encode(`${lines.join("\n")}\n`);
+/** What a router uploads for a command: its backup or journal, as real ones are made and sized. */
+export function uploadFor(command: CommandMessage, state: RouterState, now: number): Uint8Array {
+  if (command.type === "backup") return routerBackup(state);
+  return routerJournal(state, now);
 }
 
 /**
@@ -61,7 +58,7 @@ export async function runCommand(
       return done(COMMAND_CODES.success, "factory defaults restored, rebooting", true);
     default: {
       if (command.file === undefined) return done(COMMAND_CODES.failed, `${command.type} needs a file`);
-      const result = await transferFile(command.file, fakeArchive(command, state, now), now);
+      const result = await transferFile(command.file, uploadFor(command, state, now), now);
       return done(result.code, result.output, command.type === "fw_update" && result.code === 0);
     }
   }

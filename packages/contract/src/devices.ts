@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PAGE_SIZE_OPTIONS } from "./constants";
+import { DeviceFileTypeSchema } from "./files";
 import { COLLECT_TYPES } from "./protocol/topics";
 import { DEVICE_STATUSES, DeviceStatusSchema, SIGNAL_QUALITIES } from "./status";
 import {
@@ -178,6 +179,8 @@ export const DeviceListRequestSchema = z.object({
   signal: z.array(z.enum(SIGNAL_QUALITIES)).optional(),
   backups: z.boolean().optional(),
   journals: z.boolean().optional(),
+  /** Devices holding at least one file of any of these types (backups, journals, report files). */
+  file_type: z.array(DeviceFileTypeSchema).max(10).optional(),
   sort: z
     .object({ field: z.enum(DEVICE_SORT_FIELDS), order: z.enum(["asc", "desc"]).default("asc") })
     .optional(),
@@ -219,7 +222,8 @@ export const FACET_TOP_N = 20;
 
 /**
  * Facet counts of spec section 2 over every device matching the request's filters (paging aside).
- * `file_type` appears once device files exist (files are not stored yet).
+ * `backups` and `journals` count devices with at least one good copy; `file_type` counts, per type
+ * of device file, the devices holding at least one file of it.
  */
 export const DeviceFacetsSchema = z.object({
   status: z.record(z.enum(DEVICE_STATUSES), z.number().int()),
@@ -231,7 +235,7 @@ export const DeviceFacetsSchema = z.object({
   journals: z.object({ with: z.number().int(), without: z.number().int() }),
   tags: z.array(FacetCountSchema),
   events: z.object({ with: z.number().int(), without: z.number().int() }),
-  file_type: z.array(FacetCountSchema).optional(),
+  file_type: z.array(FacetCountSchema),
 });
 /** Facet counts of the device list. */
 export type DeviceFacets = z.infer<typeof DeviceFacetsSchema>;

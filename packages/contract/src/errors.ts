@@ -151,6 +151,8 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   RULE_ALREADY_EXISTS: 409,
   KEY_ALREADY_EXISTS: 409,
   TRANSPORT_IS_USED: 409,
+  // Refused input (a provider's name already taken), not a server fault: never a 5xx.
+  TRANSPORT_CREATE_ERROR: 409,
   PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,
   INTERNAL_ERROR: 500,
@@ -158,7 +160,6 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   DEVICE_CREATE_ERROR: 500,
   DOMAIN_CREATE_ERROR: 500,
   ADD_COMMAND_FAILED: 500,
-  TRANSPORT_CREATE_ERROR: 500,
   REGISTRATION_FAILED: 500,
   PEER_NOT_CONNECTED: 502,
 };

@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
+  deviceFileName,
   fileExtension,
   fileKindFor,
+  fileTypeAccepts,
+  isFileDeletable,
   monitorVariableOptions,
   parseDictionary,
+  plainFileName,
+  SYSTEM_FILE_OWNER,
   UPLOAD_MAX_BYTES,
+  validateCommonUpload,
   validateConsent,
   validateDictionaryEntries,
   validateDictionaryFile,
@@ -140,5 +146,46 @@ describe("monitor variables", () => {
 
   it("does not block the form on a broken pattern", () => {
     expect(validateMonitorVariable("x", "(")).toBeNull();
+  });
+});
+
+describe("common files (spec sections 3 and 5)", () => {
+  it("keeps the last segment of a sent name, without control characters", () => {
+    expect(plainFileName("C:\\fakepath\\fw.bin")).toBe("fw.bin");
+    expect(plainFileName("../../etc/passwd")).toBe("passwd");
+    expect(plainFileName(" report\u0000.txt\n")).toBe("report.txt");
+    expect(plainFileName("dir/")).toBe("");
+  });
+
+  it("fits names to types: .bin firmware, .ipk package, anything else a file, any name a bin", () => {
+    expect(fileTypeAccepts("firmware", "RUT9_R_00.07.06.bin")).toBe(true);
+    expect(fileTypeAccepts("firmware", "notes.txt")).toBe(false);
+    expect(fileTypeAccepts("package", "luci.IPK")).toBe(true);
+    expect(fileTypeAccepts("file", "router.conf")).toBe(true);
+    expect(fileTypeAccepts("file", "image.bin")).toBe(false);
+    expect(fileTypeAccepts("bin", "image.bin")).toBe(true);
+    expect(fileTypeAccepts("bin", "run-me")).toBe(true);
+  });
+
+  it("checks an upload before it is sent: empty, 25 MB, a long name, the extension", () => {
+    expect(validateCommonUpload("firmware", { name: "fw.bin", size: 10 })).toBeNull();
+    expect(validateCommonUpload("firmware", { name: "fw.bin", size: 0 })).toBe("emptyFile");
+    expect(validateCommonUpload("firmware", { name: "fw.bin", size: UPLOAD_MAX_BYTES })).toBe("tooLarge");
+    expect(validateCommonUpload("firmware", { name: "fw.txt", size: 10 })).toBe("invalidFileType");
+    expect(validateCommonUpload("file", { name: `${"x".repeat(256)}.txt`, size: 10 })).toBe("noFile");
+    expect(validateCommonUpload("file", null)).toBe("noFile");
+  });
+
+  it("names a router's upload by kind, ident and time", () => {
+    const at = new Date("2026-01-01T12:34:56.789Z");
+    expect(deviceFileName("backup", "RUT955", at)).toBe("backup-RUT955-20260101-123456.tar.gz");
+    expect(deviceFileName("journal", "RUT955", at)).toBe("journal-RUT955-20260101-123456.log");
+    expect(deviceFileName("report", "RUT955", at)).toBe("report-RUT955-20260101-123456.txt");
+  });
+
+  it("never lets a person delete a 'system' file", () => {
+    expect(isFileDeletable({ metadata: { user_id: SYSTEM_FILE_OWNER } })).toBe(false);
+    expect(isFileDeletable({ metadata: { user_id: null } })).toBe(true);
+    expect(isFileDeletable({ metadata: { user_id: "u1" } })).toBe(true);
   });
 });

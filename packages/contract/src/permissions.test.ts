@@ -42,6 +42,7 @@ const EXPECTED: Record<PermissionAction, string> = {
   "devices.create": "- Y - - -", // route /devices/new: 2
   "devices.edit": "- Y Y Y -", // §6: operators view only
   "devices.delete": "- Y - - -", // §6: assistants cannot delete devices
+  "dataPlans.edit": "- Y - - -", // data plans are domain settings, which only admins save (§3, §6)
   "events.view": "- Y Y Y Y", // §6: the superuser does not load events
   "events.markRead": "- Y Y Y Y",
   "commands.view": "- Y Y Y Y", // route /commands: 2,3,4
@@ -52,16 +53,19 @@ const EXPECTED: Record<PermissionAction, string> = {
   "scripts.view": "- Y Y Y -", // route /scripts: 2,3
   "scripts.edit": "Y Y Y Y -", // route /script/{id}: 1,2,3
   "packages.view": "- Y Y Y -",
+  "firmwares.view": "- Y Y Y -",
   "templates.view": "- Y Y Y -", // route /templates: 2,3
   "templates.edit": "- Y - - -", // route /templates/new: 2; §6: admins create templates
   "files.view": "- Y Y Y Y",
-  "files.upload": "Y Y Y Y -",
+  "files.upload": "- Y Y Y -", // §6: superusers have no domain files
   "files.delete": "- Y - - -", // §6: only admins see file delete
+  "files.downloadBackups": "- Y Y Y -", // §6: sensitive sections hidden from operators (keys in a backup)
   "reports.view": "- Y Y Y Y", // route /reports: 2,3,4
   "settings.view": "- Y Y Y Y", // §6: the superuser does not see the settings entry
   "settings.save": "- Y - - -", // §6: only admin saves domain settings
   "crontab.view": "- Y - - -", // §6: only admin loads the crontab
   "crontab.manage": "- Y - - -", // route /{class}/task/{id}: 2
+  "notifications.list": "Y Y Y Y Y", // §6: the lists answer empty without the plugin
   "notifications.view": "Y Y Y Y Y", // route /notifications/rule/{id}: 1-4
   "notifications.edit": "Y Y Y Y -", // §6: operators view only
   "transports.edit": "Y Y - - -", // §6: assistants cannot change channels
@@ -114,11 +118,14 @@ const READS: PermissionAction[] = [
   "commandTypes.view",
   "scripts.view",
   "packages.view",
+  "firmwares.view",
   "templates.view",
   "files.view",
+  "files.downloadBackups",
   "reports.view",
   "settings.view",
   "crontab.view",
+  "notifications.list",
   "notifications.view",
   "users.view",
   "users.seePolicy",

@@ -77,6 +77,12 @@ export const PERMISSIONS = {
   "devices.edit": { who: HELPERS, saves: true, note: "operators are view-only" },
   "devices.delete": { who: ADMIN, saves: true, note: "assistants cannot delete devices" },
 
+  "dataPlans.edit": {
+    who: ADMIN,
+    saves: true,
+    note: "data plans of SIMs and tags are the domain's settings, which only admins save",
+  },
+
   "events.view": { who: DOMAIN, saves: false },
   "events.markRead": { who: DOMAIN, saves: true },
 
@@ -89,6 +95,11 @@ export const PERMISSIONS = {
   "scripts.view": { who: HELPERS, saves: false },
   "scripts.edit": { who: STAFF, saves: true, note: "/script/{id} admits roles 1-3" },
   "packages.view": { who: HELPERS, saves: false },
+  "firmwares.view": {
+    who: HELPERS,
+    saves: false,
+    note: "the domain's firmware files (software rules are root's)",
+  },
   "templates.view": { who: HELPERS, saves: false },
   "templates.edit": {
     who: ADMIN,
@@ -97,8 +108,17 @@ export const PERMISSIONS = {
   },
 
   "files.view": { who: DOMAIN, saves: false },
-  "files.upload": { who: STAFF, saves: true },
+  "files.upload": {
+    who: HELPERS,
+    saves: true,
+    note: "and rename; superusers have no domain files (firmware sources are software rules)",
+  },
   "files.delete": { who: ADMIN, saves: true, note: "only admins see file delete" },
+  "files.downloadBackups": {
+    who: HELPERS,
+    saves: false,
+    note: "a router's backup holds its keys and passwords: hidden from view-only operators",
+  },
   "reports.view": { who: DOMAIN, saves: false },
 
   "settings.view": { who: DOMAIN, saves: false, note: "superusers do not see the settings entry" },
@@ -106,6 +126,11 @@ export const PERMISSIONS = {
   "crontab.view": { who: ADMIN, saves: false, note: "only admin loads the crontab" },
   "crontab.manage": { who: ADMIN, saves: true },
 
+  "notifications.list": {
+    who: EVERYONE,
+    saves: false,
+    note: "the lists answer empty without the notification plugin (spec section 6)",
+  },
   "notifications.view": { who: EVERYONE, saves: false, plugin: "notification" },
   "notifications.edit": { who: STAFF, saves: true, plugin: "notification", note: "operators are view-only" },
   "transports.edit": { who: MANAGERS, saves: true, plugin: "notification", note: "assistants cannot" },

@@ -53,6 +53,12 @@ describe("route table (spec section 2)", () => {
     ["device", [2, 3, 4]],
     ["events", [2, 3, 4]],
     ["scripts", [2, 3]],
+    ["packages", [2, 3]],
+    ["packageNew", [2, 3]],
+    ["package", [2, 3]],
+    ["firmwares", [2, 3]],
+    ["firmwareNew", [2, 3]],
+    ["firmware", [2, 3]],
     ["script", [1, 2, 3]],
     ["templates", [2, 3]],
     ["templateNew", [2]],
@@ -149,13 +155,23 @@ describe("menuFor (side menu)", () => {
       "events",
       "commands",
       "scripts",
+      "packages",
+      "firmwares",
       "templates",
       "accounting",
     ]);
   });
 
   it("shows assistants, junior or not, no templates", () => {
-    expect(menuFor(person(3))).toEqual(["dashboard", "events", "commands", "scripts", "accounting"]);
+    expect(menuFor(person(3))).toEqual([
+      "dashboard",
+      "events",
+      "commands",
+      "scripts",
+      "packages",
+      "firmwares",
+      "accounting",
+    ]);
     expect(menuFor(person(3, true))).toEqual(menuFor(person(3)));
   });
 

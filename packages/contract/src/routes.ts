@@ -155,6 +155,35 @@ export const ROUTES = [
     back: "/scripts",
   },
   { name: "packages", path: "/packages", permission: "packages.view", access: [2, 3] },
+  {
+    name: "packageNew",
+    path: "/packages/new",
+    permission: "files.upload",
+    access: [2, 3],
+    back: "/packages",
+  },
+  {
+    name: "package",
+    path: "/package/:file_id",
+    permission: "packages.view",
+    access: [2, 3],
+    back: "/packages",
+  },
+  { name: "firmwares", path: "/firmwares", permission: "firmwares.view", access: [2, 3] },
+  {
+    name: "firmwareNew",
+    path: "/firmwares/new",
+    permission: "files.upload",
+    access: [2, 3],
+    back: "/firmwares",
+  },
+  {
+    name: "firmware",
+    path: "/firmware/:file_id",
+    permission: "firmwares.view",
+    access: [2, 3],
+    back: "/firmwares",
+  },
   { name: "templates", path: "/templates", permission: "templates.view", access: [2, 3] },
   {
     name: "templateNew",
@@ -237,7 +266,15 @@ export function decideRoute(
 }
 
 /** Entries of the side menu. */
-export type MenuItemName = "dashboard" | "events" | "commands" | "scripts" | "templates" | "accounting";
+export type MenuItemName =
+  | "dashboard"
+  | "events"
+  | "commands"
+  | "scripts"
+  | "packages"
+  | "firmwares"
+  | "templates"
+  | "accounting";
 
 /** The permission that shows each side-menu entry (spec section 2, read through the permission table). */
 export const MENU_PERMISSIONS: Record<MenuItemName, PermissionAction> = {
@@ -245,6 +282,8 @@ export const MENU_PERMISSIONS: Record<MenuItemName, PermissionAction> = {
   events: "events.view",
   commands: "commands.view",
   scripts: "scripts.view",
+  packages: "packages.view",
+  firmwares: "firmwares.view",
   templates: "templates.edit",
   accounting: "administration.view",
 };
@@ -254,6 +293,8 @@ const MENU_ORDER: readonly MenuItemName[] = [
   "events",
   "commands",
   "scripts",
+  "packages",
+  "firmwares",
   "templates",
   "accounting",
 ];
@@ -269,6 +310,8 @@ export const MENU_PATHS: Record<MenuItemName, string> = {
   events: "/events",
   commands: "/commands",
   scripts: "/scripts",
+  packages: "/packages",
+  firmwares: "/firmwares",
   templates: "/templates",
   accounting: "/accounting",
 };

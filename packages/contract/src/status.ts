@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { signalQualityOf } from "./insight/signal";
 
 // The label tables of spec section 4. Each function answers a stable label key; the web translates it.
 
@@ -248,12 +249,8 @@ export type SignalQuality = (typeof SIGNAL_QUALITIES)[number];
 /**
  * Signal quality from a modem's CSQ (0..31, 99 = not known). Our thresholds, after the usual
  * reading of AT+CSQ: below 10 Cell Edge, 10-14 Mid Cell, 15-19 Normal, 20 and up Excellent;
- * 99, a missing value or anything outside 0..31 is unknown.
+ * 99, a missing value or anything outside 0..31 is unknown (the CSQ row of `SIGNAL_BANDS`).
  */
 export function signalQualityFromCsq(csq: number | null | undefined): SignalQuality {
-  if (csq === null || csq === undefined || !Number.isFinite(csq) || csq < 0 || csq > 31) return "unknown";
-  if (csq < 10) return "cellEdge";
-  if (csq < 15) return "midCell";
-  if (csq < 20) return "normal";
-  return "excellent";
+  return signalQualityOf("csq", csq);
 }

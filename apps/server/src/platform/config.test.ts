@@ -27,7 +27,36 @@ describe("loadConfig", () => {
       publicUrl: "http://localhost:3000",
       s3: null,
       fileUrlTtlMinutes: 15,
+      mqttPublicUrls: undefined,
+      historyRetentionDays: 90,
+      historyRawDays: 7,
+      notifications: { telegramApiUrl: "https://api.telegram.org", webhookAllowPrivate: false },
     });
+  });
+
+  it("reads MQTT_PUBLIC_URL as a list of mqtt:// and mqtts:// addresses, and refuses anything else", () => {
+    expect(
+      loadConfig({ MQTT_PUBLIC_URL: "mqtt://fleet.example.com:1883, mqtts://fleet.example.com:8883" })
+        .mqttPublicUrls,
+    ).toEqual(["mqtt://fleet.example.com:1883", "mqtts://fleet.example.com:8883"]);
+    for (const bad of [
+      "http://fleet.example.com",
+      "mqtt://user:pw@fleet.example.com",
+      "mqtt://host/path",
+      ",",
+      "nonsense",
+    ]) {
+      expect(() => loadConfig({ MQTT_PUBLIC_URL: bad })).toThrow(/MQTT_PUBLIC_URL/);
+    }
+  });
+
+  it("reads the history settings and refuses raw days beyond the retention", () => {
+    const config = loadConfig({ HISTORY_RETENTION_DAYS: "30", HISTORY_RAW_DAYS: "3" });
+    expect([config.historyRetentionDays, config.historyRawDays]).toEqual([30, 3]);
+    expect(() => loadConfig({ HISTORY_RETENTION_DAYS: "5", HISTORY_RAW_DAYS: "7" })).toThrow(
+      /HISTORY_RAW_DAYS/,
+    );
+    expect(() => loadConfig({ HISTORY_RETENTION_DAYS: "0" })).toThrow(/HISTORY_RETENTION_DAYS/);
   });
 
   it("reads S3_URL and FILE_URL_TTL_MINUTES", () => {

@@ -44,6 +44,36 @@ const S3UrlSchema = z
     }
   });
 
+/**
+ * MQTT_PUBLIC_URL: the broker's addresses as routers reach them, comma-separated, each `mqtt://host:port`
+ * or `mqtts://host:port` (TLS), no credentials or path.
+ */
+const MqttPublicUrlsSchema = z
+  .string()
+  .trim()
+  .transform((value) =>
+    value
+      .split(",")
+      .map((part) => part.trim())
+      .filter((part) => part !== ""),
+  )
+  .superRefine((urls, context) => {
+    if (urls.length === 0) context.addIssue({ code: "custom", message: "must name at least one address" });
+    for (const value of urls) {
+      let url: URL;
+      try {
+        url = new URL(value);
+      } catch {
+        context.addIssue({ code: "custom", message: `${value} is not a URL` });
+        continue;
+      }
+      if (url.protocol !== "mqtt:" && url.protocol !== "mqtts:")
+        context.addIssue({ code: "custom", message: `${value} must start with mqtt:// or mqtts://` });
+      else if (url.username || url.password || (url.pathname !== "" && url.pathname !== "/"))
+        context.addIssue({ code: "custom", message: `${value} must be only scheme://host:port` });
+    }
+  });
+
 const EnvSchema = z.object({
   PORT: optional(z.coerce.number().int().min(0).max(65535).default(3000)),
   HOST: optional(z.string().trim().min(1).default("0.0.0.0")),
@@ -53,6 +83,7 @@ const EnvSchema = z.object({
   MQTT_PORT: optional(z.coerce.number().int().min(0).max(65535).default(1883)),
   MQTT_URL: optional(urlWithProtocols(["mqtt:", "mqtts:", "ws:", "wss:", "tcp:", "tls:"]).optional()),
   MQTT_AUTH_SECRET: optional(z.string().min(16, "must be at least 16 characters").max(1024).optional()),
+  MQTT_PUBLIC_URL: optional(MqttPublicUrlsSchema.optional()),
   MQTT_SHARED_SUBSCRIPTION: optional(z.enum(["0", "1", "false", "true"]).default("0")),
   BUS_URL: optional(urlWithProtocols(["nats:", "redis:", "rediss:"]).optional()),
   JOBS_WORKER: optional(z.enum(["0", "1", "false", "true"]).default("1")),
@@ -76,6 +107,10 @@ const EnvSchema = z.object({
   PUBLIC_URL: optional(urlWithProtocols(["http:", "https:"]).default("http://localhost:3000")),
   S3_URL: optional(S3UrlSchema.optional()),
   FILE_URL_TTL_MINUTES: optional(z.coerce.number().int().min(1).max(MAX_FILE_URL_TTL_MINUTES).default(15)),
+  HISTORY_RETENTION_DAYS: optional(z.coerce.number().int().min(1).max(3650).default(90)),
+  HISTORY_RAW_DAYS: optional(z.coerce.number().int().min(1).max(3650).default(7)),
+  TELEGRAM_API_URL: optional(urlWithProtocols(["http:", "https:"]).default("https://api.telegram.org")),
+  NOTIFY_WEBHOOK_ALLOW_PRIVATE: optional(z.enum(["0", "1", "false", "true"]).default("0")),
 });
 
 /** The server's settings, read once from the environment at start. */
@@ -92,6 +127,8 @@ export interface Config {
   /** MQTT_PORT was not set: the embedded broker may move off a taken default port. */
   isMqttPortDefault: boolean;
   mqttUrl: string | undefined;
+  /** The broker's addresses as routers reach them (MQTT_PUBLIC_URL); unset: derived at runtime. */
+  mqttPublicUrls: string[] | undefined;
   /** Shared secret an external broker sends to POST /api/mqtt/auth and /acl; unset: those answer 403. */
   mqttAuthSecret: string | undefined;
   /** With MQTT_URL: subscribe through `$share/cellfleet/…` so N server nodes split the reports. */
@@ -113,6 +150,24 @@ export interface Config {
   s3: S3Config | null;
   /** How long a signed file URL handed to a device stays valid. */
   fileUrlTtlMinutes: number;
+  /** History (rollups, outages, modem changes, SIM usage) older than this many days is dropped. */
+  historyRetentionDays: number;
+  /** Raw signal samples and the change history of collects are kept this many days (rollups after). */
+  historyRawDays: number;
+  /** Where notifications go out: the Telegram Bot API's address, and whether webhooks may be private. */
+  notifications: NotificationsConfig;
+}
+
+/** The notification providers' server-side settings. */
+export interface NotificationsConfig {
+  /** The Bot API's base URL (a local Bot API server, or a loopback one in tests). */
+  telegramApiUrl: string;
+  /**
+   * Webhook chats may post to loopback, link-local and private addresses (a self-hosted Mattermost
+   * or Rocket.Chat on the LAN). Off by default: a webhook URL is typed by people and must not
+   * reach the server's own network. Cloud metadata addresses stay refused either way.
+   */
+  webhookAllowPrivate: boolean;
 }
 
 /** Where outgoing mail goes: a URL (smtp:// or smtps://) or host, port and credentials. */
@@ -150,6 +205,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     throw new ConfigError(`Invalid environment:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  if (e.HISTORY_RAW_DAYS > e.HISTORY_RETENTION_DAYS) {
+    throw new ConfigError(
+      `Invalid environment:\n  HISTORY_RAW_DAYS=${e.HISTORY_RAW_DAYS}: must not exceed HISTORY_RETENTION_DAYS (${e.HISTORY_RETENTION_DAYS})`,
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -159,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     mqttPort: e.MQTT_PORT,
     isMqttPortDefault: (env.MQTT_PORT ?? "").trim() === "",
     mqttUrl: e.MQTT_URL,
+    mqttPublicUrls: e.MQTT_PUBLIC_URL,
     mqttAuthSecret: e.MQTT_AUTH_SECRET,
     mqttSharedSubscription: e.MQTT_SHARED_SUBSCRIPTION === "1" || e.MQTT_SHARED_SUBSCRIPTION === "true",
     busUrl: e.BUS_URL,
@@ -182,5 +243,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     publicUrl: e.PUBLIC_URL.replace(/\/+$/, ""),
     s3: e.S3_URL ? parseS3Url(e.S3_URL) : null,
     fileUrlTtlMinutes: e.FILE_URL_TTL_MINUTES,
+    historyRetentionDays: e.HISTORY_RETENTION_DAYS,
+    historyRawDays: e.HISTORY_RAW_DAYS,
+    notifications: {
+      telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ""),
+      webhookAllowPrivate:
+        e.NOTIFY_WEBHOOK_ALLOW_PRIVATE === "1" || e.NOTIFY_WEBHOOK_ALLOW_PRIVATE === "true",
+    },
   };
 }

@@ -8,6 +8,7 @@ import { runFirstStart } from "../modules/setup/first-start";
 import type { Bus } from "../platform/bus/bus";
 import { createInProcessBus } from "../platform/bus/in-process-bus";
 import { type Config, loadConfig } from "../platform/config";
+import type { AppContext } from "../platform/context";
 import type { DB } from "../platform/db/schema";
 import type { Dispatcher } from "../platform/jobs/dispatcher";
 import type { FileStorage } from "../platform/storage/file-storage";
@@ -26,6 +27,8 @@ export interface TestApp {
   jobs: Dispatcher;
   /** The app's file storage: a temporary folder of its own unless the test passed one. */
   storage: FileStorage;
+  /** The context the app's services get, for tests that call a service the way another feature would. */
+  ctx: AppContext;
   close(): Promise<void>;
 }
 
@@ -72,6 +75,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   // Each app stores files in a folder of its own (removed on close), never in ./data.
   const filesDir = options.storage ? null : await mkdtemp(path.join(os.tmpdir(), "cellfleet-files-"));
   const storage = options.storage ?? createLocalFileStorage(filesDir as string);
+  let ctx: AppContext | undefined;
   const app = await buildApp({
     config,
     database,
@@ -79,7 +83,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     now: clock.now,
     webDistDir: options.webDistDir ?? "/nonexistent-cellfleet-web-dist",
     realtimeTimings: options.realtimeTimings,
-    extraApiRoutes: options.extraApiRoutes,
+    extraApiRoutes: [
+      ...(options.extraApiRoutes ?? []),
+      async (_api, { ctx: given }) => {
+        ctx = given;
+      },
+    ],
     mqttStats: options.mqttStats,
     jobTimings: options.jobTimings,
     storage,
@@ -95,6 +104,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     jobs: app.jobDispatcher,
     storage,
+    ctx: ctx as AppContext,
     close: async () => {
       await app.close();
       await bus.close();

@@ -10,6 +10,8 @@ import { MIGRATIONS, migrateToLatest } from "../platform/db/migrate";
 /** A migrated database of one test file's own, and how to throw it away. */
 export interface TestDatabase {
   database: Database;
+  /** The PostgreSQL URL of the test's database (unset on PGlite), so a test can open a second pool. */
+  url?: string;
   drop(): Promise<void>;
 }
 
@@ -114,6 +116,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await migrateToLatest(database.db);
   return {
     database,
+    url: url.toString(),
     drop: async () => {
       await database.close();
       // pg's pool.end() resolves before its clients' sockets have closed; dropping with force at that

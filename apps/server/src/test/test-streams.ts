@@ -47,7 +47,7 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
 }
 
 /** Sums the sizes of every file under `dir` (0 for a missing folder). */
-async function bytesUnder(dir: string): Promise<number> {
+export async function bytesUnder(dir: string): Promise<number> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   let total = 0;
   for (const entry of entries) {

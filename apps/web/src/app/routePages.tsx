@@ -21,6 +21,17 @@ import { EditDevicePage } from "../features/devices/EditDevicePage";
 import { MultipleDevicesPage } from "../features/devices/MultipleDevicesPage";
 import { NewDevicesPage } from "../features/devices/NewDevicesPage";
 import { EventsPage } from "../features/events/EventsPage";
+import {
+  FileRoutePage,
+  FileUploadPage,
+  FirmwaresPage,
+  PackagesPage,
+  ScriptRoutePage,
+  ScriptsFilesPage,
+} from "../features/files/FilePages";
+import { NotificationsPage } from "../features/notifications/NotificationsPage";
+import { RulePage } from "../features/notifications/RulePage";
+import { TransportPage } from "../features/notifications/TransportPage";
 import { MonitorPage } from "../features/placeholders/MonitorPage";
 import { NotFoundPage } from "../features/placeholders/NotFoundPage";
 import { ProfilePage } from "../features/profile/ProfilePage";
@@ -55,6 +66,18 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   devicesNew: <NewDevicesPage />,
   devicesMultiple: <MultipleDevicesPage />,
   events: <EventsPage />,
+  notifications: <NotificationsPage />,
+  notificationRule: <RulePage />,
+  transportNew: <TransportPage />,
+  transportEdit: <TransportPage />,
+  scripts: <ScriptsFilesPage />,
+  script: <ScriptRoutePage />,
+  packages: <PackagesPage />,
+  packageNew: <FileUploadPage fileType="package" />,
+  package: <FileRoutePage fileType="package" />,
+  firmwares: <FirmwaresPage />,
+  firmwareNew: <FileUploadPage fileType="firmware" />,
+  firmware: <FileRoutePage fileType="firmware" />,
 };
 
 /** The element a route of the contract's table renders. */

@@ -156,6 +156,8 @@ export const EN_VALIDATION_TEXTS: Record<ValidationKey, string> = {
   invalidFileType: "The file {name} is of a type that is not allowed",
   dictionaryEmpty: "The file has no entries",
   patternMismatch: "The value does not match the required format",
+  urlInvalid: "Enter an http:// or https:// address",
+  hostInvalid: "Enter a host name or an IP address",
 };
 
 /** English texts of the interface messages. */

@@ -157,6 +157,8 @@ export const RU_VALIDATION_TEXTS: Record<ValidationKey, string> = {
   invalidFileType: "Файл {name} имеет недопустимый тип",
   dictionaryEmpty: "Файл не содержит ни одной записи",
   patternMismatch: "Значение не соответствует требуемому формату",
+  urlInvalid: "Введите адрес, начинающийся с http:// или https://",
+  hostInvalid: "Введите имя хоста или IP-адрес",
 };
 
 /** Russian texts of the interface messages. */

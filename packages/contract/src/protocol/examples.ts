@@ -197,10 +197,28 @@ export const EXAMPLE_BACKUP_COMMAND: CommandMessage = {
   type: "backup",
   args: {},
   file: {
-    url: "https://console.example.com/device-files/cmd8f3a2d?expires=1767226500000&signature=3f1c0e9ab2",
+    url: "https://console.example.com/api/transfer/5d0c6a2e-8f41-4b7e-9a13-2c6f0e8b7d94?device=0b7c3a52-6e1f-4d2a-8c9b-3f5e7a1d2c60&method=PUT&expires=1767226500000&sig=8e3f1c0e9ab24d7f6a5b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f",
     method: "PUT",
     expires_at: ts + 900_000,
     filename: "backup-RUT955-20260101.tar.gz",
+  },
+};
+
+/** Example `command` with a file to download: a firmware update, with the size and SHA-256 to check. */
+export const EXAMPLE_FIRMWARE_COMMAND: CommandMessage = {
+  v: 1,
+  seq: 54,
+  ts,
+  id: "cmd8f3a2e",
+  type: "fw_update",
+  args: {},
+  file: {
+    url: "https://console.example.com/api/transfer/a41f7d03-2b6e-4c58-b9d1-7e0c3f5a8b26?device=0b7c3a52-6e1f-4d2a-8c9b-3f5e7a1d2c60&method=GET&expires=1767226500000&sig=1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e",
+    method: "GET",
+    expires_at: ts + 900_000,
+    filename: "RUT9_R_00.07.06.bin",
+    size: 16_252_928,
+    sha256: "3b7e1c2d4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c",
   },
 };
 

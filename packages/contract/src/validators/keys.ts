@@ -36,6 +36,8 @@ export const VALIDATION_KEYS = [
   "invalidFileType",
   "dictionaryEmpty",
   "patternMismatch",
+  "urlInvalid",
+  "hostInvalid",
 ] as const;
 
 /** A form-validation message key. */

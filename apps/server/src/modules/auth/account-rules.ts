@@ -2,6 +2,7 @@ import { checkPasswordChangeAllowed, type SecurityPolicy } from "@cellfleet/cont
 import type { AppContext } from "../../platform/context";
 import type { UserRecord, UserUpdate } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { OUTBOX_EVENTS, type UserPasswordPayload } from "../../platform/jobs/outbox-events";
 import { enqueueMail, MAIL_SECRET_PLACEHOLDER } from "../../platform/mail/mail.jobs";
 import { newPasswordMail } from "../registration/mails";
 import { accountingUsersRepo } from "../users/accounting-users.repo";
@@ -111,11 +112,28 @@ export async function assertAccountMaySignIn(
     throw new AppError("USER_BLOCKED", `No sign-in for more than ${policy.block_without_auth_days} days`);
   }
   if (!isPasswordExpired(user.password_expire_date, now)) return;
+  await emitPasswordEvent(ctx, user, OUTBOX_EVENTS.userPasswordExpired);
   if (policy.expiration_strategy === "block") {
     await blockUser(ctx, user, "expired");
     throw new AppError("PASSWORD_EXPIRED", "The password has expired");
   }
   await sendNewPassword(ctx, user, policy);
+}
+
+/**
+ * Writes a password outbox event (`user.password_expired`, `user.password_reset`) in its own
+ * transaction: notification rules about accounts hear of it. It is a fact already decided (the
+ * sign-in is refused either way), so it stands apart from the block or the new password.
+ */
+export async function emitPasswordEvent(
+  ctx: AppContext,
+  user: Pick<UserRecord, "id" | "domain_id">,
+  event: (typeof OUTBOX_EVENTS)["userPasswordExpired" | "userPasswordReset"],
+): Promise<void> {
+  const payload: UserPasswordPayload = { user_id: user.id };
+  await ctx.jobs.transaction((trx) =>
+    ctx.jobs.emit(trx, event, { ...payload }, { domainId: user.domain_id }),
+  );
 }
 
 /**
@@ -137,9 +155,11 @@ async function sendNewPassword(ctx: AppContext, user: UserRecord, policy: Securi
         { secret: password, domainId: user.domain_id },
       ),
     );
+    await emitPasswordEvent(ctx, user, OUTBOX_EVENTS.userPasswordReset);
     throw new AppError("PASSWORD_RESET", "The password expired; a new one is being sent by e-mail");
   }
   await applyPasswordChange(ctx, user, change);
+  await emitPasswordEvent(ctx, user, OUTBOX_EVENTS.userPasswordReset);
   // Nobody knows the new password now, so the account waits for an administrator.
   await blockUser(ctx, user, "reset");
   throw new AppError(

@@ -2,6 +2,8 @@ import { computeDeviceStatus, type ServerSocketMessage } from "@cellfleet/contra
 import type { Kysely } from "kysely";
 import { type Bus, domainTopic } from "../../platform/bus/bus";
 import type { DB } from "../../platform/db/schema";
+import type { Jobs } from "../../platform/jobs/jobs";
+import { type DeviceStatusChangedPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
 import { toDeviceDto } from "../devices/devices.mapper";
 import { statusSweepRepo } from "./status-sweep.repo";
 
@@ -14,6 +16,12 @@ export interface StatusSweepDeps {
   db: Kysely<DB>;
   bus: Bus;
   now: () => Date;
+  /**
+   * The outbox: the new statuses and a `device.status_changed` event commit together, so a
+   * notification rule hears of every change exactly when it is stored. Optional for tests of the
+   * sweep alone.
+   */
+  jobs?: Jobs;
 }
 
 /**
@@ -26,18 +34,27 @@ export async function runStatusSweep(deps: StatusSweepDeps): Promise<number> {
   const now = deps.now();
   const nowMs = now.getTime();
   const candidates = await repo.findStatusChangesAcrossDomains(now, SWEEP_BATCH);
-  const changes: Array<{ id: string; status: string }> = [];
+  const changes: Array<{ id: string; status: string; from: string }> = [];
   const byDomain = new Map<string, unknown[]>();
   for (const row of candidates) {
     const contact = row.last_contact === null ? null : row.last_contact.getTime();
     const status = computeDeviceStatus(contact, nowMs, row.settings.status);
     if (status === row.last_status) continue;
-    changes.push({ id: row.id, status });
+    changes.push({ id: row.id, status, from: row.last_status });
     const list = byDomain.get(row.domain_id) ?? [];
     list.push(toDeviceDto(row, row.settings, nowMs));
     byDomain.set(row.domain_id, list);
   }
-  await repo.updateLastStatusesAcrossDomains(changes);
+  if (changes.length > 0) {
+    await deps.db.transaction().execute(async (trx) => {
+      await statusSweepRepo(trx).updateLastStatusesAcrossDomains(changes);
+      const payload: DeviceStatusChangedPayload = {
+        changes: changes.map((change) => ({ device_id: change.id, from: change.from, to: change.status })),
+      };
+      await deps.jobs?.emit(trx, OUTBOX_EVENTS.deviceStatusChanged, { ...payload });
+    });
+    deps.jobs?.wake();
+  }
   await Promise.all(
     [...byDomain].map(([domainId, content]) => {
       const message: ServerSocketMessage = { type: "devices", action: "update", content };

@@ -1,5 +1,6 @@
 import {
   DEVICE_STATUSES,
+  type DeviceFileType,
   type DeviceListQuery,
   type DeviceStatus,
   type SignalQuality,
@@ -32,6 +33,8 @@ export interface DeviceFilter {
   csq?: CsqRange[];
   backups?: boolean;
   journals?: boolean;
+  /** Devices holding at least one file of any of these types. */
+  file_type?: DeviceFileType[];
 }
 
 const MINUTE_MS = 60_000;
@@ -101,6 +104,7 @@ export function toDeviceFilter(
         : undefined,
     backups: query.backups,
     journals: query.journals,
+    file_type: query.file_type && query.file_type.length > 0 ? [...new Set(query.file_type)] : undefined,
   };
 }
 

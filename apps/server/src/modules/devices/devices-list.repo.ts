@@ -83,6 +83,11 @@ export function filterCondition(eb: DevicesEb, domainId: string, filter: DeviceF
   if (filter.csq) parts.push(eb.or(filter.csq.map((range) => csqCondition(eb, range))));
   if (filter.backups !== undefined) parts.push(eb("devices.has_backups", "=", filter.backups));
   if (filter.journals !== undefined) parts.push(eb("devices.has_journals", "=", filter.journals));
+  if (filter.file_type) {
+    // Served by the files' (device_id, file_type) index; files and devices share the domain.
+    parts.push(sql<SqlBool>`exists (select 1 from files where files.device_id = devices.id
+      and files.file_type in (${sql.join(filter.file_type)}))`);
+  }
   return eb.and(parts);
 }
 
@@ -207,6 +212,7 @@ export interface FacetRows {
   version: FacetCount[];
   network_mode: FacetCount[];
   tags: FacetCount[];
+  file_type: FacetCount[];
 }
 
 /**
@@ -319,7 +325,11 @@ export function devicesListRepo(db: Kysely<DB>) {
         })
         .groupBy(sql`grouping sets ((devices.model), (devices.firmware), (devices.network_mode), ())`)
         .execute() as Promise<GroupedFacetRow[]>;
-      const [rows, tags] = await Promise.all([grouped, this.countTagsByFilter(domainId, filter, topN)]);
+      const [rows, tags, fileTypes] = await Promise.all([
+        grouped,
+        this.countTagsByFilter(domainId, filter, topN),
+        this.countFileTypesByFilter(domainId, filter),
+      ]);
       // The grand total row (every column rolled up) always exists, even over no devices.
       const bucket: Partial<GroupedFacetRow> =
         rows.find((row) => Number(row.grouping_set) === GROUPING_SETS.all) ?? {};
@@ -336,7 +346,26 @@ export function devicesListRepo(db: Kysely<DB>) {
         version: topValues(rows, "firmware", topN),
         network_mode: topValues(rows, "network_mode", topN),
         tags,
+        file_type: fileTypes,
       };
+    },
+
+    /** Per type of device file, how many of the filtered devices hold at least one, commonest first. */
+    async countFileTypesByFilter(domainId: string, filter: DeviceFilter): Promise<FacetCount[]> {
+      const inner = filtered(domainId, filter).select("devices.id");
+      const rows = await db
+        .selectFrom("files")
+        .select([
+          "files.file_type as value",
+          (eb) => eb.fn.count<string>("files.device_id").distinct().as("count"),
+        ])
+        .where("files.domain_id", "=", domainId)
+        .where("files.device_id", "in", inner)
+        .groupBy("files.file_type")
+        .orderBy("count", "desc")
+        .orderBy("files.file_type")
+        .execute();
+      return rows.map((row) => ({ value: row.value, count: Number(row.count) }));
     },
 
     /** Tags of the filtered devices with how many devices carry each, commonest first. */

@@ -16,6 +16,7 @@ import {
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
+import { csvField } from "../../platform/http/csv";
 import { JsonLine } from "../../platform/http/ndjson";
 import {
   type ContactRange,
@@ -112,6 +113,7 @@ async function countFacets(
     journals: { with: rows.journals, without: rows.total - rows.journals },
     tags: rows.tags,
     events: { with: rows.events, without: rows.total - rows.events },
+    file_type: rows.file_type,
   };
 }
 
@@ -129,15 +131,6 @@ const CSV_COLUMNS = [
   "events",
   "create_time",
 ] as const;
-
-/** A CSV field: quoted when it holds a comma, quote or line break; formula starters are neutralised. */
-export function csvField(value: string | number | null): string {
-  if (value === null) return "";
-  let text = String(value);
-  // A spreadsheet would run a cell starting with = + - @ as a formula; a leading quote keeps it text.
-  if (/^[=+\-@\t\r]/.test(text) && typeof value === "string") text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
 
 /** POST /api/devices/export: every device matching the list filters as CSV lines, header first. */
 export async function* exportDevicesCsv(

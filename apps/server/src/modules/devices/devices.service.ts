@@ -10,17 +10,22 @@ import {
   type DevicesSocketMessage,
   type UpdateDeviceSchema,
 } from "@cellfleet/contract";
+import type { Kysely } from "kysely";
 import type { z } from "zod";
 import { assertCan } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import { domainTopic } from "../../platform/bus/bus";
 import type { AppContext } from "../../platform/context";
-import { toJsonb } from "../../platform/db/schema";
+import { type DB, type DeviceRow, toJsonb } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { type DeviceUserActionPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
 import { type DeviceDtoRow, toDeviceDto } from "./devices.mapper";
 import { type DevicesRepo, devicesRepo } from "./devices.repo";
 import { type BulkCandidate, parseBulkDevices } from "./devices-bulk";
 import { listCountCache } from "./list-count-cache";
+
+/** The outbox event of deleted routers: `{ domainId, deviceIds }` (the files feature subscribes). */
+export const DEVICE_DELETED_EVENT = "device.deleted";
 
 /** The domain of a device view: superusers have none, so they have no device views at all. */
 export function requireDeviceDomain(session: SessionContext): string {
@@ -59,6 +64,29 @@ export async function publishDevices(
   } catch (error) {
     ctx.log.error({ err: error, domainId }, "publishing a devices message failed");
   }
+}
+
+/**
+ * Writes the `device.user_action` outbox event in the caller's transaction: a person edited or
+ * deleted these devices (notification rules watching actions hear of it once it committed).
+ */
+async function emitUserAction(
+  ctx: AppContext,
+  trx: Kysely<DB>,
+  session: SessionContext,
+  domainId: string,
+  action: DeviceUserActionPayload["action"],
+  rows: readonly Pick<DeviceRow, "id" | "ident" | "tags">[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const payload: DeviceUserActionPayload = {
+    domain_id: domainId,
+    action,
+    author_id: session.user.id,
+    author: session.user.username,
+    devices: rows.map((row) => ({ id: row.id, ident: row.ident, tags: row.tags })),
+  };
+  await ctx.jobs.emit(trx, OUTBOX_EVENTS.deviceUserAction, { ...payload }, { domainId });
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -184,14 +212,18 @@ export async function updateDevice(
   input: z.output<typeof UpdateDeviceSchema>,
 ): Promise<Device> {
   const domainId = requireDeviceDomain(session);
-  const repo = devicesRepo(ctx.db);
-  const isFound = await repo.updateDevice(domainId, deviceId, {
-    description: input.description,
-    tags: input.tags,
-    aes_key:
-      input.aes_key === undefined ? undefined : input.aes_key === "" ? null : input.aes_key.toUpperCase(),
+  const row = await ctx.jobs.transaction(async (trx) => {
+    const repo = devicesRepo(trx);
+    const isFound = await repo.updateDevice(domainId, deviceId, {
+      description: input.description,
+      tags: input.tags,
+      aes_key:
+        input.aes_key === undefined ? undefined : input.aes_key === "" ? null : input.aes_key.toUpperCase(),
+    });
+    const updated = isFound ? await repo.findDevice(domainId, deviceId) : undefined;
+    if (updated) await emitUserAction(ctx, trx, session, domainId, "edit", [updated]);
+    return updated;
   });
-  const row = isFound ? await repo.findDevice(domainId, deviceId) : undefined;
   if (!row) throw new AppError("DEVICE_NOT_FOUND");
   const dtos = await toDeviceDtos(ctx, domainId, [row]);
   await publishDevices(ctx, domainId, "update", dtos);
@@ -224,12 +256,15 @@ export async function changeDevices(
   if (input.action !== "delete" && (!input.tags || input.tags.length === 0)) {
     throw new AppError("TAGS_MUST_BE_ARRAY", "Give the tags to add or remove");
   }
-  const outcome = await ctx.db.transaction().execute(async (trx) => {
+  const outcome = await ctx.jobs.transaction(async (trx) => {
     const repo = devicesRepo(trx);
     const rows = await repo.findDevicesByIds(domainId, targets);
     if (rows.length !== targets.length) throw new AppError("DEVICE_NOT_FOUND");
+    await emitUserAction(ctx, trx, session, domainId, input.action === "delete" ? "delete" : "edit", rows);
     if (input.action === "delete") {
       await repo.deleteDevices(domainId, targets);
+      // What else a router owns (its files) goes after the commit, through the outbox.
+      await ctx.jobs.emit(trx, DEVICE_DELETED_EVENT, { domainId, deviceIds: targets }, { domainId });
       return { affected: rows.length, rows };
     }
     const tags = input.tags ?? [];

@@ -2,6 +2,7 @@ import { canDevicePublish, canDeviceSubscribe, verifyDeviceToken } from "@cellfl
 import type { Kysely } from "kysely";
 import type { DB } from "../../platform/db/schema";
 import { ingestRepo } from "./ingest.repo";
+import type { RefusalRecorder } from "./refusal-recorder";
 
 /** The answer to a device's CONNECT: allowed, or the reason it was refused. */
 export type DeviceAuthResult =
@@ -13,10 +14,24 @@ export type DeviceAuthenticator = (
   clientId: string,
   username: string | undefined,
   password: string | undefined,
+  peer?: { address: string | undefined },
 ) => Promise<DeviceAuthResult>;
 
-/** Device authentication against the devices table (docs/device-protocol.md 2). */
-export function createDeviceAuthenticator(db: Kysely<DB>): DeviceAuthenticator {
+/**
+ * Device authentication against the devices table (docs/device-protocol.md 2). With a recorder, each
+ * refusal is noted under its ident (with the peer's address, never the password) for the device page.
+ */
+export function createDeviceAuthenticator(db: Kysely<DB>, recorder?: RefusalRecorder): DeviceAuthenticator {
+  const check = createCredentialCheck(db);
+  if (!recorder) return check;
+  return async (clientId, username, password, peer) => {
+    const result = await check(clientId, username, password);
+    if (!result.ok) recorder.record(clientId, result.reason, peer?.address);
+    return result;
+  };
+}
+
+function createCredentialCheck(db: Kysely<DB>): DeviceAuthenticator {
   const repo = ingestRepo(db);
   return async (clientId, username, password) => {
     if (username !== clientId) return { ok: false, reason: "bad_username" };

@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 import type { Bus } from "../../platform/bus/bus";
 import type { Config } from "../../platform/config";
 import type { DB } from "../../platform/db/schema";
+import type { Jobs } from "../../platform/jobs/jobs";
 import { type PeriodicJob, startPeriodicJob } from "../../platform/scheduler/lease";
 import { runStatusSweep, STATUS_SWEEP_INTERVAL_MS } from "../devices-status/status-sweep.service";
 import { seedDemoFleet, startDemoFleet } from "../setup/demo-fleet";
@@ -26,7 +27,7 @@ export interface DeviceSide {
 /** Starts everything devices need, as main.ts runs it; throws MqttPortInUseError when MQTT_PORT is taken. */
 export async function startDeviceSide(
   config: Config,
-  deps: { db: Kysely<DB>; bus: Bus; now: () => Date; log: Log },
+  deps: { db: Kysely<DB>; bus: Bus; now: () => Date; log: Log; jobs?: Jobs },
 ): Promise<DeviceSide> {
   const ingest = await startDeviceIngest({
     ...deps,
@@ -34,6 +35,7 @@ export async function startDeviceSide(
     mqttPort: config.mqttPort,
     isMqttPortFlexible: config.isMqttPortDefault,
     sharedSubscription: config.mqttSharedSubscription,
+    jobs: deps.jobs,
   });
   deps.log.info({ mode: ingest.gateway.mode, url: ingest.gateway.url }, "device gateway ready");
   const sweep: PeriodicJob = startPeriodicJob({

@@ -9,7 +9,7 @@ import {
 } from "./ingest.plan";
 import { boardReport, modemsReport } from "./ingest.test-support";
 
-const device = { id: "dev-1", domain_id: "dom-1", ident: "PLAN0001" };
+const device = { id: "dev-1", domain_id: "dom-1", ident: "PLAN0001", last_contact: null };
 const now = new Date(1_767_225_600_000);
 
 function parsed(topic: string, body: unknown): ParsedReport {

@@ -7,6 +7,7 @@ import type {
   IngestDevice,
   StoredCollect,
 } from "./ingest.repo";
+import { emptyInsightPlan, type InsightPlan, planContact, planModemsReport } from "./insight.plan";
 
 /**
  * last_contact is rewritten at most this often per device when nothing else about it changes: status
@@ -31,6 +32,10 @@ export interface BatchPlan {
   duplicates: number;
   /** Device time (`ts`) of each upserted collect, by device id and type, for the realtime push. */
   collectTimes: Map<string, number>;
+  /** Radio samples, SIM usage, modem changes and outages (insight.plan.ts). */
+  insight: InsightPlan;
+  /** Devices that said hello in the batch (connected), for the `device.reported` outbox event. */
+  connected: string[];
 }
 
 /** The report without its envelope (`v`, `seq`, `ts`), which changes every time and says nothing of state. */
@@ -102,10 +107,13 @@ export function planBatch(
     unknownDevice: 0,
     duplicates: 0,
     collectTimes: new Map(),
+    insight: emptyInsightPlan(),
+    connected: [],
   };
   const touches = new Map<string, DeviceTouch>();
   const upserts = new Map<string, CollectUpsert>();
   const seen = new Set<string>();
+  const connected = new Set<string>();
 
   const ordered = [...reports].sort((a, b) => a.message.seq - b.message.seq);
   for (const report of ordered) {
@@ -118,10 +126,15 @@ export function planBatch(
     if (!touch) {
       touch = emptyTouch(device.id);
       touches.set(device.id, touch);
+      planContact(plan.insight, device, now);
     }
     touch.seq = Math.max(touch.seq, report.message.seq);
 
     if (report.kind === "hello") {
+      if (!connected.has(device.id)) {
+        connected.add(device.id);
+        plan.connected.push(device.id);
+      }
       touch.model = report.message.model;
       touch.firmware = report.message.firmware;
       touch.serial = report.message.serial;
@@ -193,6 +206,7 @@ export function planBatch(
         const modems = (
           report.message as { modems: Array<{ primary: boolean; csq: number | null; mode: string }> }
         ).modems;
+        planModemsReport(plan.insight, device, previous?.data, data, report.message.ts, now);
         const main = modems.find((modem) => modem.primary) ?? modems[0];
         touch.has_modems = true;
         touch.signal_csq = main?.csq ?? null;

@@ -17,6 +17,8 @@ export interface IngestDevice {
   id: string;
   domain_id: string;
   ident: string;
+  /** The contact before this batch (read under its lock): a long gap is an outage. */
+  last_contact: Date | null;
 }
 
 /** The stored latest report of one type. */
@@ -91,7 +93,7 @@ export function ingestRepo(db: Kysely<DB>) {
       if (idents.length === 0) return [];
       return db
         .selectFrom("devices")
-        .select(["id", "domain_id", "ident"])
+        .select(["id", "domain_id", "ident", "last_contact"])
         .where("ident", "in", idents)
         .orderBy("id")
         .forUpdate()

@@ -1,9 +1,11 @@
 import type { Kysely } from "kysely";
 import type { Bus } from "../../platform/bus/bus";
 import type { DB } from "../../platform/db/schema";
+import type { Jobs } from "../../platform/jobs/jobs";
 import { type Gateway, startGateway } from "../../platform/mqtt/gateway";
 import { createDeviceAuthenticator, isDeviceAccessAllowed } from "./device-auth";
 import { createIngestPipeline, type IngestOptions, type IngestPipeline } from "./ingest.service";
+import { createRefusalRecorder } from "./refusal-recorder";
 
 /** What the device side of the server is started with. */
 export interface DeviceIngestOptions {
@@ -24,6 +26,8 @@ export interface DeviceIngestOptions {
   sharedSubscription?: boolean;
   shareGroup?: string;
   ingest?: Partial<IngestOptions>;
+  /** The outbox: a batch with hellos or events emits `device.reported` in its transaction. */
+  jobs?: Jobs;
 }
 
 /** The gateway and the ingest pipeline behind it, started and stopped together. */
@@ -39,9 +43,10 @@ export interface DeviceIngest {
 /** Starts ingest and the gateway (embedded broker, or MQTT_URL) in front of it. */
 export async function startDeviceIngest(options: DeviceIngestOptions): Promise<DeviceIngest> {
   const ingest = createIngestPipeline(
-    { db: options.db, bus: options.bus, now: options.now, log: options.log },
+    { db: options.db, bus: options.bus, now: options.now, log: options.log, jobs: options.jobs },
     options.ingest,
   );
+  const refusals = createRefusalRecorder({ db: options.db, now: options.now, log: options.log });
   const gateway = await startGateway({
     mqttUrl: options.mqttUrl,
     mqttPort: options.mqttPort,
@@ -50,22 +55,24 @@ export async function startDeviceIngest(options: DeviceIngestOptions): Promise<D
     clientId: options.clientId,
     sharedSubscription: options.sharedSubscription,
     shareGroup: options.shareGroup,
-    authenticate: createDeviceAuthenticator(options.db),
+    authenticate: createDeviceAuthenticator(options.db, refusals),
     isAllowed: isDeviceAccessAllowed,
     sink: ingest,
     log: options.log,
   }).catch(async (error: unknown) => {
+    await refusals.close();
     await ingest.close();
     throw error;
   });
   return {
     gateway,
     ingest,
-    stats: () => ({ ...gateway.stats(), ingest: ingest.stats() }),
+    stats: () => ({ ...gateway.stats(), ingest: ingest.stats(), refusalRecords: refusals.stats() }),
     async close() {
       // Ingest first: pending PUBACKs go out for everything committed before the broker closes.
       await ingest.close();
       await gateway.close();
+      await refusals.close();
     },
   };
 }

@@ -1,9 +1,12 @@
 import type { Kysely } from "kysely";
 import type { Bus } from "../../platform/bus/bus";
 import type { DB } from "../../platform/db/schema";
+import type { Jobs } from "../../platform/jobs/jobs";
+import { type DeviceReportedPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
 import { type BatchPlan, type ParsedReport, planBatch } from "./ingest.plan";
 import { publishBatch, type WrittenBatch } from "./ingest.realtime";
 import { type IngestRepo, ingestRepo, type StoredCollect } from "./ingest.repo";
+import { ingestInsightRepo } from "./insight.repo";
 
 /** Batching and backpressure settings of the ingest pipeline. */
 export interface IngestOptions {
@@ -39,6 +42,12 @@ export interface IngestDeps {
   bus: Bus;
   now: () => Date;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /**
+   * The outbox: a batch that committed hellos or new events emits `device.reported` in its own
+   * transaction, so whoever listens (notification rules) hears of exactly what committed. Without
+   * it (tests of ingest alone) nothing is emitted.
+   */
+  jobs?: Jobs;
 }
 
 /** Counters of what ingest did, for GET /api/mqtt/stats. */
@@ -69,6 +78,16 @@ export interface IngestPipeline {
   stats(): IngestStats;
   /** Writes what is queued, then refuses new reports. */
   close(): Promise<void>;
+}
+
+/** The batch's insight rows (signal samples, SIM usage, modem changes, outages), in its transaction. */
+async function writeInsight(r: ReturnType<typeof ingestInsightRepo>, plan: BatchPlan): Promise<void> {
+  const { samples, usage, changes, outages, dirty } = plan.insight;
+  await r.insertSignalSamplesAcrossDomains(samples);
+  if (usage.size > 0) await r.addSimUsageAcrossDomains([...usage.values()]);
+  await r.insertModemChangesAcrossDomains(changes);
+  await r.insertOutagesAcrossDomains(outages);
+  if (dirty.size > 0) await r.markRollupDirtyAcrossDomains([...dirty.values()]);
 }
 
 /** Starts the pipeline over the database and bus. */
@@ -158,7 +177,15 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
       for (const touch of plan.touches) touch.events_added = added.get(touch.id) ?? 0;
       if (plan.collects.length > 0) await r.upsertCollectsAcrossDomains(plan.collects);
       if (plan.history.length > 0) await r.insertHistoryAcrossDomains(plan.history);
+      await writeInsight(ingestInsightRepo(trx), plan);
       const touched = await r.touchDevicesAcrossDomains(plan.touches, now, plan.contactStaleBefore);
+      if (deps.jobs && (plan.connected.length > 0 || events.length > 0)) {
+        const payload: DeviceReportedPayload = {
+          connected: plan.connected,
+          events: events.map((event) => String(event.id)),
+        };
+        await deps.jobs.emit(trx, OUTBOX_EVENTS.deviceReported, { ...payload });
+      }
       return { plan, written: { touched, events } };
     });
   };
@@ -169,6 +196,7 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
     try {
       const reports = batch.map((entry) => entry.report);
       const { plan, written } = await writeBatch(reports);
+      if (plan.connected.length > 0 || written.events.length > 0) deps.jobs?.wake();
       rememberLatest(plan);
       counters.batches++;
       counters.stored += reports.length - plan.duplicates - plan.unknownDevice;

@@ -5,6 +5,7 @@ import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { ERROR_RESPONSES } from "../../platform/http/schemas";
 import { createDeviceAuthenticator, type DeviceAccess, isDeviceAccessAllowed } from "./device-auth";
+import { createRefusalRecorder } from "./refusal-recorder";
 
 /** The header an external broker sends MQTT_AUTH_SECRET in. */
 export const MQTT_AUTH_SECRET_HEADER = "x-cellfleet-mqtt-secret";
@@ -19,6 +20,8 @@ const AuthBodySchema = z.object({
   clientid: z.string().max(256),
   username: z.string().max(256).optional(),
   password: z.string().max(1024).optional(),
+  /** The client's IP, when the broker sends it (EMQX: `"peerhost": "${peerhost}"`); shown with a refusal. */
+  peerhost: z.string().max(64).optional(),
 });
 
 // mosquitto-go-auth sends `acc` (1 read, 2 write, 3 read+write, 4 subscribe); EMQX sends `action`.
@@ -60,7 +63,10 @@ export const mqttRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; stats?: MqttSt
   app,
   { ctx, stats },
 ) => {
-  const authenticate = createDeviceAuthenticator(ctx.db);
+  // Refusals the external broker asks about are recorded like the embedded broker's (issue 18).
+  const refusals = createRefusalRecorder({ db: ctx.db, now: ctx.now, log: ctx.log });
+  app.addHook("onClose", () => refusals.close());
+  const authenticate = createDeviceAuthenticator(ctx.db, refusals);
 
   app.post(
     "/mqtt/auth",
@@ -75,8 +81,8 @@ export const mqttRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; stats?: MqttSt
     },
     async (request, reply) => {
       checkSecret(ctx, request.headers[MQTT_AUTH_SECRET_HEADER]);
-      const { clientid, username, password } = request.body;
-      const result = await authenticate(clientid, username, password);
+      const { clientid, username, password, peerhost } = request.body;
+      const result = await authenticate(clientid, username, password, { address: peerhost });
       if (result.ok) return { result: "allow" as const, Ok: true };
       ctx.log.warn(
         { reason: result.reason, ident: clientid.slice(0, 100) },

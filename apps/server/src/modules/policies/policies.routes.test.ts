@@ -2,6 +2,7 @@ import { DEFAULT_POLICY, PolicyDetailSchema, PolicyListAnswerSchema } from "@cel
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callApi } from "../../test/accounting-helpers";
 import { buildDomain, buildPolicy, buildUser, signIn, uniqueName } from "../../test/factories";
+import { MULTIPART_CONTENT_TYPE, multipartBody } from "../../test/multipart";
 import { createTestApp, type TestApp } from "../../test/test-app";
 
 let t: TestApp;
@@ -31,27 +32,14 @@ const newPolicy = (overrides: object = {}) => ({
 });
 
 function upload(policyId: string, kind: string, token: string, file?: { name: string; bytes: Buffer }) {
-  const boundary = "----cellfleet-test-boundary";
-  const parts: Buffer[] = [];
-  if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-      ),
-      file.bytes,
-      Buffer.from("\r\n"),
-    );
-  } else {
-    parts.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nnothing\r\n`),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  const part = file
+    ? { filename: file.name, bytes: file.bytes }
+    : { field: "note", bytes: Buffer.from("nothing") };
   return t.app.inject({
     method: "POST",
     url: `/api/policy/${policyId}/dictionary/${kind}`,
-    headers: { token, "content-type": `multipart/form-data; boundary=${boundary}` },
-    payload: Buffer.concat(parts),
+    headers: { token, "content-type": MULTIPART_CONTENT_TYPE },
+    payload: multipartBody([part]),
   });
 }
 

@@ -13,7 +13,9 @@ import { generateToken, hashToken } from "../../platform/auth/tokens";
 import type { AppContext } from "../../platform/context";
 import { toJsonb } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
 import { enqueueMail, MAIL_SECRET_PLACEHOLDER } from "../../platform/mail/mail.jobs";
+import { emitPasswordEvent } from "../auth/account-rules";
 import { domainsRepo } from "../domains/domains.repo";
 import { findEffectivePolicy } from "../policies/policies.service";
 import { accountingUsersRepo } from "../users/accounting-users.repo";
@@ -177,5 +179,6 @@ export async function resetPassword(
   const change = await preparePassword(policy, user.role, request.password, now, false);
   const lifts = user.block_reason === "expired" || user.block_reason === "reset";
   await applyPasswordChange(ctx, user, change, lifts ? { blocked: false, block_reason: null } : {});
+  await emitPasswordEvent(ctx, user, OUTBOX_EVENTS.userPasswordReset);
   return { username: user.username };
 }

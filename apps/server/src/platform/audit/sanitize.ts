@@ -2,7 +2,8 @@
 export const HIDDEN_VALUE = "***";
 
 // Spec section 2: keys containing "password" or "_id" are hidden, but device_id is kept. Tokens,
-// registration keys and reset codes are secrets of the same kind, so they are hidden too.
+// registration keys and reset codes are secrets of the same kind, so they are hidden too, as are a
+// notification provider's secrets (a webhook's URL is its credential).
 function isSecretKey(key: string): boolean {
   const lower = key.toLowerCase();
   if (lower === "device_id") return false;
@@ -10,6 +11,8 @@ function isSecretKey(key: string): boolean {
     lower.includes("password") ||
     lower.includes("_id") ||
     lower.includes("token") ||
+    lower.includes("secret") ||
+    lower === "webhook_url" ||
     lower === "key" ||
     lower === "code" ||
     lower === "confirm"

@@ -21,6 +21,9 @@ export function domainTopic(domainId: string): string {
   return `domain:${domainId}`;
 }
 
+/** Topic of what concerns the superusers, who belong to no domain (their notifications). */
+export const SUPERUSERS_TOPIC = "superusers";
+
 /** Topic of one session: its sockets close when a session-ended message arrives. */
 export function sessionTopic(sessionId: string): string {
   return `session:${sessionId}`;

@@ -9,6 +9,9 @@ import * as m0006 from "./migrations/0006_list_sorts";
 import * as m0007 from "./migrations/0007_events_unread";
 import * as m0008 from "./migrations/0008_platform_secrets";
 import * as m0009 from "./migrations/0009_jobs";
+import * as m0010 from "./migrations/0010_files";
+import * as m0013 from "./migrations/0013_insight";
+import * as m0014 from "./migrations/0014_notifications";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -24,6 +27,9 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0007_events_unread": m0007,
   "0008_platform_secrets": m0008,
   "0009_jobs": m0009,
+  "0010_files": m0010,
+  "0013_insight": m0013,
+  "0014_notifications": m0014,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

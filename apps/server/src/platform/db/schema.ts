@@ -1,5 +1,27 @@
-import type { DomainSettings, JobState } from "@cellfleet/contract";
+import type { DomainSettings, FileStatus, FileType, JobState } from "@cellfleet/contract";
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type {
+  DeviceOutagesTable,
+  GatewayRefusalsTable,
+  HistoryMarksTable,
+  ModemChangesTable,
+  SignalRollupDirtyTable,
+  SignalRollupsTable,
+  SignalSamplesTable,
+  SimCardsTable,
+  SimUsageTable,
+  TagPlansTable,
+} from "./schema-insight";
+import type {
+  NotificationDeliveriesTable,
+  NotificationDeliveryAttemptsTable,
+  NotificationIncidentsTable,
+  NotificationNewsSeenTable,
+  NotificationNewsTable,
+  NotificationRateSlotsTable,
+  NotificationRulesTable,
+  NotificationTransportsTable,
+} from "./schema-notifications";
 
 /** timestamptz: read as Date, written as Date. */
 type Timestamp = ColumnType<Date, Date, Date>;
@@ -228,6 +250,49 @@ export interface JobsTable {
   finish_time: Timestamp | null;
 }
 
+/** bigint: node-postgres and PGlite read it as a string. */
+type BigintColumn = ColumnType<string, number | string, number | string>;
+
+/** Stored files (modules/files): the id is the blob's storage key (0010_files). */
+export interface FilesTable {
+  id: string;
+  domain_id: string;
+  file_type: FileType;
+  filename: string;
+  size: BigintColumn;
+  sha256: string;
+  status: ColumnType<FileStatus, FileStatus | undefined, FileStatus>;
+  /** A user id, 'system', or null for a router's upload. */
+  user_id: string | null;
+  device_id: string | null;
+  command_id: string | null;
+  execution_id: string | null;
+  repeats: Generated<number>;
+  repeat_time: Timestamp | null;
+  create_time: Timestamp;
+}
+
+/** State of an upload a router was told to make. */
+export type FileTransferState = "expected" | "receiving" | "completed" | "failed" | "expired";
+
+/** Uploads routers were given a signed URL for, checked when the body arrives (0010_files). */
+export interface FileTransfersTable {
+  id: string;
+  domain_id: string;
+  device_id: string;
+  file_type: "backup" | "journal" | "report";
+  command_id: string;
+  execution_id: string;
+  filename: string;
+  max_bytes: BigintColumn;
+  state: FileTransferState;
+  error: string | null;
+  file_id: string | null;
+  expires_at: Timestamp;
+  create_time: Timestamp;
+  finish_time: Timestamp | null;
+}
+
 /** The database as Kysely sees it. */
 export interface DB {
   domains: DomainsTable;
@@ -244,6 +309,26 @@ export interface DB {
   email_codes: EmailCodesTable;
   platform_secrets: PlatformSecretsTable;
   jobs: JobsTable;
+  notification_transports: NotificationTransportsTable;
+  notification_rules: NotificationRulesTable;
+  notification_incidents: NotificationIncidentsTable;
+  notification_deliveries: NotificationDeliveriesTable;
+  notification_delivery_attempts: NotificationDeliveryAttemptsTable;
+  notification_rate_slots: NotificationRateSlotsTable;
+  notification_news: NotificationNewsTable;
+  notification_news_seen: NotificationNewsSeenTable;
+  files: FilesTable;
+  file_transfers: FileTransfersTable;
+  signal_samples: SignalSamplesTable;
+  signal_rollups: SignalRollupsTable;
+  signal_rollup_dirty: SignalRollupDirtyTable;
+  history_marks: HistoryMarksTable;
+  device_outages: DeviceOutagesTable;
+  modem_changes: ModemChangesTable;
+  sim_usage: SimUsageTable;
+  sim_cards: SimCardsTable;
+  tag_plans: TagPlansTable;
+  gateway_refusals: GatewayRefusalsTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;
@@ -263,6 +348,18 @@ export type NewEventRow = Insertable<EventsTable>;
 export type NewSessionRow = Insertable<SessionsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type NewJobRow = Insertable<JobsTable>;
+export type {
+  NotificationDeliveryAttemptRow,
+  NotificationDeliveryRow,
+  NotificationIncidentRow,
+  NotificationNewsRow,
+  NotificationRuleRow,
+  NotificationTransportRow,
+} from "./schema-notifications";
+export type FileRow = Selectable<FilesTable>;
+export type NewFileRow = Insertable<FilesTable>;
+export type FileTransferRow = Selectable<FileTransfersTable>;
+export type NewFileTransferRow = Insertable<FileTransfersTable>;
 
 /** Serialises a value for a jsonb column. */
 export function toJsonb(value: unknown): string {

@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
 import type { Bus } from "../bus/bus";
 import type { DB, JobRow } from "../db/schema";
-import { type PeriodicJob, startPeriodicJob } from "../scheduler/lease";
+import { claimDueSchedule, type PeriodicJob, startPeriodicJob } from "../scheduler/lease";
 import type { PlatformSecrets } from "../secrets";
 import { computeRetryDelayMs } from "./backoff";
-import { JOBS_WAKE_TOPIC, type Jobs } from "./jobs";
+import { JOBS_WAKE_TOPIC, type Jobs, RetryLaterError } from "./jobs";
 import { jobsRepo } from "./jobs.repo";
 
 /** Timings and limits of a dispatcher; every one has a default fit for production. */
@@ -19,6 +19,8 @@ export interface DispatcherTimings {
   watchdogMs: number;
   /** Done jobs are deleted this long after they finished (default 7 days). */
   keepDoneMs: number;
+  /** How often periodic kinds (`jobs.every`) are checked for being due (default 30 s). */
+  scheduleTickMs: number;
 }
 
 export const DEFAULT_DISPATCHER_TIMINGS: DispatcherTimings = {
@@ -27,6 +29,7 @@ export const DEFAULT_DISPATCHER_TIMINGS: DispatcherTimings = {
   leaseMs: 30_000,
   watchdogMs: 10_000,
   keepDoneMs: 7 * 24 * 3600_000,
+  scheduleTickMs: 30_000,
 };
 
 /** What a dispatcher is built from. */
@@ -56,6 +59,8 @@ export interface Dispatcher {
   returnExpired(): Promise<number>;
   /** Deletes done jobs older than keepDoneMs now (what the hourly cleanup does); answers how many. */
   deleteOldDone(): Promise<number>;
+  /** Enqueues the periodic kinds that are due (what the schedule tick does); answers the kinds enqueued. */
+  runSchedules(): Promise<string[]>;
   /** Jobs running on this node now. */
   runningCount(): number;
 }
@@ -81,12 +86,20 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   const timers: NodeJS.Timeout[] = [];
   const periodic: PeriodicJob[] = [];
   let unsubscribe: (() => void) | null = null;
+  // Started with start(): only then does the dispatcher wake itself for jobs due before the next poll.
+  let isRunning = false;
+  let dueTimer: NodeJS.Timeout | null = null;
 
   async function settle(row: JobRow, error: unknown): Promise<boolean> {
     const definition = deps.jobs.definition(row.kind);
     const now = deps.now();
     const isLast = row.attempts >= row.max_attempts;
-    const delay = definition ? computeRetryDelayMs(definition.backoff, row.attempts, random) : 0;
+    const delay =
+      error instanceof RetryLaterError
+        ? Math.max(0, error.delayMs)
+        : definition
+          ? computeRetryDelayMs(definition.backoff, row.attempts, random)
+          : 0;
     return repo.failJobAcrossDomains(deps.node, row.id, {
       state: isLast ? "dead" : "failed",
       runAt: new Date(now.getTime() + delay),
@@ -149,23 +162,53 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     active.set(row.id, { run, controller });
   }
 
+  /**
+   * With free slots and nothing due, wakes the pump when the next job falls due if that is sooner
+   * than the next poll: a job paced to run at a set time (a rate-limited message) then starts at
+   * that time, not up to a poll later together with the ones due after it.
+   */
+  async function wakeForNextDue(): Promise<void> {
+    const now = deps.now();
+    const next = await repo.findNextRunAtAcrossDomains(deps.jobs.kinds(), now);
+    if (next === undefined || isStopped) return;
+    const wait = next.getTime() - now.getTime();
+    if (wait >= timings.pollMs) return;
+    if (dueTimer) clearTimeout(dueTimer);
+    dueTimer = setTimeout(
+      () => {
+        dueTimer = null;
+        void pump();
+      },
+      Math.max(wait, 1),
+    );
+    dueTimer.unref();
+  }
+
   async function claimWhileFree(): Promise<void> {
     try {
-      do {
-        isPumpAsked = false;
-        while (!isStopped && active.size < timings.concurrency) {
-          const free = timings.concurrency - active.size;
-          const claimed = await repo.claimDueJobsAcrossDomains(
-            deps.node,
-            deps.jobs.kinds(),
-            deps.now(),
-            timings.leaseMs,
-            free,
-          );
-          for (const row of claimed) launch(row);
-          if (claimed.length < free) break;
-        }
-      } while (isPumpAsked && !isStopped);
+      for (;;) {
+        let hasRoom = false;
+        do {
+          isPumpAsked = false;
+          while (!isStopped && active.size < timings.concurrency) {
+            const free = timings.concurrency - active.size;
+            const claimed = await repo.claimDueJobsAcrossDomains(
+              deps.node,
+              deps.jobs.kinds(),
+              deps.now(),
+              timings.leaseMs,
+              free,
+            );
+            for (const row of claimed) launch(row);
+            hasRoom = claimed.length < free;
+            if (hasRoom) break;
+          }
+        } while (isPumpAsked && !isStopped);
+        if (!isRunning || !hasRoom || isStopped) return;
+        await wakeForNextDue();
+        // A wake-up that came while the next due time was read must not wait for the poll.
+        if (!isPumpAsked || isStopped) return;
+      }
     } catch (error) {
       deps.log.error({ err: error }, "jobs not claimed");
     }
@@ -203,6 +246,24 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     return returned;
   }
 
+  async function runSchedules(): Promise<string[]> {
+    const enqueued: string[] = [];
+    for (const { kind, intervalMs } of deps.jobs.schedules()) {
+      try {
+        const isDue = await deps.jobs.transaction(async (trx) => {
+          if (!(await claimDueSchedule(trx, `every:${kind}`, deps.now(), intervalMs))) return false;
+          // The dedupe key keeps one live job per kind: a slow run is never joined by the next.
+          await deps.jobs.enqueue(trx, { kind, dedupeKey: `every:${kind}` });
+          return true;
+        });
+        if (isDue) enqueued.push(kind);
+      } catch (error) {
+        deps.log.error({ err: error, kind }, "periodic job not enqueued");
+      }
+    }
+    return enqueued;
+  }
+
   function deleteOldDone(): Promise<number> {
     return repo.deleteDoneJobsAcrossDomains(new Date(deps.now().getTime() - timings.keepDoneMs));
   }
@@ -210,12 +271,15 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   return {
     start() {
       isStopped = false;
+      isRunning = true;
       unsubscribe = deps.bus.subscribe(JOBS_WAKE_TOPIC, () => void pump());
       const poll = setInterval(() => void pump(), timings.pollMs);
       const beat = setInterval(() => void heartbeat(), Math.max(timings.leaseMs / 3, 10));
+      const schedule = setInterval(() => void runSchedules(), timings.scheduleTickMs);
       poll.unref();
       beat.unref();
-      timers.push(poll, beat);
+      schedule.unref();
+      timers.push(poll, beat, schedule);
       const lease = { db: deps.db, holder: deps.node, now: deps.now, log: deps.log };
       periodic.push(
         startPeriodicJob({
@@ -240,6 +304,9 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       isStopped = true;
       unsubscribe?.();
       unsubscribe = null;
+      isRunning = false;
+      if (dueTimer) clearTimeout(dueTimer);
+      dueTimer = null;
       for (const timer of timers.splice(0)) clearInterval(timer);
       await Promise.all(periodic.splice(0).map((job) => job.stop()));
       await pumping;
@@ -255,6 +322,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     },
     returnExpired,
     deleteOldDone,
+    runSchedules,
     runningCount: () => active.size,
   };
 }

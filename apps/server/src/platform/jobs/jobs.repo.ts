@@ -79,6 +79,21 @@ export function jobsRepo(db: Kysely<DB>) {
         .execute();
     },
 
+    /** When the next job of these kinds falls due after `now` (undefined: none is waiting). */
+    async findNextRunAtAcrossDomains(kinds: readonly string[], now: Date): Promise<Date | undefined> {
+      if (kinds.length === 0) return undefined;
+      const row = await db
+        .selectFrom("jobs")
+        .select("run_at")
+        .where("state", "in", DUE_STATES)
+        .where("run_at", ">", now)
+        .where("kind", "in", kinds)
+        .orderBy("run_at")
+        .limit(1)
+        .executeTakeFirst();
+      return row?.run_at;
+    },
+
     /** Moves the lease of `node`'s running jobs on (the heartbeat of long handlers). */
     async extendLeasesAcrossDomains(node: string, ids: readonly string[], until: Date): Promise<void> {
       if (ids.length === 0) return;

@@ -9,6 +9,21 @@ import { jobsRepo } from "./jobs.repo";
 /** The bus topic that tells every node's dispatcher a job was committed. */
 export const JOBS_WAKE_TOPIC = "jobs:wake";
 
+/**
+ * Thrown by a handler whose attempt failed with a known wait before the next one (a provider's
+ * `retry_after`, an HTTP Retry-After): the next attempt runs after `delayMs` instead of the
+ * kind's backoff. It still counts as an attempt.
+ */
+export class RetryLaterError extends Error {
+  override name = "RetryLaterError";
+  constructor(
+    message: string,
+    readonly delayMs: number,
+  ) {
+    super(message);
+  }
+}
+
 /** What a handler is given for one attempt of a job. */
 export interface JobRun<P = Record<string, unknown>> {
   id: string;
@@ -62,6 +77,13 @@ export interface Jobs {
     subscriber: string,
     definition: JobDefinition<P>,
   ): void;
+  /**
+   * Runs a registered kind every `intervalMs` (hourly maintenance, periodic checks): worker nodes'
+   * dispatchers enqueue it when due, once across nodes, and never while one is still queued or running.
+   */
+  every(kind: string, intervalMs: number): void;
+  /** The periodic kinds and their intervals. */
+  schedules(): ReadonlyArray<{ kind: string; intervalMs: number }>;
   /** The registered kinds, and one's definition with defaults. */
   kinds(): string[];
   definition(kind: string): ResolvedJobDefinition | undefined;
@@ -101,6 +123,7 @@ export function createJobs(deps: {
 }): Jobs {
   const definitions = new Map<string, ResolvedJobDefinition>();
   const subscribers = new Map<string, string[]>();
+  const periodic: Array<{ kind: string; intervalMs: number }> = [];
 
   const register = <P>(kind: string, definition: JobDefinition<P>) => {
     if (definitions.has(kind)) throw new Error(`Job kind ${kind} is registered twice`);
@@ -145,6 +168,13 @@ export function createJobs(deps: {
       register(kind, definition);
       subscribers.set(event, [...(subscribers.get(event) ?? []), kind]);
     },
+    every(kind, intervalMs) {
+      if (!definitions.has(kind)) throw new Error(`Job kind ${kind} is not registered`);
+      if (periodic.some((entry) => entry.kind === kind))
+        throw new Error(`Job kind ${kind} is periodic twice`);
+      periodic.push({ kind, intervalMs });
+    },
+    schedules: () => periodic,
     kinds: () => [...definitions.keys()],
     definition: (kind) => definitions.get(kind),
     enqueue,

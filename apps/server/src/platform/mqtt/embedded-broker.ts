@@ -4,12 +4,19 @@ import { Aedes, type AuthenticateError, type Client } from "aedes";
 import type { GatewayCounters, RefusalReason } from "./counters";
 import { acceptPublished, type ReportSink } from "./reports";
 
-/** Checks a device's CONNECT (see modules/ingest/device-auth.ts). */
+/** Checks a device's CONNECT (see modules/ingest/device-auth.ts); `peer` is where it came from. */
 export type ConnectCheck = (
   clientId: string,
   username: string | undefined,
   password: string | undefined,
+  peer?: { address: string | undefined },
 ) => Promise<{ ok: true } | { ok: false; reason: RefusalReason }>;
+
+/** The peer's IP as people read it: an IPv4 peer on a dual-stack socket without its `::ffff:` prefix. */
+export function peerAddress(socket: { remoteAddress?: string } | undefined): string | undefined {
+  const address = socket?.remoteAddress;
+  return address?.startsWith("::ffff:") ? address.slice(7) : address;
+}
 
 /** Checks a device's PUBLISH or SUBSCRIBE topic. */
 export type AccessCheck = (ident: string, access: "publish" | "subscribe", topic: string) => boolean;
@@ -78,7 +85,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     authenticate: (client, username, password, done) => {
       const ident = client.id;
       options
-        .authenticate(ident, username ?? undefined, password ? password.toString("utf8") : undefined)
+        .authenticate(ident, username ?? undefined, password ? password.toString("utf8") : undefined, {
+          address: peerAddress(client.conn as { remoteAddress?: string }),
+        })
         .then(
           (result) => {
             if (result.ok) {

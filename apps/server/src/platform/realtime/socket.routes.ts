@@ -1,4 +1,5 @@
 import {
+  can,
   type ErrorCode,
   type ServerSocketMessage,
   ServerSocketMessageSchema,
@@ -7,8 +8,9 @@ import {
 } from "@cellfleet/contract";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { RawData, WebSocket } from "ws";
+import { subjectOf } from "../auth/permissions";
 import type { SessionContext, SessionResolver } from "../auth/session-guard";
-import { type Bus, domainTopic, sessionTopic } from "../bus/bus";
+import { type Bus, domainTopic, SUPERUSERS_TOPIC, sessionTopic } from "../bus/bus";
 import { AppError } from "../errors";
 
 /** Timings of the realtime socket; tests shorten them. */
@@ -60,6 +62,10 @@ export function domainMessageText(message: unknown): string | null {
   return text;
 }
 
+function isNotificationsMessage(message: unknown): boolean {
+  return (message as { type?: unknown }).type === "notifications";
+}
+
 function isSessionEnded(message: unknown): message is Extract<ServerSocketMessage, { type: "session" }> {
   const parsed = ServerSocketMessageSchema.safeParse(message);
   return parsed.success && parsed.data.type === "session";
@@ -87,11 +93,19 @@ function serveConnection(socket: WebSocket, options: RealtimeOptions, log: Fasti
 
   const subscribeDomainIfAllowed = (current: SessionContext) => {
     // While the factory password is unchanged the user may see nothing of the domain (spec section 2).
-    if (unsubscribeDomain || current.domainId === null || current.user.factory_password) return;
-    unsubscribeDomain = bus.subscribe(domainTopic(current.domainId), (message) => {
+    if (unsubscribeDomain || current.user.factory_password) return;
+    // Superusers belong to no domain; their topic carries only their own notifications.
+    const topic = current.domainId === null ? SUPERUSERS_TOPIC : domainTopic(current.domainId);
+    unsubscribeDomain = bus.subscribe(topic, (message) => {
       const text = domainMessageText(message);
-      if (text !== null) sendText(text);
-      else log.warn({ topic: domainTopic(current.domainId ?? "") }, "dropped a malformed realtime message");
+      if (text === null) {
+        log.warn({ topic }, "dropped a malformed realtime message");
+        return;
+      }
+      // In-app notifications reach only people with the notification plugin (spec section 6).
+      if (isNotificationsMessage(message) && !(session && can(subjectOf(session), "notifications.view")))
+        return;
+      sendText(text);
     });
   };
 

@@ -1,6 +1,15 @@
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../db/schema";
 
+/** Makes the row of a lease or schedule if it is new (due at once: its time starts at the epoch). */
+async function ensureLeaseRow(db: Kysely<DB>, name: string): Promise<void> {
+  await db
+    .insertInto("scheduler_leases")
+    .values({ name })
+    .onConflict((oc) => oc.column("name").doNothing())
+    .execute();
+}
+
 /**
  * Takes (or renews) the lease `name` for `holder` until now + ttl, if it is free, expired or
  * already this holder's. The row is locked with FOR UPDATE SKIP LOCKED, so of N nodes asking at
@@ -13,11 +22,7 @@ export async function tryTakeLease(
   now: Date,
   ttlMs: number,
 ): Promise<boolean> {
-  await db
-    .insertInto("scheduler_leases")
-    .values({ name })
-    .onConflict((oc) => oc.column("name").doNothing())
-    .execute();
+  await ensureLeaseRow(db, name);
   return db.transaction().execute(async (trx) => {
     const row = await sql<{ name: string }>`
       select name from scheduler_leases
@@ -89,4 +94,26 @@ export function startPeriodicJob(options: PeriodicJobOptions, autoStart = true):
       await running;
     },
   };
+}
+
+/**
+ * Claims a due schedule: when the row `name` is due (its time has come, or it is new), moves its
+ * time to now + intervalMs and answers true. One conditional UPDATE, so of N nodes asking at once
+ * exactly one wins, and a restarted node does not wait out another's lease: the time is the
+ * schedule's, not a holder's. Call it in the transaction that enqueues the work, so both or neither happen.
+ */
+export async function claimDueSchedule(
+  db: Kysely<DB>,
+  name: string,
+  now: Date,
+  intervalMs: number,
+): Promise<boolean> {
+  await ensureLeaseRow(db, name);
+  const result = await db
+    .updateTable("scheduler_leases")
+    .set({ holder: "schedule", expires_at: new Date(now.getTime() + intervalMs) })
+    .where("name", "=", name)
+    .where("expires_at", "<=", now)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

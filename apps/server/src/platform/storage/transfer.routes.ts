@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { UPLOAD_MAX_BYTES } from "@cellfleet/contract";
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../context";
@@ -21,6 +21,11 @@ export interface TransferHooks {
   maxUploadBytes?(grant: TransferGrant): Promise<number>;
   /** Runs once a PUT's body is stored; throwing refuses the upload and the stored file is deleted. */
   onUploaded?(grant: TransferGrant, stored: StoredFile): Promise<void>;
+  /**
+   * Runs when an authorised PUT stored nothing: refused as too large (FileTooLargeError), cut off,
+   * or failed in storage. Lets the files feature release what `authorize` claimed.
+   */
+  onUploadFailed?(grant: TransferGrant, error: unknown): Promise<void>;
 }
 
 /** Spec §9: uploads of 25 MB or more are refused, so the largest accepted is one byte less. */
@@ -62,6 +67,34 @@ export const transferRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; hooks: Tra
     const grant = ctx.transferUrls.verify(fileId, query, method);
     await hooks.authorize?.(grant);
     return grant;
+  };
+
+  /** Streams an authorised PUT's body into storage under the grant's key, within the size limit. */
+  const receive = async (
+    grant: TransferGrant,
+    raw: FastifyRequest["raw"],
+    contentLength: string | undefined,
+    reply: FastifyReply,
+  ): Promise<StoredFile> => {
+    const maxBytes = (await hooks.maxUploadBytes?.(grant)) ?? DEFAULT_MAX_UPLOAD_BYTES;
+    const declared = Number(contentLength);
+    if (Number.isFinite(declared) && declared > maxBytes) refuseTooLarge(reply, maxBytes);
+    // The request itself is piped, not handed over: storage failing its stream must not destroy
+    // the connection before the refusal is sent.
+    const body = new PassThrough();
+    raw.once("error", (error) => body.destroy(error));
+    raw.once("close", () => {
+      if (!raw.complete) body.destroy(new Error("The upload was interrupted"));
+    });
+    raw.pipe(body);
+    try {
+      return await ctx.storage.put(grant.fileId, body, { maxBytes });
+    } catch (error) {
+      raw.unpipe(body);
+      raw.resume();
+      if (error instanceof FileTooLargeError) refuseTooLarge(reply, maxBytes);
+      throw error;
+    }
   };
 
   app.get(
@@ -120,25 +153,11 @@ export const transferRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; hooks: Tra
     },
     async (request, reply) => {
       const grant = await authorize(request.params.fileId, request.query, request.method);
-      const maxBytes = (await hooks.maxUploadBytes?.(grant)) ?? DEFAULT_MAX_UPLOAD_BYTES;
-      const declared = Number(request.headers["content-length"]);
-      if (Number.isFinite(declared) && declared > maxBytes) refuseTooLarge(reply, maxBytes);
-      // The request itself is piped, not handed over: storage failing its stream must not destroy
-      // the connection before the refusal is sent.
-      const raw = request.raw;
-      const body = new PassThrough();
-      raw.once("error", (error) => body.destroy(error));
-      raw.once("close", () => {
-        if (!raw.complete) body.destroy(new Error("The upload was interrupted"));
-      });
-      raw.pipe(body);
       let stored: StoredFile;
       try {
-        stored = await ctx.storage.put(grant.fileId, body, { maxBytes });
+        stored = await receive(grant, request.raw, request.headers["content-length"], reply);
       } catch (error) {
-        raw.unpipe(body);
-        raw.resume();
-        if (error instanceof FileTooLargeError) refuseTooLarge(reply, maxBytes);
+        await hooks.onUploadFailed?.(grant, error);
         throw error;
       }
       try {

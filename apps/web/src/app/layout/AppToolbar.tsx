@@ -11,6 +11,7 @@ import Typography from "@mui/material/Typography";
 import useScrollTrigger from "@mui/material/useScrollTrigger";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
+import { NewsBell } from "../../features/notifications/components/NewsBell";
 import { matchRoute } from "../navigation/resolveNavigation";
 import { useSession } from "../session/useSession";
 import { UserMenu } from "./UserMenu";
@@ -76,6 +77,7 @@ export function AppToolbar({ hasDrawerBeside, onMenuClick }: AppToolbarProps) {
               {userCaption(user)}
             </Typography>
           ) : null}
+          {user && !user.factory_password ? <NewsBell /> : null}
           <UserMenu />
         </Toolbar>
       </AppBar>

@@ -2,6 +2,8 @@ import { DRAWER_WIDTH, MENU_PATHS, type MenuItemName, menuFor } from "@cellfleet
 import AdminPanelSettingsIcon from "@mui/icons-material/AdminPanelSettings";
 import DashboardIcon from "@mui/icons-material/Dashboard";
 import DescriptionIcon from "@mui/icons-material/Description";
+import Inventory2Icon from "@mui/icons-material/Inventory2";
+import MemoryIcon from "@mui/icons-material/Memory";
 import NotificationsActiveIcon from "@mui/icons-material/NotificationsActive";
 import RouterIcon from "@mui/icons-material/Router";
 import TerminalIcon from "@mui/icons-material/Terminal";
@@ -26,6 +28,8 @@ const MENU_ICONS: Record<MenuItemName, ReactNode> = {
   events: <NotificationsActiveIcon />,
   commands: <TerminalIcon />,
   scripts: <DescriptionIcon />,
+  packages: <Inventory2Icon />,
+  firmwares: <MemoryIcon />,
   templates: <ViewQuiltIcon />,
   accounting: <AdminPanelSettingsIcon />,
 };

@@ -2,6 +2,7 @@ import { canAccess, type Plugin, ROUTES, type RouteName } from "@cellfleet/contr
 import BusinessIcon from "@mui/icons-material/Business";
 import GroupIcon from "@mui/icons-material/Group";
 import HistoryIcon from "@mui/icons-material/History";
+import NotificationsIcon from "@mui/icons-material/Notifications";
 import PolicyIcon from "@mui/icons-material/Policy";
 import SupervisorAccountIcon from "@mui/icons-material/SupervisorAccount";
 import WorkHistoryIcon from "@mui/icons-material/WorkHistory";
@@ -20,7 +21,7 @@ import { useSession } from "../../app/session/useSession";
 import { PageTitle } from "../../components/PageTitle";
 import { hubCountsQueryOptions } from "./hub.queries";
 
-type HubEntry = "domains" | "superusers" | "users" | "policies" | "logs" | "jobs";
+type HubEntry = "domains" | "superusers" | "users" | "policies" | "logs" | "jobs" | "notifications";
 
 /** A card may also need a plugin of the person's (spec section 6: policies need accounting). */
 const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
@@ -30,6 +31,11 @@ const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
   { name: "policies", icon: <PolicyIcon fontSize="large" color="primary" />, plugin: "accounting" },
   { name: "logs", icon: <HistoryIcon fontSize="large" color="primary" /> },
   { name: "jobs", icon: <WorkHistoryIcon fontSize="large" color="primary" /> },
+  {
+    name: "notifications",
+    icon: <NotificationsIcon fontSize="large" color="primary" />,
+    plugin: "notification",
+  },
 ];
 
 function routeOf(name: RouteName) {

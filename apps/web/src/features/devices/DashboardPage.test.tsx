@@ -48,6 +48,7 @@ const facets = {
   version: [{ value: "7.1", count: 15 }],
   backups: { with: 0, without: 15 },
   journals: { with: 0, without: 15 },
+  file_type: [],
   tags: [{ value: "north", count: 15 }],
   events: { with: 0, without: 15 },
 };

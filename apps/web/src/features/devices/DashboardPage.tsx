@@ -8,6 +8,7 @@ import { useOffers } from "../../app/session/useOffers";
 import { useListState } from "../../components/list-card";
 import { toggleFacet } from "../../components/list-card/listState";
 import { PageTitle } from "../../components/PageTitle";
+import { DeclinesCard } from "../insight/DeclinesCard";
 import { DeviceListCard } from "./components/DeviceListCard";
 import { StatusTotals } from "./components/StatusTotals";
 import { DASHBOARD_LIST_PREFIX } from "./deviceListRequest";
@@ -31,6 +32,7 @@ export function DashboardPage() {
         selected={state.facets.status ?? []}
         onToggle={(status) => update((previous) => toggleFacet(previous, "status", status))}
       />
+      <DeclinesCard />
       <DeviceListCard
         title={t("fleet.dashboard.devices")}
         prefix={DASHBOARD_LIST_PREFIX}

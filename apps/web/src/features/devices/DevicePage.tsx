@@ -9,8 +9,9 @@ import Grid from "@mui/material/Grid";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink, useParams } from "react-router";
+import { Link as RouterLink, useLocation, useNavigate, useParams } from "react-router";
 import { apiErrorText } from "../../app/api/handleTransportError";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import { useOffers } from "../../app/session/useOffers";
@@ -19,6 +20,10 @@ import { QueryState } from "../../components/QueryState";
 import { EventsTable } from "../events/EventsTable";
 import { deviceEventsQueryOptions, useMarkEventsRead } from "../events/events.queries";
 import { eventsKeys } from "../events/keys";
+import { DeviceFilesCard } from "../files/components/DeviceFilesCard";
+import { ConnectCard } from "../insight/connect/ConnectCard";
+import { SignalHistoryCard } from "../insight/history/SignalHistoryCard";
+import { UsageCard } from "../insight/usage/UsageCard";
 import { useNow } from "./components/useNow";
 import { BoardCard } from "./detail/BoardCard";
 import { CollectSection } from "./detail/CollectSection";
@@ -62,7 +67,7 @@ function DeviceEvents({ deviceId }: { deviceId: string }) {
   );
 }
 
-function DeviceSections({ detail }: { detail: DeviceDetail }) {
+function DeviceSections({ detail, newKey }: { detail: DeviceDetail; newKey: string | null }) {
   const { t } = useTranslation();
   const now = useNow();
   const collect = (type: DeviceDetail["collects"][number]["type"]) =>
@@ -80,6 +85,9 @@ function DeviceSections({ detail }: { detail: DeviceDetail }) {
         <BoardCard device={detail.device} collect={collect("board")} board={board} now={now} />
       </Grid>
       <Grid size={12}>
+        <ConnectCard device={detail.device} initialKey={newKey} />
+      </Grid>
+      <Grid size={12}>
         <CollectSection
           title={t("fleet.device.modems")}
           collect={collect("modems")}
@@ -89,6 +97,12 @@ function DeviceSections({ detail }: { detail: DeviceDetail }) {
         >
           <ModemsTable modems={modems?.modems ?? []} />
         </CollectSection>
+      </Grid>
+      <Grid size={12}>
+        <SignalHistoryCard deviceId={detail.device._id} />
+      </Grid>
+      <Grid size={12}>
+        <UsageCard device={detail.device} />
       </Grid>
       <Grid size={{ xs: 12, xl: 6 }}>
         <CollectSection
@@ -152,6 +166,9 @@ function DeviceSections({ detail }: { detail: DeviceDetail }) {
         </CollectSection>
       </Grid>
       <Grid size={12}>
+        <DeviceFilesCard deviceId={detail.device._id} />
+      </Grid>
+      <Grid size={12}>
         <DeviceEvents deviceId={detail.device._id} />
       </Grid>
     </Grid>
@@ -165,6 +182,14 @@ export function DevicePage() {
   const queryClient = useQueryClient();
   const detail = useQuery(deviceDetailQueryOptions(id));
   const offers = useOffers();
+  const location = useLocation();
+  const navigate = useNavigate();
+  // A key made on the create form comes along once; the state is dropped so a reload does not show it again.
+  const [newKey] = useState(() => (location.state as { newKey?: string } | null)?.newKey ?? null);
+  const hasState = location.state !== null && location.state !== undefined;
+  useEffect(() => {
+    if (hasState) navigate(location.pathname, { replace: true, state: null });
+  }, [hasState, location.pathname, navigate]);
   useDeviceLiveUpdates();
 
   useRealtime("collects", (message) => {
@@ -199,7 +224,7 @@ export function DevicePage() {
           </Button>
         ) : null}
       </Stack>
-      <QueryState query={detail}>{(data) => <DeviceSections detail={data} />}</QueryState>
+      <QueryState query={detail}>{(data) => <DeviceSections detail={data} newKey={newKey} />}</QueryState>
     </>
   );
 }

@@ -7,6 +7,7 @@ import { Navigate, useNavigate, useParams } from "react-router";
 import { pushInfoMessage } from "../../app/messages/messageStore";
 import { notice } from "../../app/messages/texts";
 import { PageTitle } from "../../components/PageTitle";
+import { ConnectPreview } from "../insight/connect/ConnectPreview";
 import { useCreateDevice } from "./devices.queries";
 import { BulkCreateForm } from "./forms/BulkCreateForm";
 import { DeviceForm } from "./forms/DeviceForm";
@@ -43,6 +44,7 @@ export function NewDevicesPage() {
               initial={EMPTY}
               isSaving={create.isPending}
               serverError={serverErrorText(create.error)}
+              renderAside={({ ident, aesKey }) => <ConnectPreview ident={ident} aesKey={aesKey} />}
               onSubmit={(values) =>
                 create.mutate(
                   {
@@ -54,7 +56,9 @@ export function NewDevicesPage() {
                   {
                     onSuccess: (device) => {
                       pushInfoMessage({ level: "success", text: notice("success") });
-                      navigate(`/device/${device._id}`);
+                      // The key goes along once, for the device page's snippet; it is never read back.
+                      const key = values.aes_key.trim().toUpperCase();
+                      navigate(`/device/${device._id}`, { state: key ? { newKey: key } : null });
                     },
                   },
                 )

@@ -1,4 +1,5 @@
 import {
+  DEVICE_FILE_TYPES,
   DEVICE_SORT_FIELDS,
   DEVICE_STATUSES,
   type DeviceListRequest,
@@ -17,6 +18,7 @@ export const DEVICE_FACETS = [
   "version",
   "backups",
   "journals",
+  "file_type",
   "tags",
 ] as const;
 /** One of {@link DEVICE_FACETS}. */
@@ -64,6 +66,7 @@ export function toDeviceListRequest(state: ListState): DeviceListRequest {
     version: nonEmpty(state.facets.version ?? []),
     backups: presence(state.facets.backups),
     journals: presence(state.facets.journals),
+    file_type: nonEmpty(pick(state.facets.file_type, DEVICE_FILE_TYPES)),
     sort,
     page: state.page,
     size,

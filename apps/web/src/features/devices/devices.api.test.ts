@@ -12,6 +12,7 @@ const facets = {
   version: [],
   backups: { with: 0, without: 3 },
   journals: { with: 0, without: 3 },
+  file_type: [],
   tags: [],
   events: { with: 0, without: 3 },
 };

@@ -10,10 +10,12 @@ import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Tooltip from "@mui/material/Tooltip";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { RelativeTime } from "../devices/components/DeviceLabels";
 import { useNow } from "../devices/components/useNow";
+import { formatBytes } from "../devices/detail/format";
 
 const LEVEL_COLORS = { info: "info", warning: "warning", error: "error" } as const;
 
@@ -39,6 +41,28 @@ interface EventsTableProps {
   /** Hide the device column (on a device's own page). */
   hasDevice?: boolean;
   onMarkRead?: (event: FleetEvent) => void;
+}
+
+/**
+ * An event's text: as the router wrote it, or, for what the server raises itself (a data plan's
+ * threshold), in the interface language from its details.
+ */
+function eventMessage(t: TFunction, event: FleetEvent): string {
+  const details = event.details as {
+    iccid?: string;
+    percent?: number;
+    used_bytes?: number;
+    plan_bytes?: number;
+  };
+  if (event.kind === "data_plan_threshold" && details.iccid && details.plan_bytes !== undefined) {
+    return t("insight.usage.event", {
+      iccid: details.iccid,
+      percent: details.percent,
+      used: formatBytes(details.used_bytes ?? 0),
+      plan: formatBytes(details.plan_bytes),
+    });
+  }
+  return event.message;
 }
 
 /** A table of events: unread rows stand out and can be marked read one by one. */
@@ -73,7 +97,7 @@ export function EventsTable({ events, hasDevice = true, onMarkRead }: EventsTabl
               <TableCell sx={{ whiteSpace: "nowrap", ...WIDE_ONLY }}>
                 {t(`fleet.eventKinds.${event.kind}`, { defaultValue: event.kind })}
               </TableCell>
-              <TableCell sx={{ minWidth: 160 }}>{event.message}</TableCell>
+              <TableCell sx={{ minWidth: 160 }}>{eventMessage(t, event)}</TableCell>
               {hasDevice ? (
                 <TableCell>
                   {event.device ? (

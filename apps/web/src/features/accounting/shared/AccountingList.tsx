@@ -41,6 +41,8 @@ interface AccountingListProps<T> {
   onAdd?: () => void;
   emptyText: string;
   testId: string;
+  /** The line under the title; the row count unless given. */
+  subtitle?: ReactNode;
 }
 
 /**
@@ -93,7 +95,9 @@ export function AccountingList<T>(props: AccountingListProps<T>) {
   return (
     <ListCard
       title={props.title}
-      subtitle={query.data ? t("accounting.list.total", { count: rows.length }) : undefined}
+      subtitle={
+        props.subtitle ?? (query.data ? t("accounting.list.total", { count: rows.length }) : undefined)
+      }
       filters={
         <SearchBox
           prefix={props.prefix}

@@ -58,12 +58,20 @@ interface FormToggleProps<T extends FieldValues> {
   label: string;
   /** A checkbox instead of a switch. */
   isCheckbox?: boolean;
+  disabled?: boolean;
 }
 
 /** A yes/no field of a form as a labelled switch (or checkbox). */
-export function FormToggle<T extends FieldValues>({ control, name, label, isCheckbox }: FormToggleProps<T>) {
+export function FormToggle<T extends FieldValues>({
+  control,
+  name,
+  label,
+  isCheckbox,
+  disabled,
+}: FormToggleProps<T>) {
   const { field } = useController({ control, name });
   const toggle = {
+    disabled,
     checked: field.value as boolean,
     onChange: (event: { target: { checked: boolean } }) => field.onChange(event.target.checked),
   };

@@ -1,4 +1,4 @@
-import type { DeviceFacets } from "@cellfleet/contract";
+import { DEVICE_FILE_TYPES, type DeviceFacets } from "@cellfleet/contract";
 import ArrowDropDownIcon from "@mui/icons-material/ArrowDropDown";
 import Badge from "@mui/material/Badge";
 import Button from "@mui/material/Button";
@@ -27,6 +27,12 @@ export function facetEntries(
     case "status":
     case "signal":
       return Object.entries(facets[facet]).map(([value, count]) => ({ value, count: count ?? 0 }));
+    case "file_type":
+      // Every type of router file is offered, with 0 where no router has one yet.
+      return DEVICE_FILE_TYPES.map((value) => ({
+        value,
+        count: facets.file_type.find((entry) => entry.value === value)?.count ?? 0,
+      }));
     case "backups":
     case "journals":
       return [

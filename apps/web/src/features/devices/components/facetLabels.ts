@@ -8,6 +8,7 @@ export function useFacetValueLabel() {
     if (facet === "status") return t(`fleet.status.${value}`);
     if (facet === "signal") return t(`fleet.signal.${value}`);
     if (facet === "backups" || facet === "journals") return t(`fleet.facets.presence.${value}`);
+    if (facet === "file_type") return t(`files.types.${value}`);
     return value === "" ? t("fleet.facets.notReported") : value;
   };
 }

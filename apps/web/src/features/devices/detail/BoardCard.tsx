@@ -41,7 +41,7 @@ export function BoardCard({
     <Stack spacing={2}>
       <Box sx={{ ...GRID, border: 1, borderColor: "divider", borderRadius: 1 }} data-testid="device-summary">
         <Field label={t("fleet.columns.status")}>
-          <StatusChip status={device.status} />
+          <StatusChip status={device.status} isLong />
         </Field>
         <Field label={t("fleet.columns.time")}>
           <RelativeTime time={device.time} now={now} />

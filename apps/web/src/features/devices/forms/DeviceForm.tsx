@@ -1,6 +1,14 @@
-import { type FormError, TEXT_MAX_LENGTH, validateDeviceIdent, validateHexKey } from "@cellfleet/contract";
+import {
+  type FormError,
+  generateDeviceKey,
+  TEXT_MAX_LENGTH,
+  validateDeviceIdent,
+  validateHexKey,
+} from "@cellfleet/contract";
 import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
+import InputAdornment from "@mui/material/InputAdornment";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import { useQuery } from "@tanstack/react-query";
@@ -8,6 +16,7 @@ import type { ReactNode } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { formError } from "../../../app/messages/texts";
+import { CopyButton } from "../../../components/CopyButton";
 import { TagsInput } from "../../../components/list-card";
 import { tagFrequenciesQueryOptions } from "../devices.queries";
 
@@ -35,6 +44,8 @@ interface DeviceFormProps {
   onSubmit: (values: DeviceFormValues) => void;
   /** Extra buttons beside Save (the delete button on the edit page). */
   extra?: ReactNode;
+  /** Shown beside the form with the ident and key as they stand (the create form's connect preview). */
+  renderAside?: (values: { ident: string; aesKey: string }) => ReactNode;
 }
 
 /**
@@ -49,13 +60,19 @@ export function DeviceForm({
   serverError,
   onSubmit,
   extra,
+  renderAside,
 }: DeviceFormProps) {
   const { t } = useTranslation();
   const tags = useQuery(tagFrequenciesQueryOptions());
   const form = useForm<DeviceFormValues>({ values: initial, mode: "onChange" });
   const { errors } = form.formState;
+  const key = form.watch("aes_key");
+  const ident = form.watch("ident");
+  // A key from the browser's cryptographic source (crypto.getRandomValues), in the field to copy.
+  const handleGenerateKey = () =>
+    form.setValue("aes_key", generateDeviceKey(), { shouldValidate: true, shouldDirty: true });
 
-  return (
+  const formElement = (
     <Stack
       component="form"
       noValidate
@@ -107,7 +124,24 @@ export function DeviceForm({
           autoComplete="off"
           error={Boolean(errors.aes_key)}
           helperText={errors.aes_key?.message ?? t("fleet.form.keyHelp")}
-          slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: "monospace" } } }}
+          slotProps={{
+            htmlInput: { spellCheck: false, style: { fontFamily: "monospace" }, "data-testid": "key-input" },
+            // A generated key arrives without typing: the label must move up (and the outline open) by hand.
+            inputLabel: { shrink: key !== "" ? true : undefined },
+            input: {
+              notched: key !== "" ? true : undefined,
+              endAdornment: (
+                <InputAdornment position="end">
+                  {key.trim() !== "" ? (
+                    <CopyButton text={key.trim()} label={t("insight.connect.copyKey")} />
+                  ) : null}
+                  <Button size="small" onClick={handleGenerateKey} data-testid="generate-key">
+                    {t("insight.connect.generate")}
+                  </Button>
+                </InputAdornment>
+              ),
+            },
+          }}
           {...form.register("aes_key", {
             validate: (value) => errorOrTrue(validateHexKey(value.trim(), { allowEmpty: true })),
           })}
@@ -127,5 +161,18 @@ export function DeviceForm({
         {extra}
       </Stack>
     </Stack>
+  );
+  if (!renderAside) return formElement;
+  return (
+    <Box
+      sx={{
+        display: "grid",
+        gridTemplateColumns: { xs: "1fr", lg: "minmax(0, 640px) minmax(0, 1fr)" },
+        gap: 3,
+      }}
+    >
+      {formElement}
+      <Box sx={{ minWidth: 0 }}>{renderAside({ ident, aesKey: key })}</Box>
+    </Box>
   );
 }

@@ -1,0 +1,124 @@
+import type { DeviceFileType } from "@cellfleet/contract";
+import type { AppContext } from "../../platform/context";
+import { type PeriodicJob, startPeriodicJob } from "../../platform/scheduler/lease";
+import { fileTransfersRepo } from "./file-transfers.repo";
+import { filesRepo } from "./files.repo";
+import {
+  DEVICE_DELETED_EVENT,
+  enqueueBlobDeletes,
+  FILE_BLOB_DELETE_JOB,
+  FILE_RETENTION_JOB,
+} from "./files-queue";
+import { applyRetention } from "./files-retention";
+
+// Work after a commit of the files feature, as durable jobs (ADR 007): removing blobs, keeping
+// the copies a domain asks for, and forgetting a deleted router's files.
+
+/** How often lapsed uploads are swept. */
+export const FILE_SWEEP_INTERVAL_MS = 10 * 60_000;
+/** An upload still running past its URL's expiry is left alone this long before it counts as lapsed. */
+export const LAPSED_TRANSFER_GRACE_MS = 60 * 60_000;
+/** Finished transfer records are kept this long (they explain recent uploads), then removed. */
+export const TRANSFER_RECORD_KEEP_MS = 30 * 24 * 3600_000;
+
+/** Registers the files feature's job handlers and its subscription to deleted routers. */
+export function registerFileJobs(ctx: AppContext): void {
+  ctx.jobs.register<{ key: string }>(FILE_BLOB_DELETE_JOB, {
+    maxAttempts: 10,
+    backoff: { baseMs: 5000, maxMs: 30 * 60_000 },
+    // Deleting a missing blob succeeds, so a repeat after a crash does no harm.
+    handle: async ({ payload }) => ctx.storage.delete(payload.key),
+  });
+
+  ctx.jobs.register<{ deviceId: string; fileType: DeviceFileType }>(FILE_RETENTION_JOB, {
+    maxAttempts: 8,
+    handle: async ({ payload, domainId }) => {
+      if (domainId === null) return;
+      await applyRetention(ctx, domainId, payload.deviceId, payload.fileType);
+    },
+  });
+
+  ctx.jobs.subscribe<{ domainId: string; deviceIds: string[] }>(DEVICE_DELETED_EVENT, "files", {
+    handle: async ({ payload }) => {
+      await ctx.jobs.transaction(async (trx) => {
+        const repo = filesRepo(trx);
+        const ids = await repo.findDeviceFileIds(payload.domainId, payload.deviceIds);
+        await repo.deleteFiles(payload.domainId, ids);
+        await enqueueBlobDeletes(ctx, trx, payload.domainId, ids);
+      });
+    },
+  });
+}
+
+/**
+ * Marks uploads whose URL lapsed (an hour's grace for one still streaming) as expired and removes
+ * whatever a cut-off upload left under their key; drops transfer records older than 30 days.
+ * Answers how many lapsed.
+ */
+export async function sweepLapsedTransfers(ctx: AppContext): Promise<number> {
+  const now = ctx.now();
+  const lapsed = await fileTransfersRepo(ctx.db).findLapsedTransfersAcrossDomains(
+    new Date(now.getTime() - LAPSED_TRANSFER_GRACE_MS),
+    500,
+  );
+  let count = 0;
+  for (const transfer of lapsed) {
+    await ctx.jobs.transaction(async (trx) => {
+      const repo = fileTransfersRepo(trx);
+      const lapse = {
+        state: "expired" as const,
+        error: "no upload before the URL expired",
+        finish_time: now,
+      };
+      const moved =
+        (await repo.moveTransfer(transfer.domain_id, transfer.id, "expected", lapse)) ||
+        (await repo.moveTransfer(transfer.domain_id, transfer.id, "receiving", lapse));
+      if (!moved) return;
+      await enqueueBlobDeletes(ctx, trx, transfer.domain_id, [transfer.id]);
+      count += 1;
+    });
+  }
+  await fileTransfersRepo(ctx.db).deleteFinishedTransfersAcrossDomains(
+    new Date(now.getTime() - TRANSFER_RECORD_KEEP_MS),
+  );
+  return count;
+}
+
+/** The periodic sweep of lapsed uploads: `start` on nodes that run jobs; `tick` runs it once now. */
+export interface FileSweep {
+  start(): void;
+  tick(): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The sweep of uploads that never came (modules/files); main.ts starts it with the dispatcher. */
+    fileSweep: FileSweep;
+  }
+}
+
+/** The sweep under its lease, so one node of many runs it at a time. */
+export function createFileSweep(ctx: AppContext, holder: string): FileSweep {
+  const options = {
+    db: ctx.db,
+    name: "files.sweep",
+    holder,
+    intervalMs: FILE_SWEEP_INTERVAL_MS,
+    now: ctx.now,
+    log: ctx.log,
+    run: async () => {
+      const lapsed = await sweepLapsedTransfers(ctx);
+      if (lapsed > 0) ctx.log.info({ lapsed }, "device uploads that never came were swept");
+    },
+  };
+  let job: PeriodicJob = startPeriodicJob(options, false);
+  return {
+    start() {
+      void job.stop();
+      job = startPeriodicJob(options, true);
+    },
+    tick: () => job.tick(),
+    stop: () => job.stop(),
+  };
+}

@@ -1,0 +1,193 @@
+import {
+  type CommonFilesRequest,
+  type FileDto,
+  fileTypeAccepts,
+  isCommonFileType,
+  isFileDeletable,
+  plainFileName,
+} from "@cellfleet/contract";
+import { assertCan } from "../../platform/auth/permissions";
+import type { SessionContext } from "../../platform/auth/session-guard";
+import type { AppContext } from "../../platform/context";
+import { takeTransactionLock } from "../../platform/db/locks";
+import { AppError } from "../../platform/errors";
+import { csvField } from "../../platform/http/csv";
+import { type ByteRange, type FileRead, isStorageKey } from "../../platform/storage/file-storage";
+import { parseRangeHeader } from "../../platform/storage/http-range";
+import { requireDeviceDomain } from "../devices/devices.service";
+import { toFileDto } from "./files.mapper";
+import { filesRepo } from "./files.repo";
+import { enqueueBlobDeletes } from "./files-queue";
+
+/** The domain whose files a session reaches; superusers have none (PERMISSION_DENIED). */
+export const requireFilesDomain = requireDeviceDomain;
+
+/** The lock that serialises names of one type in a domain, so two uploads cannot both take one. */
+export function fileNameLock(domainId: string, fileType: string, filename: string): string {
+  return `files:name:${domainId}:${fileType}:${filename.toLowerCase()}`;
+}
+
+/**
+ * POST /api/commonfiles: no body lists the common files; a `device_id` lists that router's files
+ * (of one type, and one command's, when given); a common `file_type` alone lists that type.
+ */
+export async function listFiles(
+  ctx: AppContext,
+  session: SessionContext,
+  request: CommonFilesRequest,
+): Promise<FileDto[]> {
+  const domainId = requireFilesDomain(session);
+  const repo = filesRepo(ctx.db);
+  const fileType = request?.file_type;
+  if (request?.device_id) {
+    if (!(await repo.findDevice(domainId, request.device_id))) throw new AppError("DEVICE_NOT_FOUND");
+    // The device page's "common files" tab shows the domain's common files of that type.
+    if (fileType && isCommonFileType(fileType))
+      return (await repo.listCommonFiles(domainId, fileType)).map(toFileDto);
+    const rows = await repo.listDeviceFiles(domainId, request.device_id, {
+      fileType,
+      commandId: request.command_id,
+    });
+    return rows.map(toFileDto);
+  }
+  if (fileType && !isCommonFileType(fileType)) {
+    throw new AppError("NOT_ENOUGH_PARAMS", "Name the device whose backups, journals or reports to list");
+  }
+  return (await repo.listCommonFiles(domainId, fileType)).map(toFileDto);
+}
+
+/** One file of the session's domain; another domain's id answers FILE_NOT_FOUND like a missing one. */
+export async function readFile(ctx: AppContext, session: SessionContext, fileId: string): Promise<FileDto> {
+  const domainId = requireFilesDomain(session);
+  // An id that could not be one (a path, a NUL) names no file: it never reaches a query.
+  if (!isStorageKey(fileId)) throw new AppError("FILE_NOT_FOUND");
+  const row = await filesRepo(ctx.db).findFile(domainId, fileId);
+  if (!row) throw new AppError("FILE_NOT_FOUND");
+  return toFileDto(row);
+}
+
+/** An open download: the file, what storage streams, and whether it is one range of it. */
+export interface FileDownload {
+  file: FileDto;
+  read: FileRead | null;
+  /** The range answered (206), the whole file (200), or a range past the end (416). */
+  kind: "whole" | "partial" | "unsatisfiable";
+}
+
+/** GET /api/file/{id}: the file's blob, or the range a Range header asks for. */
+export async function openFileDownload(
+  ctx: AppContext,
+  session: SessionContext,
+  fileId: string,
+  rangeHeader: string | undefined,
+): Promise<FileDownload> {
+  const file = await readFile(ctx, session, fileId);
+  // Listed to everyone who sees the router, but its contents (keys, passwords) are not for operators.
+  if (file.file_type === "backup") assertCan(session, "files.downloadBackups");
+  const wanted = parseRangeHeader(rangeHeader, file.size);
+  if (wanted.kind === "unsatisfiable") return { file, read: null, kind: "unsatisfiable" };
+  const range: ByteRange | undefined = wanted.kind === "partial" ? wanted.range : undefined;
+  const read = await ctx.storage.get(fileId, range);
+  return { file, read, kind: wanted.kind };
+}
+
+/** POST /api/files/{id} with a name: renames a common file; the name must fit its type and be free. */
+export async function renameFile(
+  ctx: AppContext,
+  session: SessionContext,
+  fileId: string,
+  requested: string,
+): Promise<FileDto> {
+  const domainId = requireFilesDomain(session);
+  const filename = plainFileName(requested);
+  if (filename.length === 0) throw new AppError("BAD_REQUEST", "The file needs a name");
+  if (!isStorageKey(fileId)) throw new AppError("FILE_NOT_FOUND");
+  return ctx.jobs.transaction(async (trx) => {
+    const repo = filesRepo(trx);
+    const [file] = await repo.lockFiles(domainId, [fileId]);
+    if (!file) throw new AppError("FILE_NOT_FOUND");
+    if (file.device_id !== null || !isCommonFileType(file.file_type)) {
+      throw new AppError("OPERATION_IS_NOT_SUPPORTED", "A router's files keep the name they came with");
+    }
+    if (!isFileDeletable({ metadata: { user_id: file.user_id } })) {
+      throw new AppError("ACCESS_DENIED", "System files cannot be changed");
+    }
+    if (!fileTypeAccepts(file.file_type, filename)) {
+      throw new AppError("INVALID_FILE_TYPE", `"${filename}" does not fit a file of type ${file.file_type}`);
+    }
+    if (filename !== file.filename) {
+      await takeTransactionLock(trx, fileNameLock(domainId, file.file_type, filename));
+      const isSameNameOtherCase = filename.toLowerCase() === file.filename.toLowerCase();
+      if (!isSameNameOtherCase && (await repo.hasCommonFileNamed(domainId, file.file_type, filename))) {
+        throw new AppError("FILE_EXISTS", `A file named "${filename}" exists already`);
+      }
+      await repo.renameFile(domainId, fileId, filename);
+    }
+    const row = await repo.findFile(domainId, fileId);
+    if (!row) throw new AppError("FILE_NOT_FOUND");
+    return toFileDto(row);
+  });
+}
+
+/**
+ * DELETE /api/file/{id} and /api/file/many (admins): all of them or none. Every id must be a file
+ * of the domain (FILE_NOT_FOUND), none a 'system' file (ACCESS_DENIED). The rows go at once; the
+ * blobs by jobs queued in the same transaction.
+ */
+export async function deleteFiles(
+  ctx: AppContext,
+  session: SessionContext,
+  targets: readonly string[],
+): Promise<number> {
+  const domainId = requireFilesDomain(session);
+  const ids = [...new Set(targets)];
+  if (ids.length === 0) throw new AppError("FILES_LIST_EMPTY", "Choose the files to delete");
+  if (!ids.every(isStorageKey)) throw new AppError("FILE_NOT_FOUND");
+  return ctx.jobs.transaction(async (trx) => {
+    const repo = filesRepo(trx);
+    const rows = await repo.lockFiles(domainId, ids);
+    if (rows.length !== ids.length) throw new AppError("FILE_NOT_FOUND");
+    if (rows.some((row) => !isFileDeletable({ metadata: { user_id: row.user_id } }))) {
+      throw new AppError("ACCESS_DENIED", "System files cannot be deleted");
+    }
+    const deleted = await repo.deleteFiles(domainId, ids);
+    await enqueueBlobDeletes(ctx, trx, domainId, ids);
+    const devices = [...new Set(rows.map((row) => row.device_id).filter((id): id is string => id !== null))];
+    await repo.refreshDeviceFileFlags(domainId, devices);
+    return deleted;
+  });
+}
+
+/** Columns of the files CSV, as the lists show them. */
+const FILES_CSV_COLUMNS = [
+  "filename",
+  "file_type",
+  "size",
+  "sha256",
+  "create_date",
+  "status",
+  "user",
+] as const;
+
+/** POST /api/files/export: the list POST /api/commonfiles answers for the same body, as CSV. */
+export async function exportFilesCsv(
+  ctx: AppContext,
+  session: SessionContext,
+  request: CommonFilesRequest,
+): Promise<string> {
+  const files = await listFiles(ctx, session, request);
+  const lines = [FILES_CSV_COLUMNS.join(",")];
+  for (const file of files) {
+    const fields = [
+      file.filename,
+      file.file_type,
+      file.size,
+      file.sha256,
+      new Date(file.create_date).toISOString(),
+      file.status,
+      file.metadata.user_name ?? file.metadata.user_id,
+    ];
+    lines.push(fields.map(csvField).join(","));
+  }
+  return `${lines.join("\r\n")}\r\n`;
+}

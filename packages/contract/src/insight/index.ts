@@ -1,0 +1,7 @@
+// Device insight and onboarding (issue 18): signal history, data usage per SIM, connecting a router.
+export * from "./api";
+export * from "./changes";
+export * from "./keys";
+export * from "./signal";
+export * from "./timeline";
+export * from "./usage";
