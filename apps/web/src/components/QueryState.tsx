@@ -7,6 +7,7 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { apiErrorText } from "../app/api/handleTransportError";
+import { isMissingEntity, MissingEntity } from "./MissingEntity";
 
 interface QueryStateProps<T> {
   query: UseQueryResult<T>;
@@ -20,7 +21,10 @@ interface QueryStateProps<T> {
   isInset?: boolean;
 }
 
-/** Renders a query as pending (a spinner), error (its text and Retry), empty, or its data. */
+/**
+ * Renders a query as pending (a spinner), missing (the object does not exist, and the way back),
+ * error (its text and Retry), empty, or its data.
+ */
 export function QueryState<T>({
   query,
   children,
@@ -36,6 +40,9 @@ export function QueryState<T>({
         <CircularProgress aria-label={t("app.loading")} />
       </Stack>
     );
+  }
+  if (query.isError && isMissingEntity(query.error)) {
+    return <MissingEntity error={query.error} isInset={isInset} />;
   }
   if (query.isError) {
     return (
