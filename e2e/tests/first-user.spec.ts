@@ -24,9 +24,8 @@ test("deleting a router from its edit page lands on the dashboard with no error,
   const deviceId = new URL(page.url()).pathname.split("/").at(-1) as string;
 
   await page.goto(`/device/edit/${deviceId}`);
-  const remove = page.getByRole("button", { name: /^delete$/i });
-  await remove.click();
-  await remove.click();
+  await page.getByRole("button", { name: /^delete$/i }).click();
+  await page.getByRole("button", { name: /^tap again$/i }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.waitForTimeout(2500);
   const shown = await infoMessages(page);
