@@ -78,9 +78,9 @@ describe("apiRequest", () => {
     vi.stubGlobal("fetch", answer(404, { code: "DEVICE_NOT_FOUND", message: "nope" }));
     await expect(apiRequest("/api/device/1", { method: "DELETE" })).rejects.toBeInstanceOf(ApiError);
     expect(shown()).toEqual([{ level: "warning", text: errorText("DEVICE_NOT_FOUND", "en") }]);
-    await expect(apiRequest("/api/device/1", { signal: new AbortController().signal })).rejects.toBeInstanceOf(
-      ApiError,
-    );
+    await expect(
+      apiRequest("/api/device/1", { signal: new AbortController().signal }),
+    ).rejects.toBeInstanceOf(ApiError);
     expect(shown()).toHaveLength(1);
   });
 

@@ -1,8 +1,8 @@
 import { SOCKET_TIMEOUT_MS } from "@cellfleet/contract";
 import { loadingStore } from "../loading/loadingStore";
 import { pushInfoMessage } from "../messages/messageStore";
-import { queryClient } from "../queryClient";
 import { translateErrorCode } from "../messages/texts";
+import { queryClient } from "../queryClient";
 import { endSession } from "../session/endSession";
 import { RealtimeClient } from "./RealtimeClient";
 

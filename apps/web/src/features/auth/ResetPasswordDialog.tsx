@@ -11,8 +11,8 @@ import TextField from "@mui/material/TextField";
 import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { mailErrorText } from "../registry/mailErrorText";
 import { rule } from "../accounting/shared/formRules";
+import { mailErrorText } from "../registry/mailErrorText";
 import { requestPasswordReset } from "../registry/registry.api";
 
 interface ResetPasswordDialogProps {

@@ -54,15 +54,29 @@ export const DeviceRow = memo(function DeviceRow({
       </td>
       <td className={`${WIDE_CELL} ${cls.description}`}>{device.description}</td>
       <td className={WIDE_CELL}>{device.board.model ?? "—"}</td>
-      <td className={WIDE_CELL}>{device.firmware ?? "—"}</td>
+      <td className={`${WIDE_CELL} ${cls.clipped}`} title={device.firmware ?? undefined}>
+        {device.firmware ?? "—"}
+      </td>
       <td className={CELL}>
-        <span
-          className={`${cls.chip} ${chipColorClass(STATUS_COLORS[status])}`}
-          data-testid="status-chip"
-          data-status={status}
-        >
-          <span className={cls.chipLabel}>{t(`fleet.status.${status}`)}</span>
-        </span>
+        <div className={cls.statusStack}>
+          <span
+            className={`${cls.chip} ${chipColorClass(STATUS_COLORS[status])}`}
+            data-testid="status-chip"
+            data-status={status}
+          >
+            <span className={cls.chipLabel}>{t(`fleet.status.${status}`)}</span>
+          </span>
+          {/* Status is about contact (spec §4): an online router whose uplink is down says so too. */}
+          {device.wan_up === false ? (
+            <span
+              className={`${cls.chip} ${chipColorClass("error")}`}
+              data-testid="wan-down"
+              title={t("fleet.wanDown.hint")}
+            >
+              <span className={cls.chipLabel}>{t("fleet.wanDown.label")}</span>
+            </span>
+          ) : null}
+        </div>
       </td>
       <td className={CELL}>
         <span className={`${signalClass(signal.quality)} ${cls.nowrap}`} title={signalTitle(signal.csq)}>

@@ -37,6 +37,20 @@ function renderTable(rows: Device[]) {
   return { ...result, rerenderRows: (next: Device[]) => result.rerender(view(next)) };
 }
 
+describe("DeviceTable: WAN beside the status (issue 11)", () => {
+  beforeAll(() => setLocale("en"));
+  afterEach(cleanup);
+
+  it("marks an online router whose modems are all offline as WAN down, and only that one", () => {
+    renderTable([device(1, { wan_up: false }), device(2, { wan_up: true }), device(3, { wan_up: null })]);
+    const rows = screen.getAllByTestId("device-row");
+    expect(within(rows[0]).getByTestId("wan-down").textContent).toBe("WAN down");
+    expect(within(rows[0]).getByTestId("status-chip").dataset.status).toBe("online");
+    expect(within(rows[1]).queryByTestId("wan-down")).toBeNull();
+    expect(within(rows[2]).queryByTestId("wan-down")).toBeNull();
+  });
+});
+
 describe("DeviceTable rows", () => {
   beforeAll(() => setLocale("en"));
   afterEach(() => {

@@ -21,6 +21,10 @@ export const rowClasses = {
   chipLabel: "DeviceRow-chipLabel",
   outlined: "DeviceRow-outlined",
   nowrap: "DeviceRow-nowrap",
+  /** A long value (firmware) cut with an ellipsis; the whole value is its hover text. */
+  clipped: "DeviceRow-clipped",
+  /** The status chip with the WAN chip under it when the uplink is down. */
+  statusStack: "DeviceRow-statusStack",
 } as const;
 
 /** The class of a chip's colour (a STATUS_COLORS value), as MUI's filled small Chip colours it. */
@@ -55,7 +59,10 @@ export const DeviceTableRoot = styled(Table)(({ theme }) => {
         isLight ? lighten(alpha(palette.divider, 1), 0.88) : darken(alpha(palette.divider, 1), 0.68)
       }`,
       textAlign: "left",
-      padding: "6px 16px",
+      // Narrower than MUI's 16 px: ten columns fit a 1280-1440 px laptop in Russian too (issue 11).
+      padding: "6px 8px",
+      "&:first-of-type": { paddingLeft: 16 },
+      "&:last-of-type": { paddingRight: 16 },
       color: palette.text.primary,
     },
     [c(rowClasses.checkboxCell)]: {
@@ -67,7 +74,7 @@ export const DeviceTableRoot = styled(Table)(({ theme }) => {
       [theme.breakpoints.down("md")]: { display: "none" },
     },
     [c(rowClasses.description)]: {
-      maxWidth: 220,
+      maxWidth: 180,
       overflow: "hidden",
       textOverflow: "ellipsis",
       whiteSpace: "nowrap",
@@ -83,9 +90,22 @@ export const DeviceTableRoot = styled(Table)(({ theme }) => {
       display: "flex",
       flexDirection: "row",
       gap: theme.spacing(0.5),
-      flexWrap: "nowrap",
+      flexWrap: "wrap",
+      maxWidth: 180,
     },
     [c(rowClasses.nowrap)]: { whiteSpace: "nowrap" },
+    [c(rowClasses.clipped)]: {
+      maxWidth: 130,
+      overflow: "hidden",
+      textOverflow: "ellipsis",
+      whiteSpace: "nowrap",
+    },
+    [c(rowClasses.statusStack)]: {
+      display: "flex",
+      flexDirection: "column",
+      alignItems: "flex-start",
+      gap: 2,
+    },
     [c(rowClasses.chip)]: {
       maxWidth: "100%",
       fontFamily: typography.fontFamily,
