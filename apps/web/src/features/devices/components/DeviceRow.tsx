@@ -3,7 +3,7 @@ import Checkbox from "@mui/material/Checkbox";
 import type { TFunction } from "i18next";
 import { memo } from "react";
 import { Link as RouterLink } from "react-router";
-import { formatMoment, formatNumber } from "../../../app/format";
+import { formatClock, formatMoment, formatNumber } from "../../../app/format";
 import { relativeTimeText, STATUS_COLORS, signalTitle } from "./DeviceLabels";
 import { chipColorClass, rowClasses as cls, signalClass } from "./deviceTableStyles";
 
@@ -107,6 +107,9 @@ export const DeviceRow = memo(function DeviceRow({
         ) : (
           <span className={cls.nowrap} title={formatMoment(time, language)}>
             {relativeTimeText(t, time, now)}
+            <span className={cls.clock} data-testid="time-clock">
+              {formatClock(time, now, language)}
+            </span>
           </span>
         )}
       </td>

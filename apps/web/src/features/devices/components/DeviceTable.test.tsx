@@ -49,6 +49,19 @@ describe("DeviceTable: WAN beside the status (issue 11)", () => {
     expect(within(rows[1]).queryByTestId("wan-down")).toBeNull();
     expect(within(rows[2]).queryByTestId("wan-down")).toBeNull();
   });
+
+  it("shows the time of day under 'just now', so two recent contacts can be told apart", () => {
+    vi.useFakeTimers({ now: NOW, toFake: ["Date"] });
+    try {
+      renderTable([device(1, { time: NOW - 2 * 60_000 }), device(2, { time: NOW - 20 * 60_000 })]);
+      const clocks = screen.getAllByTestId("time-clock").map((clock) => clock.textContent);
+      expect(clocks).toHaveLength(2);
+      expect(clocks[0]).not.toBe(clocks[1]);
+      expect(screen.getAllByTestId("device-row")[0].textContent).toContain("just now");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe("DeviceTable rows", () => {

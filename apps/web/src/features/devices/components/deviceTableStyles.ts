@@ -25,6 +25,8 @@ export const rowClasses = {
   clipped: "DeviceRow-clipped",
   /** The status chip with the WAN chip under it when the uplink is down. */
   statusStack: "DeviceRow-statusStack",
+  /** The time of day under "just now": a table of recent contacts still tells them apart. */
+  clock: "DeviceRow-clock",
 } as const;
 
 /** The class of a chip's colour (a STATUS_COLORS value), as MUI's filled small Chip colours it. */
@@ -74,7 +76,7 @@ export const DeviceTableRoot = styled(Table)(({ theme }) => {
       [theme.breakpoints.down("md")]: { display: "none" },
     },
     [c(rowClasses.description)]: {
-      maxWidth: 180,
+      maxWidth: 150,
       overflow: "hidden",
       textOverflow: "ellipsis",
       whiteSpace: "nowrap",
@@ -95,11 +97,12 @@ export const DeviceTableRoot = styled(Table)(({ theme }) => {
     },
     [c(rowClasses.nowrap)]: { whiteSpace: "nowrap" },
     [c(rowClasses.clipped)]: {
-      maxWidth: 130,
+      maxWidth: 110,
       overflow: "hidden",
       textOverflow: "ellipsis",
       whiteSpace: "nowrap",
     },
+    [c(rowClasses.clock)]: { display: "block", ...typography.caption, color: palette.text.secondary },
     [c(rowClasses.statusStack)]: {
       display: "flex",
       flexDirection: "column",
