@@ -205,7 +205,9 @@ export function planBatch(
         touch.serial = board.serial;
       } else if (report.collectType === "modems") {
         const modems = (
-          report.message as { modems: Array<{ primary: boolean; state: number; csq: number | null; mode: string }> }
+          report.message as {
+            modems: Array<{ primary: boolean; state: number; csq: number | null; mode: string }>;
+          }
         ).modems;
         planModemsReport(plan.insight, device, previous?.data, data, report.message.ts, now);
         const main = modems.find((modem) => modem.primary) ?? modems[0];
