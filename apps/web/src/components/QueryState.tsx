@@ -6,6 +6,7 @@ import Typography from "@mui/material/Typography";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { isApiError } from "../app/api/ApiError";
 import { apiErrorText } from "../app/api/handleTransportError";
 import { isMissingEntity, MissingEntity } from "./MissingEntity";
 
@@ -45,15 +46,19 @@ export function QueryState<T>({
     return <MissingEntity error={query.error} isInset={isInset} />;
   }
   if (query.isError) {
+    // Reading again cannot lift a refusal (403): Retry is offered only where it may help.
+    const isRefused = isApiError(query.error) && query.error.status === 403;
     return (
       <Alert
         data-testid="query-error"
         severity="error"
         sx={isInset ? { m: 2 } : undefined}
         action={
-          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-            {t("common.retry")}
-          </Button>
+          isRefused ? undefined : (
+            <Button color="inherit" size="small" onClick={() => void query.refetch()}>
+              {t("common.retry")}
+            </Button>
+          )
         }
       >
         {apiErrorText(query.error)}
