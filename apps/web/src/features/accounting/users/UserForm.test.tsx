@@ -29,7 +29,9 @@ describe("UserForm plugins for a new domain admin", () => {
       </QueryClientProvider>,
     );
     for (const name of ["Notifications", "Accounting", "Keychain"]) {
-      expect((screen.getByRole("checkbox", { name: new RegExp(name) }) as HTMLInputElement).checked).toBe(true);
+      expect((screen.getByRole("checkbox", { name: new RegExp(name) }) as HTMLInputElement).checked).toBe(
+        true,
+      );
     }
     expect(screen.getByTestId("plugin-hint-accounting").textContent).toMatch(/security policies/i);
   });
