@@ -15,7 +15,9 @@ describe("DateRangeFilter days in the interface language", () => {
     const [from] = screen.getAllByTestId("day-field") as HTMLInputElement[];
     expect(from.placeholder).toBe("дд.мм.гггг");
     fireEvent.change(from, { target: { value: "05.11.2025" } });
-    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ since: fromDateInput("2025-11-05") }));
+    expect(onChange).toHaveBeenLastCalledWith(
+      expect.objectContaining({ since: fromDateInput("2025-11-05") }),
+    );
     expect(from.value).toBe("05.11.2025");
   });
 });
