@@ -67,14 +67,18 @@ export function measureRoutes(): RouteWeight[] {
   if (!entryKey) throw new Error("the build manifest has no entry");
   return BUDGETS.map(({ route, page, targetKb, ceilingKb }) => {
     const files = staticClosure(manifest, page, staticClosure(manifest, entryKey, new Set()));
-    const bytes = [...files].filter((file) => file.endsWith(".js")).reduce((sum, file) => sum + gzipBytes(file), 0);
+    const bytes = [...files]
+      .filter((file) => file.endsWith(".js"))
+      .reduce((sum, file) => sum + gzipBytes(file), 0);
     return { route, files: files.size, gzipKb: Math.round(bytes / 100) / 10, targetKb, ceilingKb };
   });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.env.BENCH_BUILD !== "0") buildWeb();
-  console.log("| route | chunks | gzipped JS | ceiling (test) | target (issue 11) |\n| --- | --: | --: | --: | --: |");
+  console.log(
+    "| route | chunks | gzipped JS | ceiling (test) | target (issue 11) |\n| --- | --: | --: | --: | --: |",
+  );
   for (const row of measureRoutes()) {
     const target = row.targetKb === null ? "–" : `${row.targetKb} kB`;
     console.log(`| ${row.route} | ${row.files} | ${row.gzipKb} kB | ${row.ceilingKb} kB | ${target} |`);

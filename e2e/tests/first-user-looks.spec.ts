@@ -62,7 +62,11 @@ test("the device table fits its card at laptop widths, in Russian and English", 
     await page.goto("/events");
     await expect(page.getByTestId("event-row").first()).toBeVisible({ timeout: 30_000 });
     // The level is in view on a phone too (in the message cell), and the time of day beside 'just now'.
-    const levels = page.getByTestId("event-row").first().locator(".MuiChip-outlined").filter({ visible: true });
+    const levels = page
+      .getByTestId("event-row")
+      .first()
+      .locator(".MuiChip-outlined")
+      .filter({ visible: true });
     await expect(levels).toHaveCount(1);
     await expect(page.getByTestId("time-clock").first()).toBeVisible();
     await shot(page, `first-user-${look.name}-events`);
