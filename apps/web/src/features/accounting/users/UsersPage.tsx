@@ -9,7 +9,7 @@ import { useListState } from "../../../components/list-card";
 import { PageTitle } from "../../../components/PageTitle";
 import { AccountingList, type ListColumn, stopRowClick } from "../shared/AccountingList";
 import { usePersonColumns } from "../shared/personColumns";
-import { roleText } from "../shared/roleText";
+import { isJuniorAssistant, roleText } from "../shared/roleText";
 import { userListQueryOptions } from "./users.queries";
 
 /** The title of the users list is the list of roles it holds (spec section 2). */
@@ -36,7 +36,7 @@ export function UsersPage() {
       <Chip
         size="small"
         color={roleColor(user.role)}
-        variant={user.role === 3 && user.is_junior ? "outlined" : "filled"}
+        variant={isJuniorAssistant(user) ? "outlined" : "filled"}
         data-testid="user-role"
         label={roleText(t, user)}
       />
