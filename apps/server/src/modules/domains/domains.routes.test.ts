@@ -191,5 +191,12 @@ describe("the demo domain (issue 11: root's list said 'Total: 0' beside it)", ()
     const changed = await api("POST", `/api/domain/${demo.id}`, rootToken, { manager: "Someone" });
     expect(changed.status).toBe(403);
     expect(changed.body.code).toBe("DEMO_PERMISSIONS_DENIED");
+    const admin = await api("POST", `/api/domain/${demo.id}/admins/new`, rootToken, {
+      username: `demoadmin${randomUUID().slice(0, 6)}`,
+      full_name: "Demo Admin",
+      password: "Secret-pass-1",
+    });
+    expect(admin.body.code).toBe("DEMO_PERMISSIONS_DENIED");
+    expect((await api("POST", `/api/domain/${demo.id}/admins/`, rootToken, {})).status).toBe(200);
   });
 });
