@@ -35,6 +35,7 @@ export function toDeviceDto(
     events: row.events_unread,
     signal: { csq: row.signal_csq, quality: signalQualityFromCsq(row.signal_csq) },
     network_mode: row.network_mode,
+    wan_up: row.wan_up,
     has_backups: row.has_backups,
     has_journals: row.has_journals,
     has_key: row.has_key ?? (row.aes_key !== null && row.aes_key !== undefined && row.aes_key !== ""),

@@ -81,6 +81,7 @@ function emptyTouch(id: string): DeviceTouch {
     has_modems: false,
     signal_csq: null,
     network_mode: null,
+    wan_up: null,
     events_added: 0,
   };
 }
@@ -204,13 +205,16 @@ export function planBatch(
         touch.serial = board.serial;
       } else if (report.collectType === "modems") {
         const modems = (
-          report.message as { modems: Array<{ primary: boolean; csq: number | null; mode: string }> }
+          report.message as {
+            modems: Array<{ primary: boolean; state: number; csq: number | null; mode: string }>;
+          }
         ).modems;
         planModemsReport(plan.insight, device, previous?.data, data, report.message.ts, now);
         const main = modems.find((modem) => modem.primary) ?? modems[0];
         touch.has_modems = true;
         touch.signal_csq = main?.csq ?? null;
         touch.network_mode = main?.mode ?? null;
+        touch.wan_up = modems.length > 0 ? modems.some((modem) => modem.state === 1) : null;
       }
     }
     // command_status: contact only, until commands are stored (a later issue).

@@ -69,10 +69,11 @@ export interface DeviceTouch {
   model: string | null;
   firmware: string | null;
   serial: string | null;
-  /** Whether a modems report came: then signal_csq and network_mode take the values below (even null). */
+  /** Whether a modems report came: then signal_csq, network_mode and wan_up take the values below (even null). */
   has_modems: boolean;
   signal_csq: number | null;
   network_mode: string | null;
+  wan_up: boolean | null;
   events_added: number;
 }
 
@@ -190,18 +191,19 @@ export function ingestRepo(db: Kysely<DB>) {
           serial = coalesce(v.serial, d.serial),
           signal_csq = case when v.has_modems then v.signal_csq else d.signal_csq end,
           network_mode = case when v.has_modems then v.network_mode else d.network_mode end,
+          wan_up = case when v.has_modems then v.wan_up else d.wan_up end,
           events_unread = d.events_unread + v.events_added
         from unnest(
           ${col("id")}::text[], ${col("seq")}::bigint[], ${col("model")}::text[], ${col("firmware")}::text[],
           ${col("serial")}::text[], ${col("has_modems")}::boolean[], ${col("signal_csq")}::smallint[],
-          ${col("network_mode")}::text[], ${col("events_added")}::integer[]
-        ) as v(id, seq, model, firmware, serial, has_modems, signal_csq, network_mode, events_added)
+          ${col("network_mode")}::text[], ${col("wan_up")}::boolean[], ${col("events_added")}::integer[]
+        ) as v(id, seq, model, firmware, serial, has_modems, signal_csq, network_mode, wan_up, events_added)
         where d.id = v.id and (
           -- Only rows that visibly change: a stale contact time, new events, board data or facets.
           d.last_contact is null or d.last_contact < ${contactStaleBefore}
           or v.events_added > 0
           or (v.model is not null and (v.model, v.firmware, v.serial) is distinct from (d.model, d.firmware, d.serial))
-          or (v.has_modems and (v.signal_csq, v.network_mode) is distinct from (d.signal_csq, d.network_mode)))
+          or (v.has_modems and (v.signal_csq, v.network_mode, v.wan_up) is distinct from (d.signal_csq, d.network_mode, d.wan_up)))
         returning d.*`.execute(db);
       return result.rows;
     },

@@ -27,7 +27,7 @@ import { type AccountingUserRow, accountingUsersRepo } from "./accounting-users.
 import { applyPasswordChange, assertAcceptablePassword, preparePassword } from "./password.service";
 import { usersRepo } from "./users.repo";
 import { computePasswordExpiry } from "./users.rules";
-import { findVisibleUser, presentUser } from "./users.service";
+import { assertNotDemoUser, findVisibleUser, presentUser } from "./users.service";
 
 /** The fields of a new account, whichever screen creates it. */
 export interface NewAccount {
@@ -160,6 +160,7 @@ export async function updateAccount(
   expectedRole?: Role,
 ): Promise<AccountingUserRow> {
   const target = await findVisibleUser(ctx, session, userId);
+  assertNotDemoUser(target);
   if (expectedRole !== undefined && target.role !== expectedRole)
     throw new AppError("USER_NOT_FOUND", "No such user");
   const isSelf = target.id === session.user.id;

@@ -147,6 +147,8 @@ export interface DevicesTable {
   events_unread: Generated<number>;
   signal_csq: number | null;
   network_mode: string | null;
+  /** A modem online in the last modems report; null before one (0018_first_user). */
+  wan_up: boolean | null;
   has_backups: Generated<boolean>;
   has_journals: Generated<boolean>;
   meta: ColumnType<Record<string, unknown>, string | undefined, string>;
