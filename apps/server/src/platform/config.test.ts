@@ -16,6 +16,8 @@ describe("loadConfig", () => {
       mqttUrl: undefined,
       mqttAuthSecret: undefined,
       mqttSharedSubscription: false,
+      mqttTls: undefined,
+      mqttDynsec: false,
       busUrl: undefined,
       jobsWorker: true,
       rootPassword: undefined,
