@@ -8,6 +8,7 @@ import type { DB } from "../../platform/db/schema";
 import type { Jobs } from "../../platform/jobs/jobs";
 import { redactUrl } from "../../platform/mqtt/gateway";
 import { type PeriodicJob, startPeriodicJob } from "../../platform/scheduler/lease";
+import { prepareExternalBroker } from "../broker-accounts/broker-accounts.start";
 import { runStatusSweep, STATUS_SWEEP_INTERVAL_MS } from "../devices-status/status-sweep.service";
 import { seedDemoFleet, startDemoFleet } from "../setup/demo-fleet";
 import { type DeviceIngest, startDeviceIngest } from "./ingest.runtime";
@@ -31,6 +32,7 @@ export async function startDeviceSide(
   config: Config,
   deps: { db: Kysely<DB>; bus: Bus; now: () => Date; log: Log; jobs?: Jobs },
 ): Promise<DeviceSide> {
+  await prepareExternalBroker(config, deps);
   const ingest = await startDeviceIngest({
     ...deps,
     mqttUrl: config.mqttUrl,
