@@ -18,6 +18,7 @@ describe("loadConfig", () => {
       mqttSharedSubscription: false,
       mqttTls: undefined,
       mqttDynsec: false,
+      mqttClientId: undefined,
       busUrl: undefined,
       jobsWorker: true,
       rootPassword: undefined,

@@ -88,6 +88,12 @@ const EnvSchema = z.object({
   MQTT_TLS_PORT: optional(z.coerce.number().int().min(0).max(65535).optional()),
   MQTT_TLS_CERT: optional(z.string().min(1).optional()),
   MQTT_TLS_KEY: optional(z.string().min(1).optional()),
+  MQTT_CLIENT_ID: optional(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+      .optional(),
+  ),
   MQTT_DYNSEC: optional(z.enum(["0", "1", "false", "true"]).default("0")),
   BUS_URL: optional(urlWithProtocols(["nats:", "redis:", "rediss:"]).optional()),
   JOBS_WORKER: optional(z.enum(["0", "1", "false", "true"]).default("1")),
@@ -144,6 +150,11 @@ export interface Config {
    * dynamic-security plugin (modules/broker-accounts).
    */
   mqttDynsec: boolean;
+  /**
+   * With MQTT_URL: this node's client id, stable across restarts (the broker keeps its session
+   * under it); default `cellfleet-server-<hostname>`. Several nodes on one host each need their own.
+   */
+  mqttClientId: string | undefined;
   busUrl: string | undefined;
   /** This node runs durable jobs (default); false: it only serves, and other nodes run what it queues. */
   jobsWorker: boolean;
@@ -251,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     mqttSharedSubscription: e.MQTT_SHARED_SUBSCRIPTION === "1" || e.MQTT_SHARED_SUBSCRIPTION === "true",
     mqttTls: mqttTlsConfig(e.MQTT_TLS_PORT, e.MQTT_TLS_CERT, e.MQTT_TLS_KEY, cwd),
     mqttDynsec: e.MQTT_DYNSEC === "1" || e.MQTT_DYNSEC === "true",
+    mqttClientId: e.MQTT_CLIENT_ID,
     busUrl: e.BUS_URL,
     jobsWorker: e.JOBS_WORKER === "1" || e.JOBS_WORKER === "true",
     rootPassword: e.CELLFLEET_ROOT_PASSWORD,

@@ -39,6 +39,7 @@ export async function startDeviceSide(
     mqttPort: config.mqttPort,
     isMqttPortFlexible: config.isMqttPortDefault,
     sharedSubscription: config.mqttSharedSubscription,
+    clientId: config.mqttClientId,
     tls: config.mqttTls && {
       port: config.mqttTls.port,
       cert: readFileSync(config.mqttTls.certFile),
