@@ -1,7 +1,7 @@
 // The routers of bench/fleet.ts in one process: raw MQTT 3.1.1 sockets (as bench/ingest-load.ts), from
 // one loopback source address (several processes with 127.0.0.2, .3 … lift the 64k ports of one
 // address). Usage: fleet-load.ts <gateway url> <source address>; IPC messages:
-//   {type: "connect", idents, key}  connects them (500 at a time), keep-alive 60 s with PINGREQ every 45 s;
+//   {type: "connect", idents, key}  connects them (500 at a time), keep-alive 60 s with PINGREQ every 30 s;
 //   {type: "report", intervalMs, seconds}  each router publishes a board snapshot every intervalMs
 //     (starts spread over the interval), QoS 1, and counts PUBACKs;
 //   {type: "stats"}  memory, CPU, sent/acked/failed;  {type: "stop"}.
@@ -114,13 +114,15 @@ process.on("message", async (message: Record<string, unknown>) => {
     const key = message.key as string;
     let refused = 0;
     const started = Date.now();
+    // Keep-alive 60 s: a ping every 30 s from the start, so routers connected first are not dropped
+    // (after 1.5 × keep-alive) while the rest are still connecting.
+    pinger ??= setInterval(() => {
+      for (const router of routers) router.socket.write(PINGREQ);
+    }, 30_000);
     for (let i = 0; i < idents.length; i += 500) {
       const batch = await Promise.all(idents.slice(i, i + 500).map((ident) => open(ident, key)));
       for (const router of batch) router ? routers.push(router) : refused++;
     }
-    pinger ??= setInterval(() => {
-      for (const router of routers) router.socket.write(PINGREQ);
-    }, 45_000);
     process.send?.({ type: "connected", connected: routers.length, refused, ms: Date.now() - started });
   } else if (message.type === "report") {
     const intervalMs = message.intervalMs as number;

@@ -171,17 +171,22 @@ if (MODE === "idle") {
       load: loadavg()[0],
     }),
   );
-  if (MODE === "report") {
-    const intervalMs = Number(process.env.BENCH_INTERVAL_MS ?? 10_000);
-    const seconds = Number(process.env.BENCH_SECONDS ?? 300);
+  // Phases of one run, `interval ms:seconds` each (BENCH_PHASES, default every 10 s for 5 minutes).
+  const phases = (process.env.BENCH_PHASES ?? "10000:300")
+    .split(",")
+    .map((phase) => phase.split(":").map(Number));
+  for (const [intervalMs = 10_000, seconds = 300] of MODE === "report" ? phases : []) {
     const cpu0 = {
-      gateways: idle.map((s) => cpuMs(s.cpu as NodeJS.CpuUsage)),
+      gateways: (await snapshot()).map((s) => cpuMs(s.cpu as NodeJS.CpuUsage)),
       pg: postgresCpuMs(),
       busy: machineBusyMs(),
     };
     const history0 = Number(
       (await sql<{ n: string }>`select count(*) as n from collect_history`.execute(db)).rows[0]?.n,
     );
+    const before = await Promise.all(loads.map((load) => ask(load, "stats")));
+    const sentBefore = before.reduce((sum, s) => sum + (s.sent as number), 0);
+    const ackedBefore = before.reduce((sum, s) => sum + (s.acked as number), 0);
     for (const load of loads) load.send({ type: "report", intervalMs, seconds });
     const latencies: number[] = [];
     const t0 = Date.now();
@@ -198,8 +203,8 @@ if (MODE === "idle") {
     const end = await snapshot();
     for (const s of end) latencies.push(...(s.latencies as number[]));
     const l = await Promise.all(loads.map((load) => ask(load, "stats")));
-    const sent = l.reduce((sum, s) => sum + (s.sent as number), 0);
-    const acked = l.reduce((sum, s) => sum + (s.acked as number), 0);
+    const sent = l.reduce((sum, s) => sum + (s.sent as number), 0) - sentBefore;
+    const acked = l.reduce((sum, s) => sum + (s.acked as number), 0) - ackedBefore;
     const history =
       Number((await sql<{ n: string }>`select count(*) as n from collect_history`.execute(db)).rows[0]?.n) -
       history0;
