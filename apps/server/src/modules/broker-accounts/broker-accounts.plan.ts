@@ -14,8 +14,9 @@ export function deviceRoleName(ident: string): string {
 }
 
 /**
- * The router's ACL: publish under its own v1 topics (unknown ones too, so the server can tell it
- * `unsupported_topic`), never on its command or notice topic; subscribe to exactly those two.
+ * The router's ACL: publish under its own topics (unknown v1 ones too, so the server can tell it
+ * `unsupported_topic`; another version's, so the connection is not closed for them), never on its
+ * command or notice topic; subscribe to exactly those two.
  * Higher priority is checked first.
  */
 export function deviceRoleAcls(ident: string) {
@@ -24,6 +25,8 @@ export function deviceRoleAcls(ident: string) {
     { acltype: "publishClientSend", topic: `${root}/command`, priority: 10, allow: false },
     { acltype: "publishClientSend", topic: `${root}/notice`, priority: 10, allow: false },
     { acltype: "publishClientSend", topic: `${root}/#`, priority: 1, allow: true },
+    // Another major version's topics (v2): let through so the connection stays (nobody subscribes).
+    { acltype: "publishClientSend", topic: `cellfleet/+/${ident}/#`, priority: 0, allow: true },
     { acltype: "subscribeLiteral", topic: `${root}/command`, priority: 1, allow: true },
     { acltype: "subscribeLiteral", topic: `${root}/notice`, priority: 1, allow: true },
   ];

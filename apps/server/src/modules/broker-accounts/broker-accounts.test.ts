@@ -71,6 +71,11 @@ describe("Mosquitto with the dynamic-security plugin (MQTT_DYNSEC=1)", () => {
     }, "the report through Mosquitto");
     const own = await client.subscribeAsync(`cellfleet/v1/${ident}/command`, { qos: 1 });
     expect(own[0]?.qos).toBe(1);
+    // Its own topics of another version or an unknown collect type do not close the connection.
+    await publishJson(client, `cellfleet/v2/${ident}/hello`, { ...envelope(5), v: 2 });
+    await publishJson(client, `cellfleet/v1/${ident}/collect/wifi`, envelope(6));
+    await publishJson(client, collectTopic(ident, "board"), boardReport(7, 778));
+    expect(client.connected).toBe(true);
     // Another router's topic: dropped, and Mosquitto closes the connection, as the embedded broker does.
     const closed = new Promise<void>((resolve) => client.once("close", () => resolve()));
     client.publish(collectTopic(other, "board"), JSON.stringify(boardReport(2, 999)), { qos: 1 });

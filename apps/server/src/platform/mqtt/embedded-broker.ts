@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { createServer as createTlsServer } from "node:tls";
-import { MAX_PAYLOAD_BYTES, unsupportedTopicReason } from "@cellfleet/contract";
+import { MAX_PAYLOAD_BYTES } from "@cellfleet/contract";
 import { Aedes, type AuthenticateError, type Client } from "aedes";
 import type { GatewayCounters, RefusalReason } from "./counters";
 import { createNotifier } from "./notices";
@@ -120,10 +120,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     authorizePublish: (client, packet, callback) => {
       // The server's own publishes (commands) have no client.
       if (client === null) return callback(null);
-      if (
-        !options.isAllowed(client.id, "publish", packet.topic) &&
-        !unsupportedTopicReason(client.id, packet.topic)
-      ) {
+      // isAllowed lets a device's own unsupported topics through (acceptPublished explains them).
+      if (!options.isAllowed(client.id, "publish", packet.topic)) {
         counters.refuse("acl_publish", { ident: client.id, topic: packet.topic });
         return callback(new Error("topic not allowed"));
       }
