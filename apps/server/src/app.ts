@@ -11,6 +11,7 @@ import type { Logger } from "pino";
 import { accountingRoutes } from "./modules/accounting/accounting.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { announceAuthChange, createSessionResolver } from "./modules/auth/session.service";
+import { registerBrokerAccountJobs } from "./modules/broker-accounts/broker-accounts.jobs";
 import { devicesRoutes } from "./modules/devices/devices.routes";
 import { eventsRoutes } from "./modules/events/events.routes";
 import { createFileTransferHooks } from "./modules/files/device-uploads.service";
@@ -129,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   registerMailJobs(jobs, ctx.mailer);
   registerFileJobs(ctx);
+  const brokerAccounts = registerBrokerAccountJobs(ctx);
   const node = createNodeId();
   const notifications = setUpNotifications(ctx, node);
   app.decorate("notificationTimers", notifications.timers);
@@ -158,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.fileSweep.stop();
     await auditLog.settle();
     ctx.mailer.close();
+    await brokerAccounts?.close();
     if (!deps.storage) await storage.close();
   });
   const resolveSession = createSessionResolver(ctx);

@@ -28,7 +28,10 @@ export interface BatchPlan {
   contactStaleBefore: Date;
   /** Reports whose device no longer exists (deleted after it connected): acknowledged, not stored. */
   unknownDevice: number;
-  /** Collects at or below the stored seq that were already stored: acknowledged, not applied twice. */
+  /**
+   * Repeats within the batch (a collect at the stored seq, an event twice): acknowledged, not
+   * applied twice. Events already in the database are found at insert (ingest.service.ts).
+   */
   duplicates: number;
   /** Device time (`ts`) of each upserted collect, by device id and type, for the realtime push. */
   collectTimes: Map<string, number>;
@@ -39,8 +42,13 @@ export interface BatchPlan {
 }
 
 /** The report without its envelope (`v`, `seq`, `ts`), which changes every time and says nothing of state. */
-export function collectData(message: { v: number; seq: number; ts: number }): Record<string, unknown> {
-  const { v: _v, seq: _seq, ts: _ts, ...data } = message;
+export function collectData(message: {
+  v: number;
+  seq: number;
+  ts: number;
+  epoch?: number;
+}): Record<string, unknown> {
+  const { v: _v, seq: _seq, ts: _ts, epoch: _epoch, ...data } = message;
   return data;
 }
 
@@ -141,7 +149,10 @@ export function planBatch(
       touch.serial = report.message.serial;
     } else if (report.kind === "event") {
       const key = `${device.id}\u0000${report.message.seq}`;
-      if (seen.has(key)) continue;
+      if (seen.has(key)) {
+        plan.duplicates++;
+        continue;
+      }
       seen.add(key);
       plan.events.push({
         domain_id: device.domain_id,

@@ -2,6 +2,7 @@ import type { DomainSettings } from "@cellfleet/contract";
 import { type Kysely, sql } from "kysely";
 import type { DB, DeviceRow, EventRow } from "../../platform/db/schema";
 import { toJsonb } from "../../platform/db/schema";
+import type { SeqNumbering } from "./seq-epochs";
 
 /** Rows per multi-row insert of events: well under PostgreSQL's 65,535 bind parameters. */
 const CHUNK_ROWS = 1000;
@@ -20,6 +21,9 @@ export interface IngestDevice {
   /** The contact before this batch (read under its lock): a long gap is an outage. */
   last_contact: Date | null;
 }
+
+/** A locked device with its seq numbering (seq-epochs.ts). */
+export type LockedDevice = IngestDevice & SeqNumbering;
 
 /** The stored latest report of one type. */
 export interface StoredCollect {
@@ -90,15 +94,40 @@ export function ingestRepo(db: Kysely<DB>) {
     },
 
     /** Locks the devices' rows for the batch (ordered, so two nodes never deadlock) and answers them. */
-    async lockDevicesByIdentAcrossDomains(idents: readonly string[]): Promise<IngestDevice[]> {
+    async lockDevicesByIdentAcrossDomains(idents: readonly string[]): Promise<LockedDevice[]> {
       if (idents.length === 0) return [];
-      return db
+      const rows = await db
         .selectFrom("devices")
-        .select(["id", "domain_id", "ident", "last_contact"])
+        .select(["id", "domain_id", "ident", "last_contact", "last_seq"])
+        .select(["seq_epoch", "seq_offset", "seq_prev_epoch", "seq_prev_offset"])
         .where("ident", "in", idents)
         .orderBy("id")
         .forUpdate()
         .execute();
+      return rows.map((row) => ({
+        ...row,
+        last_seq: Number(row.last_seq),
+        seq_epoch: row.seq_epoch === null ? null : Number(row.seq_epoch),
+        seq_offset: Number(row.seq_offset),
+        seq_prev_epoch: row.seq_prev_epoch === null ? null : Number(row.seq_prev_epoch),
+        seq_prev_offset: Number(row.seq_prev_offset),
+      }));
+    },
+
+    /** Stores the numbering of devices that started a new seq epoch in the batch. */
+    async updateSeqEpochsAcrossDomains(devices: readonly SeqNumbering[]): Promise<void> {
+      for (const device of devices) {
+        await db
+          .updateTable("devices")
+          .set({
+            seq_epoch: device.seq_epoch,
+            seq_offset: device.seq_offset,
+            seq_prev_epoch: device.seq_prev_epoch,
+            seq_prev_offset: device.seq_prev_offset,
+          })
+          .where("id", "=", device.id)
+          .execute();
+      }
     },
 
     /** Seqs of the stored latest states (no data: the service keeps recent data in memory). */

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Bus } from "../../platform/bus/bus";
 import type { DB } from "../../platform/db/schema";
 import type { Jobs } from "../../platform/jobs/jobs";
-import { type Gateway, startGateway } from "../../platform/mqtt/gateway";
+import { type Gateway, type GatewayOptions, startGateway } from "../../platform/mqtt/gateway";
 import { createDeviceAuthenticator, isDeviceAccessAllowed } from "./device-auth";
 import { createIngestPipeline, type IngestOptions, type IngestPipeline } from "./ingest.service";
 import { createRefusalRecorder } from "./refusal-recorder";
@@ -26,6 +26,8 @@ export interface DeviceIngestOptions {
   sharedSubscription?: boolean;
   shareGroup?: string;
   ingest?: Partial<IngestOptions>;
+  /** The embedded broker also serves MQTT over TLS with this certificate and key. */
+  tls?: GatewayOptions["tls"];
   /** The outbox: a batch with hellos or events emits `device.reported` in its transaction. */
   jobs?: Jobs;
 }
@@ -59,6 +61,7 @@ export async function startDeviceIngest(options: DeviceIngestOptions): Promise<D
     isAllowed: isDeviceAccessAllowed,
     sink: ingest,
     log: options.log,
+    tls: options.tls,
   }).catch(async (error: unknown) => {
     await refusals.close();
     await ingest.close();

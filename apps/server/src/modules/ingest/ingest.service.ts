@@ -7,6 +7,7 @@ import { type BatchPlan, type ParsedReport, planBatch } from "./ingest.plan";
 import { publishBatch, type WrittenBatch } from "./ingest.realtime";
 import { type IngestRepo, ingestRepo, type StoredCollect } from "./ingest.repo";
 import { ingestInsightRepo } from "./insight.repo";
+import { renumberReports } from "./seq-epochs";
 
 /** Batching and backpressure settings of the ingest pipeline. */
 export interface IngestOptions {
@@ -57,6 +58,8 @@ export interface IngestStats {
   unknownDevice: number;
   batches: number;
   failedBatches: number;
+  /** Routers that started a new seq epoch (counters restarted, docs/device-protocol.md 5.1). */
+  epochsRestarted: number;
   queued: number;
 }
 
@@ -103,7 +106,14 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
   const pushes = new Set<Promise<void>>();
   let closed = false;
   const roomWaiters: Array<() => void> = [];
-  const counters = { stored: 0, duplicates: 0, unknownDevice: 0, batches: 0, failedBatches: 0 };
+  const counters = {
+    stored: 0,
+    duplicates: 0,
+    unknownDevice: 0,
+    batches: 0,
+    failedBatches: 0,
+    epochsRestarted: 0,
+  };
 
   const waiting = () => queue.length + inFlight;
 
@@ -154,13 +164,23 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
   };
 
   const writeBatch = async (
-    reports: readonly ParsedReport[],
+    sent: readonly ParsedReport[],
   ): Promise<{ plan: BatchPlan; written: WrittenBatch }> => {
     const now = deps.now();
     return deps.db.transaction().execute(async (trx) => {
       const r = ingestRepo(trx);
-      const idents = [...new Set(reports.map((report) => report.ident))];
+      const idents = [...new Set(sent.map((report) => report.ident))];
       const devices = await r.lockDevicesByIdentAcrossDomains(idents);
+      const numbered = renumberReports(sent, devices);
+      const reports = numbered.reports;
+      if (numbered.restarted.length > 0) {
+        await r.updateSeqEpochsAcrossDomains(numbered.restarted);
+        counters.epochsRestarted += numbered.restarted.length;
+        deps.log.warn(
+          { idents: numbered.restarted.slice(0, 10).map((device) => device.ident) },
+          "routers restarted their sequence numbers (new epoch)",
+        );
+      }
       const hasCollects = reports.some((report) => report.kind === "collect");
       const stored = hasCollects
         ? await readLatest(
@@ -199,8 +219,10 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
       if (plan.connected.length > 0 || written.events.length > 0) deps.jobs?.wake();
       rememberLatest(plan);
       counters.batches++;
-      counters.stored += reports.length - plan.duplicates - plan.unknownDevice;
-      counters.duplicates += plan.duplicates;
+      // An event already stored (a repeat after a reconnect) is skipped by the insert: a duplicate too.
+      const duplicates = plan.duplicates + (plan.events.length - written.events.length);
+      counters.stored += reports.length - duplicates - plan.unknownDevice;
+      counters.duplicates += duplicates;
       counters.unknownDevice += plan.unknownDevice;
       if (plan.unknownDevice > 0)
         deps.log.warn({ count: plan.unknownDevice }, "reports of devices that no longer exist");

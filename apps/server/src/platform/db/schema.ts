@@ -144,6 +144,11 @@ export interface DevicesTable {
   last_status: Generated<string>;
   /** bigint: node-postgres and PGlite read it as a string. */
   last_seq: ColumnType<string, string | number | undefined, string | number>;
+  /** The router's current sequence epoch and what is added to its seqs (0017_gateway_epochs). */
+  seq_epoch: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  seq_offset: ColumnType<string, string | number | undefined, string | number>;
+  seq_prev_epoch: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  seq_prev_offset: ColumnType<string, string | number | undefined, string | number>;
   events_unread: Generated<number>;
   signal_csq: number | null;
   network_mode: string | null;

@@ -10,6 +10,11 @@ import {
 import { startExternalSubscriber } from "./external-subscriber";
 import type { ReportSink } from "./reports";
 
+/** A broker URL fit for a log line or an answer: its password replaced by `***`. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
+}
+
 /** What the gateway is built from. */
 export interface GatewayOptions {
   /** Unset: the embedded broker listens on `mqttPort`. Set: subscribe to this broker instead. */
@@ -28,6 +33,8 @@ export interface GatewayOptions {
   sink: ReportSink;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   counters?: GatewayCounters;
+  /** Embedded mode: also serve MQTT over TLS (MQTT_TLS_PORT, MQTT_TLS_CERT, MQTT_TLS_KEY). */
+  tls?: EmbeddedBrokerOptions["tls"];
 }
 
 /** A running gateway, embedded or external. */
@@ -35,8 +42,10 @@ export interface Gateway {
   mode: "embedded" | "external";
   /** The embedded broker's port (0 in external mode). */
   port: number;
-  /** Where devices (and the demo fleet) connect. */
+  /** Where devices (and the demo fleet) connect; log it through {@link redactUrl}. */
   url: string;
+  /** The embedded broker's TLS port, when it serves TLS. */
+  tlsPort?: number;
   counters: GatewayCounters;
   stats(): GatewayCounts & { mode: "embedded" | "external" };
   close(): Promise<void>;
@@ -71,6 +80,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     isAllowed: options.isAllowed,
     sink: options.sink,
     counters,
+    tls: options.tls,
   };
   const broker = await startEmbeddedBroker(brokerOptions).catch(async (error: unknown) => {
     // A first `npm start` must work beside another broker on 1883; an explicit MQTT_PORT must not move.
@@ -86,8 +96,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     mode: "embedded",
     port: broker.port,
     url: `mqtt://127.0.0.1:${broker.port}`,
+    tlsPort: broker.tlsPort,
     counters,
-    stats: () => ({ ...counters.snapshot(), mode: "embedded" }),
+    stats: () => ({
+      ...counters.snapshot(),
+      connections: broker.broker.connectedClients,
+      mode: "embedded",
+    }),
     close: () => broker.close(),
   };
 }
