@@ -347,3 +347,14 @@ export function canAccess(access: RouteAccess, role: Role | null): boolean {
   if (access === "any") return true;
   return access.includes(role);
 }
+
+/** The kinds of people who may approve an action of this author: none when it needs no approval. */
+export function approverKinds(author: Pick<ApprovalParty, "role" | "is_junior">): SubjectKind[] {
+  const roles: Partial<Record<SubjectKind, Role>> = { admin: 2, assistant: 3 };
+  return PERMISSIONS["commands.approve"].who.filter((kind) => {
+    const role = roles[kind];
+    if (role === undefined) return false;
+    const probe = { _id: "", role, is_junior: false, is_demo: false, plugins: [] };
+    return canApprove(probe, { ...author, _id: "author" });
+  });
+}

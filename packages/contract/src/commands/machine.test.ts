@@ -156,3 +156,12 @@ describe("a command's status from its executions", () => {
     );
   });
 });
+
+describe("who approves whom", () => {
+  it("names the approvers the permission table allows for each author", async () => {
+    const { approverKinds } = await import("../permissions");
+    expect(approverKinds({ role: 2, is_junior: false })).toEqual([]);
+    expect(approverKinds({ role: 3, is_junior: false })).toEqual(["admin"]);
+    expect(approverKinds({ role: 3, is_junior: true })).toEqual(["admin", "assistant"]);
+  });
+});

@@ -9,6 +9,7 @@ import { type PeriodicJob, startPeriodicJob } from "../../platform/scheduler/lea
 import { runStatusSweep, STATUS_SWEEP_INTERVAL_MS } from "../devices-status/status-sweep.service";
 import { seedDemoFleet, startDemoFleet } from "../setup/demo-fleet";
 import { type DeviceIngest, startDeviceIngest } from "./ingest.runtime";
+import type { CommandStatusHook } from "./ingest.service";
 
 interface Log {
   info(obj: object, msg: string): void;
@@ -27,7 +28,14 @@ export interface DeviceSide {
 /** Starts everything devices need, as main.ts runs it; throws MqttPortInUseError when MQTT_PORT is taken. */
 export async function startDeviceSide(
   config: Config,
-  deps: { db: Kysely<DB>; bus: Bus; now: () => Date; log: Log; jobs?: Jobs },
+  deps: {
+    db: Kysely<DB>;
+    bus: Bus;
+    now: () => Date;
+    log: Log;
+    jobs?: Jobs;
+    commandStatuses?: CommandStatusHook;
+  },
 ): Promise<DeviceSide> {
   const ingest = await startDeviceIngest({
     ...deps,
@@ -36,6 +44,7 @@ export async function startDeviceSide(
     isMqttPortFlexible: config.isMqttPortDefault,
     sharedSubscription: config.mqttSharedSubscription,
     jobs: deps.jobs,
+    commandStatuses: deps.commandStatuses,
   });
   deps.log.info({ mode: ingest.gateway.mode, url: ingest.gateway.url }, "device gateway ready");
   const sweep: PeriodicJob = startPeriodicJob({
