@@ -88,6 +88,11 @@ export const PERMISSIONS = {
 
   "commands.view": { who: DOMAIN, saves: false },
   "commands.create": { who: HELPERS, saves: true, note: "operators cannot create commands" },
+  "commands.dryRun": {
+    who: HELPERS,
+    saves: false,
+    note: "what a new command would do, asked by those who may create one (the demo user too)",
+  },
   "commands.approve": { who: ["admin", "assistant"], saves: true, note: "see canApprove" },
   "commandTypes.view": { who: HELPERS, saves: false, note: "not fetched for operators and superusers" },
   "commandTypes.manage": { who: ADMIN, saves: true, note: "/user-command is admin-only" },

@@ -61,7 +61,7 @@ export const actionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: CreateCommandSchema,
         response: { 200: CommandDryRunSchema, ...ERROR_RESPONSES },
       },
-      config: { permission: "commands.create" },
+      config: { permission: "commands.dryRun" },
     },
     async (request) => dryRunCommand(ctx, requireSession(request), request.body),
   );

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
-import type { Role } from "@cellfleet/contract";
+import type { Command, Role } from "@cellfleet/contract";
 import { VirtualRouter, type VirtualRouterOptions } from "@cellfleet/simulator";
+import type { Response } from "light-my-request";
 import { expect } from "vitest";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
@@ -18,18 +19,14 @@ export interface ActionsFixture {
   person(kind: "admin" | "assistant" | "junior" | "operator"): Promise<{ id: string; token: string }>;
   device(tags?: string[]): Promise<TestDevice>;
   router(device: TestDevice, options?: Partial<VirtualRouterOptions>): Promise<VirtualRouter>;
-  post(
-    token: string,
-    url: string,
-    payload?: unknown,
-  ): Promise<{ statusCode: number; json: () => any; body: string }>;
+  post(token: string, url: string, payload?: unknown): Promise<Response>;
   waitForCommand(
     token: string,
     id: string,
-    isDone: (command: any) => boolean,
+    isDone: (command: Command) => boolean,
     what: string,
     timeoutMs?: number,
-  ): Promise<any>;
+  ): Promise<Command>;
   close(): Promise<void>;
 }
 
@@ -96,7 +93,7 @@ export async function openActionsFixture(): Promise<ActionsFixture> {
       return t.app.inject({ method: "POST", url, headers: { token }, payload: payload as object });
     },
     async waitForCommand(token, id, isDone, what, timeoutMs = 10_000) {
-      let last: any = null;
+      let last: Command | null = null;
       await eventually(
         async () => {
           const response = await t.app.inject({
@@ -106,13 +103,14 @@ export async function openActionsFixture(): Promise<ActionsFixture> {
             payload: {},
           });
           expect(response.statusCode, response.body).toBe(200);
-          last = response.json();
-          return isDone(last);
+          const command = response.json<Command>();
+          last = command;
+          return isDone(command);
         },
         what,
         timeoutMs,
       );
-      return last;
+      return last as unknown as Command;
     },
     async close() {
       await Promise.all(routers.map((router) => router.stop()));
