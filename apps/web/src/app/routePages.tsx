@@ -15,6 +15,10 @@ import { UsersPage } from "../features/accounting/users/UsersPage";
 import { DemoPage } from "../features/auth/DemoPage";
 import { LoginPage } from "../features/auth/LoginPage";
 import { LogoutPage } from "../features/auth/LogoutPage";
+import { CommandPage } from "../features/commands/CommandPage";
+import { CommandsPage } from "../features/commands/CommandsPage";
+import { NewCommandPage } from "../features/commands/NewCommandPage";
+import { ReportPage, ReportsPage } from "../features/commands/ReportPages";
 import { DashboardPage } from "../features/devices/DashboardPage";
 import { DevicePage } from "../features/devices/DevicePage";
 import { EditDevicePage } from "../features/devices/EditDevicePage";
@@ -78,6 +82,11 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   firmwares: <FirmwaresPage />,
   firmwareNew: <FileUploadPage fileType="firmware" />,
   firmware: <FileRoutePage fileType="firmware" />,
+  commands: <CommandsPage />,
+  commandNew: <NewCommandPage />,
+  command: <CommandPage />,
+  reports: <ReportsPage />,
+  report: <ReportPage />,
 };
 
 /** The element a route of the contract's table renders. */

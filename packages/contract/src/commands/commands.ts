@@ -68,13 +68,18 @@ export const CommandDryRunSchema = z.object({
 export type CommandDryRun = z.infer<typeof CommandDryRunSchema>;
 
 const person = z.object({ _id: z.string(), name: z.string() });
+/** The author, with what the approval rules read (a junior assistant's needs less than an assistant's). */
+const author = person.extend({
+  role: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+  is_junior: z.boolean(),
+});
 
 /** A command (spec section 3), with its executions counted by status. */
 export const CommandSchema = z.object({
   _id: z.string(),
   type: z.string(),
   status: ActionStatusSchema,
-  author: person,
+  author,
   approver: person.nullable(),
   declined_reason: z.string().nullable(),
   args: z.record(z.string(), z.unknown()),

@@ -1,4 +1,4 @@
-import { type Command, type Execution, executionResult } from "@cellfleet/contract";
+import { type Command, type Execution, executionResult, type Role } from "@cellfleet/contract";
 import type { CommandRow } from "./commands.repo";
 import type { ExecutionDtoRow } from "./executions.repo";
 
@@ -8,7 +8,12 @@ export function toCommandDto(row: CommandRow): Command {
     _id: row.id,
     type: row.type,
     status: row.status,
-    author: { _id: row.author_id, name: row.author_name },
+    author: {
+      _id: row.author_id,
+      name: row.author_name,
+      role: row.author_role as Role,
+      is_junior: row.author_is_junior,
+    },
     approver: row.approver_id ? { _id: row.approver_id, name: row.approver_name ?? "" } : null,
     declined_reason: row.declined_reason,
     args: row.args,

@@ -97,7 +97,21 @@ export function EventsTable({ events, hasDevice = true, onMarkRead }: EventsTabl
               <TableCell sx={{ whiteSpace: "nowrap", ...WIDE_ONLY }}>
                 {t(`fleet.eventKinds.${event.kind}`, { defaultValue: event.kind })}
               </TableCell>
-              <TableCell sx={{ minWidth: 160 }}>{eventMessage(t, event)}</TableCell>
+              <TableCell sx={{ minWidth: 160 }}>
+                {eventMessage(t, event)}
+                {event.kind === "command_needs_approval" && typeof event.details.command_id === "string" ? (
+                  <>
+                    {" "}
+                    <Link
+                      component={RouterLink}
+                      to={`/command/${event.details.command_id}`}
+                      data-testid="approval-link"
+                    >
+                      {t("commands.approval.open")}
+                    </Link>
+                  </>
+                ) : null}
+              </TableCell>
               {hasDevice ? (
                 <TableCell>
                   {event.device ? (
