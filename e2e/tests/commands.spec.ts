@@ -58,8 +58,8 @@ test("a junior's reboot to a tag waits for an assistant, then every tagged route
   await expect(page.locator('[data-testid="execution-row"][data-status="unapproved"]')).toHaveCount(2);
   await expect(page.getByTestId("approval-box")).toHaveCount(0);
 
-  await page.context().clearCookies();
-  await useEnglish(context, baseURL as string);
+  await page.goto("/logout");
+  await expect(page).toHaveURL(/\/login$/);
   await signInAs(page, ASSISTANT);
   await page.goto("/events");
   await page.getByTestId("approval-link").first().click();
