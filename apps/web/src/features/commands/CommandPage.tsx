@@ -14,13 +14,13 @@ import { useOffers } from "../../app/session/useOffers";
 import { useSession } from "../../app/session/useSession";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
-import { typeLabel } from "./CommandsPage";
 import {
   commandQueryOptions,
   executionsQueryOptions,
   useCommandAction,
   useLiveCommands,
 } from "./commands.queries";
+import { typeLabel } from "./commandTypes";
 import { CommandStatusChip } from "./components/CommandStatusChip";
 import { ExecutionsTable } from "./components/ExecutionsTable";
 

@@ -19,6 +19,7 @@ import { QueryState } from "../../components/QueryState";
 import { RelativeTime } from "../devices/components/DeviceLabels";
 import { useNow } from "../devices/components/useNow";
 import { commandsQueryOptions, useLiveCommands } from "./commands.queries";
+import { typeLabel } from "./commandTypes";
 import { CommandStatusChip } from "./components/CommandStatusChip";
 
 const WIDE_ONLY = { display: { xs: "none", md: "table-cell" } } as const;
@@ -49,7 +50,7 @@ export function CommandsPage() {
         onReload={() => void commands.refetch()}
         onAdd={offers("commands.create") ? () => void navigate("/commands/new") : undefined}
         filters={
-          <Stack direction="row" spacing={1} sx={{ flexWrap: "wrap", rowGap: 1 }}>
+          <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1 }}>
             <TextField
               select
               size="small"
@@ -154,9 +155,4 @@ export function CommandsPage() {
       </ListCard>
     </>
   );
-}
-
-/** A built-in type's label, or a custom type's own name. */
-export function typeLabel(t: (key: string) => string, type: string): string {
-  return (COMMAND_TYPES as readonly string[]).includes(type) ? t(`commands.types.${type}`) : type;
 }

@@ -27,9 +27,9 @@ import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
 import { deviceListQueryOptions, tagFrequenciesQueryOptions } from "../devices/devices.queries";
 import { filesListQueryOptions } from "../files/files.queries";
-import { typeLabel } from "./CommandsPage";
 import { dryRunCommand } from "./commands.api";
 import { commandTypesQueryOptions, useCreateCommand } from "./commands.queries";
+import { typeLabel } from "./commandTypes";
 
 const FILE_KIND: Partial<Record<CommandType, FileType>> = {
   fw_update: "firmware",

@@ -11,6 +11,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { RelativeTime } from "../../devices/components/DeviceLabels";
 import { useNow } from "../../devices/components/useNow";
+import { typeLabel } from "../commandTypes";
 import { ExecutionStatusChip } from "./CommandStatusChip";
 
 const WIDE_ONLY = { display: { xs: "none", md: "table-cell" } } as const;
@@ -51,7 +52,7 @@ export function ExecutionsTable({
               {hasCommand ? (
                 <TableCell sx={WIDE_ONLY}>
                   <Link component={RouterLink} to={`/command/${row.command_id}`}>
-                    {row.type}
+                    {typeLabel(t, row.type)}
                   </Link>
                 </TableCell>
               ) : null}
