@@ -19,6 +19,7 @@ import { CommandPage } from "../features/commands/CommandPage";
 import { CommandsPage } from "../features/commands/CommandsPage";
 import { NewCommandPage } from "../features/commands/NewCommandPage";
 import { ReportPage, ReportsPage } from "../features/commands/ReportPages";
+import { UserCommandPage } from "../features/commands/UserCommandPage";
 import { DashboardPage } from "../features/devices/DashboardPage";
 import { DevicePage } from "../features/devices/DevicePage";
 import { EditDevicePage } from "../features/devices/EditDevicePage";
@@ -87,6 +88,7 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   command: <CommandPage />,
   reports: <ReportsPage />,
   report: <ReportPage />,
+  userCommand: <UserCommandPage />,
 };
 
 /** The element a route of the contract's table renders. */

@@ -22,6 +22,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { apiErrorText } from "../../app/api/handleTransportError";
+import { useOffers } from "../../app/session/useOffers";
 import { TagsInput } from "../../components/list-card";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
@@ -47,6 +48,7 @@ function toMs(value: string): number | null {
 export function NewCommandPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const offers = useOffers();
   const types = useQuery(commandTypesQueryOptions());
   const tags = useQuery(tagFrequenciesQueryOptions());
   const [search, setSearch] = useState("");
@@ -95,6 +97,28 @@ export function NewCommandPage() {
                     />
                   ))}
                 </Stack>
+                {offers("commandTypes.manage") ? (
+                  <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1 }}>
+                    {answer.types
+                      .filter((option) => !option.system)
+                      .map((option) => (
+                        <Chip
+                          key={option._id}
+                          size="small"
+                          variant="outlined"
+                          label={option.type}
+                          onClick={() => void navigate(`/user-command/${option._id}`)}
+                        />
+                      ))}
+                    <Button
+                      size="small"
+                      onClick={() => void navigate("/user-command/new")}
+                      data-testid="add-custom-type"
+                    >
+                      {t("commands.userType.add")}
+                    </Button>
+                  </Stack>
+                ) : null}
                 <TextField
                   select
                   label={t("commands.columns.type")}

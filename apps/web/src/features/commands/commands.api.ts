@@ -5,9 +5,12 @@ import {
   CommandDryRunSchema,
   CommandSchema,
   type CommandsRequest,
+  type CommandTypeDto,
+  CommandTypeSchema,
   type CommandTypesAnswer,
   CommandTypesAnswerSchema,
   type CreateCommand,
+  type CreateCommandType,
   type Execution,
   ExecutionSchema,
   type ReportsRequest,
@@ -77,4 +80,14 @@ export function actOnCommand(
     body: { ...body },
     schema: CommandSchema,
   });
+}
+
+/** POST /api/command_type (admins): a custom type. */
+export function createCommandType(body: CreateCommandType): Promise<CommandTypeDto> {
+  return apiRequest("/api/command_type", { body: { ...body }, schema: CommandTypeSchema });
+}
+
+/** DELETE /api/command_type/{id}. */
+export async function deleteCommandType(id: string): Promise<void> {
+  await apiRequest(`/api/command_type/${encodeURIComponent(id)}`, { method: "DELETE" });
 }
