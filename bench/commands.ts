@@ -93,14 +93,17 @@ async function main(): Promise<void> {
       prefix: "CMD",
       intervalMs: 3_600_000,
       behaviour: QUIET_BEHAVIOUR,
-      connectRate: 2000,
+      connectRate: Number(process.env.BENCH_CONNECT_RATE ?? 500),
       commandDelayMs: 50,
       maxInflightTotal: 5000,
       autoTick: false,
     });
     const connectStart = Date.now();
     await fleet.start();
-    while (fleet.stats().connected < ROUTERS) await new Promise((resolve) => setTimeout(resolve, 200));
+    for (let tick = 0; fleet.stats().connected < ROUTERS; tick += 1) {
+      if (tick % 25 === 0) console.log(`connected ${fleet.stats().connected} of ${ROUTERS}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     // Let the hellos settle so the measurement is the command's alone.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const connectedMs = Date.now() - connectStart;
@@ -150,6 +153,7 @@ async function main(): Promise<void> {
         break;
       }
       if (Date.now() > deadline) throw new Error(`timed out: ${JSON.stringify(by)}`);
+      if (Math.random() < 0.05) console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify(by)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const command = (
