@@ -104,5 +104,8 @@ for (const variant of LOOKS) {
     await page.getByTestId("execution-row").first().getByRole("link").first().click();
     await expect(page.getByTestId("report-output")).toBeVisible();
     await snap("report");
+    await page.goto("/user-command/new");
+    await expect(page.getByRole("textbox").first()).toBeVisible();
+    await snap("user-command");
   });
 }

@@ -35,10 +35,10 @@ describe("approval, expiry and the watchdog", () => {
       f.person("operator"),
     ]);
     await f.t.bus.subscribe(domainTopic(f.domainId), (message) => socket.push(message as { type: string }));
-  });
+  }, 60_000);
   afterAll(async () => {
     await f.close();
-  });
+  }, 60_000);
 
   it("holds a junior's reboot unapproved: no router hears of it; an assistant approves it and it runs", async () => {
     const device = await f.device(["approval"]);

@@ -13,10 +13,10 @@ describe("commands delivered to simulated routers", () => {
   beforeAll(async () => {
     f = await openActionsFixture();
     admin = await f.person("admin");
-  });
+  }, 60_000);
   afterAll(async () => {
     await f.close();
-  });
+  }, 60_000);
 
   async function reports(commandId: string) {
     const response = await f.post(admin.token, "/api/reports/", { command_id: commandId });

@@ -189,6 +189,36 @@ export function executionsRepo(db: Kysely<DB>) {
       return result.rows;
     },
 
+    /**
+     * Writes moves the state machine already worked out, in one statement: each row only if it is
+     * still in the status the move starts from (`from`), so a concurrent move is never overwritten.
+     */
+    async applyMovesAcrossDomains(
+      moves: ReadonlyArray<{
+        id: string;
+        from: ExecutionStatus;
+        to: ExecutionStatus;
+        code: number | null;
+        output: string;
+        progress: number | null;
+        isFinal: boolean;
+      }>,
+      now: Date,
+    ): Promise<string[]> {
+      if (moves.length === 0) return [];
+      const col = <K extends keyof (typeof moves)[number]>(key: K) => moves.map((move) => move[key]);
+      const result = await sql<{ id: string }>`
+        update command_executions e set status = v.to_status, code = v.code, output = v.output,
+          progress = v.progress, update_time = ${now},
+          finish_time = case when v.is_final then ${now}::timestamptz else e.finish_time end
+        from unnest(${col("id")}::text[], ${col("from")}::text[], ${col("to")}::text[], ${col("code")}::int[],
+          ${col("output")}::text[], ${col("progress")}::real[], ${col("isFinal")}::bool[])
+          as v(id, from_status, to_status, code, output, progress, is_final)
+        where e.id = v.id and e.status = v.from_status
+        returning e.id`.execute(db);
+      return result.rows.map((row) => row.id);
+    },
+
     /** Counts a publish of executions to their routers. */
     async markPublishedAcrossDomains(ids: readonly string[], now: Date): Promise<void> {
       if (ids.length === 0) return;
