@@ -1,6 +1,5 @@
 import type { AppContext } from "../../platform/context";
 import { type DeviceReportedPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
-import { FILE_UPLOADED_EVENT } from "../files/files-queue";
 import {
   DEFAULT_DELIVERY_TIMINGS,
   type DeliveryTimings,
@@ -8,15 +7,14 @@ import {
   type PumpPayload,
   pumpDevices,
 } from "./delivery.service";
-import { executionsRepo } from "./executions.repo";
 import { createRouterStatusHook, runWatchdog } from "./router-status.service";
 
 /** The watchdog's periodic job. */
 export const WATCHDOG_JOB = "actions.watchdog";
 
 /**
- * Registers delivery: the pump job, the watchdog (periodic), a router's hello re-sending its head,
- * and report files noted on their executions. Answers the ingest hook for routers' statuses.
+ * Registers delivery: the pump job, the watchdog (periodic) and a router's hello re-sending its
+ * head. Answers the ingest hook for routers' statuses.
  */
 export function setUpActions(ctx: AppContext, timings: Partial<DeliveryTimings> = {}) {
   const settings = { ...DEFAULT_DELIVERY_TIMINGS, ...timings };
@@ -33,15 +31,5 @@ export function setUpActions(ctx: AppContext, timings: Partial<DeliveryTimings> 
       if (run.payload.connected.length > 0) await pumpDevices(ctx, run.payload.connected, true, settings);
     },
   });
-  ctx.jobs.subscribe<{ domainId: string; executionId: string | null; fileId: string }>(
-    FILE_UPLOADED_EVENT,
-    "actions",
-    {
-      handle: async (run) => {
-        const { domainId, executionId, fileId } = run.payload;
-        if (executionId) await executionsRepo(ctx.db).setExecutionFile(domainId, executionId, fileId);
-      },
-    },
-  );
   return { commandStatuses: createRouterStatusHook(ctx), timings: settings };
 }

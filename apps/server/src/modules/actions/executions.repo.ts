@@ -5,8 +5,11 @@ import type { CommandExecutionsTable } from "../../platform/db/schema-actions";
 
 /** A stored execution. */
 export type ExecutionRow = Selectable<CommandExecutionsTable>;
-/** An execution with its router's ident and its command's type: what the DTO is made of. */
-export type ExecutionDtoRow = ExecutionRow & { ident: string; type: string };
+/**
+ * An execution with its router's ident, its command's type and its report file (the file its
+ * upload slot ended in, also when a repeated backup was noted on an earlier file): the DTO's rows.
+ */
+export type ExecutionDtoRow = ExecutionRow & { ident: string; type: string; file_id: string | null };
 
 /** An execution at the head of its router's queue, with what the router is sent. */
 export interface HeadRow {
@@ -32,9 +35,7 @@ export interface ExecutionFilter {
 }
 
 /** The changes a move writes besides the status. */
-export type ExecutionChanges = Partial<
-  Pick<ExecutionRow, "code" | "output" | "progress" | "finish_time" | "file_id">
->;
+export type ExecutionChanges = Partial<Pick<ExecutionRow, "code" | "output" | "progress" | "finish_time">>;
 
 const ROWS_PER_INSERT = 2000;
 
@@ -44,7 +45,17 @@ function executionsSelect(db: Kysely<DB>) {
     .innerJoin("devices as d", "d.id", "e.device_id")
     .innerJoin("commands as c", "c.id", "e.command_id")
     .selectAll("e")
-    .select(["d.ident", "c.type"]);
+    .select(["d.ident", "c.type"])
+    .select((eb) =>
+      eb
+        .selectFrom("file_transfers as t")
+        .select("t.file_id")
+        .whereRef("t.execution_id", "=", "e.id")
+        .where("t.file_id", "is not", null)
+        .orderBy("t.finish_time", "desc")
+        .limit(1)
+        .as("file_id"),
+    );
 }
 
 /** Executions of commands, one per router (Kysely only). */
@@ -138,16 +149,6 @@ export function executionsRepo(db: Kysely<DB>) {
       await db
         .updateTable("command_executions")
         .set({ progress, output, update_time: now })
-        .where("domain_id", "=", domainId)
-        .where("id", "=", id)
-        .execute();
-    },
-
-    /** Notes a report file an execution uploaded. */
-    async setExecutionFile(domainId: string, id: string, fileId: string): Promise<void> {
-      await db
-        .updateTable("command_executions")
-        .set({ file_id: fileId })
         .where("domain_id", "=", domainId)
         .where("id", "=", id)
         .execute();

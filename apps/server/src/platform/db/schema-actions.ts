@@ -42,7 +42,6 @@ export interface CommandExecutionsTable {
   progress: number | null;
   attempts: Generated<number>;
   last_publish_time: Timestamp | null;
-  file_id: string | null;
   /** bigserial: read as a string. */
   position: ColumnType<string, never, never>;
   create_time: Timestamp;

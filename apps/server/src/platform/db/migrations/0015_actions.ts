@@ -52,7 +52,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // Publishes to a connected router without its acknowledgement (MAX_DELIVERY_ATTEMPTS).
     .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("last_publish_time", "timestamptz")
-    .addColumn("file_id", "text")
     // Order per router: one at a time, oldest first (a bigint sequence, not the clock).
     .addColumn("position", "bigserial", (c) => c.notNull())
     .addColumn("create_time", "timestamptz", (c) => c.notNull())
