@@ -138,22 +138,6 @@ export function executionsRepo(db: Kysely<DB>) {
       return query.returning(["id", "command_id", "device_id"]).execute();
     },
 
-    /** Records progress without a move (a router's `running` with a new percentage). */
-    async setProgress(
-      domainId: string,
-      id: string,
-      progress: number | null,
-      output: string,
-      now: Date,
-    ): Promise<void> {
-      await db
-        .updateTable("command_executions")
-        .set({ progress, output, update_time: now })
-        .where("domain_id", "=", domainId)
-        .where("id", "=", id)
-        .execute();
-    },
-
     /** The devices that have executions of these statuses (whose queues may move on). */
     async findDevicesWithStatus(
       domainId: string,
