@@ -38,13 +38,12 @@ const argValue = z.union([z.string().max(16 * 1024), z.number(), z.boolean(), z.
 
 /**
  * Body of POST /api/command/new (and of the dry run, POST /api/commands/dry-run). `type` is a built-in
- * type or a custom type's name; `shell` takes `args.script` or a `script_id`; file types take a
+ * type or a custom type's name; `shell` takes `args.script` (the text is kept with the command); file types take a
  * `file_id` (downloads). Times are ms since the epoch.
  */
 export const CreateCommandSchema = z.object({
   type: z.string().trim().max(64).default(""),
   args: z.record(z.string().min(1).max(64), argValue).default({}),
-  script_id: z.string().min(1).optional(),
   file_id: z.string().min(1).optional(),
   targets: CommandTargetsSchema.default({ devices: [], tags: [], all: false }),
   delayed_until: z.number().int().min(0).nullable().default(null),
@@ -83,7 +82,6 @@ export const CommandSchema = z.object({
   approver: person.nullable(),
   declined_reason: z.string().nullable(),
   args: z.record(z.string(), z.unknown()),
-  script: z.object({ _id: z.string(), name: z.string(), version: z.number().int() }).nullable(),
   file_id: z.string().nullable(),
   targets: z.object({ devices: z.array(z.string()), tags: z.array(z.string()), all: z.boolean() }),
   delayed_until: z.number().nullable(),

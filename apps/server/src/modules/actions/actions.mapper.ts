@@ -17,7 +17,6 @@ export function toCommandDto(row: CommandRow): Command {
     approver: row.approver_id ? { _id: row.approver_id, name: row.approver_name ?? "" } : null,
     declined_reason: row.declined_reason,
     args: row.args,
-    script: null,
     file_id: row.file_id,
     targets: row.targets,
     delayed_until: row.delayed_until ? row.delayed_until.getTime() : null,
