@@ -29,7 +29,9 @@ test("a junior's reboot to a tag waits for an assistant, then every tagged route
   test.setTimeout(120_000);
   await useEnglish(context, baseURL as string);
   // Two demo routers carry the tag (set by the admin through the API, as the device form would).
-  const login = await request.post("/api/login/", { data: { username: FLEET_ADMIN.username, password: FLEET_ADMIN.password } });
+  const login = await request.post("/api/login/", {
+    data: { username: FLEET_ADMIN.username, password: FLEET_ADMIN.password },
+  });
   const token = (await login.json()).token as string;
   const list = await request.post("/api/devices/", { data: { token, size: 100 } });
   const rows = (await list.text())
