@@ -9,6 +9,9 @@ import {
 } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import { accountingRoutes } from "./modules/accounting/accounting.routes";
+import { setUpActions } from "./modules/actions/actions.jobs";
+import { actionsRoutes } from "./modules/actions/actions.routes";
+import type { DeliveryTimings } from "./modules/actions/delivery.service";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { announceAuthChange, createSessionResolver } from "./modules/auth/session.service";
 import { registerBrokerAccountJobs } from "./modules/broker-accounts/broker-accounts.jobs";
@@ -18,6 +21,7 @@ import { createFileTransferHooks } from "./modules/files/device-uploads.service"
 import { createFileSweep, registerFileJobs } from "./modules/files/files.jobs";
 import { filesRoutes } from "./modules/files/files.routes";
 import { healthRoutes } from "./modules/health/health.routes";
+import type { CommandStatusHook } from "./modules/ingest/ingest.service";
 import { type MqttStatsSource, mqttRoutes } from "./modules/ingest/mqtt.routes";
 import { registerInsightJobs } from "./modules/insight/insight.jobs";
 import { type GatewayPortSource, insightRoutes } from "./modules/insight/insight.routes";
@@ -42,6 +46,7 @@ import { createNodeId } from "./platform/jobs/node-id";
 import { createSilentLogger } from "./platform/log";
 import { registerMailJobs } from "./platform/mail/mail.jobs";
 import { createMailer } from "./platform/mail/mailer";
+import { createDeviceLink, type DeviceLink } from "./platform/mqtt/device-link";
 import {
   DEFAULT_REALTIME_TIMINGS,
   type RealtimeTimings,
@@ -80,12 +85,18 @@ export interface AppDeps {
   storage?: FileStorage;
   /** Decisions on device file transfers beyond the signature (tests pass their own). */
   transferHooks?: TransferHooks;
+  /** Command delivery's waits (tests shorten them). */
+  deliveryTimings?: Partial<DeliveryTimings>;
 }
 
 declare module "fastify" {
   interface FastifyInstance {
     /** The durable jobs registry and enqueue API (main.ts hands it to the device side for its outbox). */
     jobs: Jobs;
+    /** The way down to routers; main.ts (or a test) attaches the running gateway. */
+    deviceLink: DeviceLink;
+    /** The actions feature's hook for routers' command statuses, handed to ingest. */
+    commandStatuses: CommandStatusHook;
   }
 }
 
@@ -127,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     jobs,
     storage,
     transferUrls: createTransferUrlSigner(secrets, now, deps.config.fileUrlTtlMinutes * 60_000),
+    deviceLink: createDeviceLink(),
   };
   registerMailJobs(jobs, ctx.mailer);
   registerFileJobs(ctx);
@@ -139,6 +151,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Uploads that never came are swept under a lease; started with the dispatcher (main.ts).
   app.decorate("fileSweep", createFileSweep(ctx, node));
   registerInsightJobs(ctx);
+  const actions = setUpActions(ctx, deps.deliveryTimings);
+  app.decorate("deviceLink", ctx.deviceLink);
+  app.decorate("commandStatuses", actions.commandStatuses);
   const jobDispatcher = createDispatcher({
     db: ctx.db,
     bus: ctx.bus,
@@ -182,6 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(jobsRoutes, { ctx });
       await api.register(notificationsRoutes, { ctx });
       await api.register(filesRoutes, { ctx });
+      await api.register(actionsRoutes, { ctx });
       await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
       // Production's hooks are the files feature's: a URL reaches only what was granted to its router.
       await api.register(transferRoutes, { ctx, hooks: deps.transferHooks ?? createFileTransferHooks(ctx) });

@@ -12,6 +12,7 @@ import { prepareExternalBroker } from "../broker-accounts/broker-accounts.start"
 import { runStatusSweep, STATUS_SWEEP_INTERVAL_MS } from "../devices-status/status-sweep.service";
 import { seedDemoFleet, startDemoFleet } from "../setup/demo-fleet";
 import { type DeviceIngest, startDeviceIngest } from "./ingest.runtime";
+import type { CommandStatusHook } from "./ingest.service";
 
 interface Log {
   info(obj: object, msg: string): void;
@@ -30,7 +31,14 @@ export interface DeviceSide {
 /** Starts everything devices need, as main.ts runs it; throws MqttPortInUseError when MQTT_PORT is taken. */
 export async function startDeviceSide(
   config: Config,
-  deps: { db: Kysely<DB>; bus: Bus; now: () => Date; log: Log; jobs?: Jobs },
+  deps: {
+    db: Kysely<DB>;
+    bus: Bus;
+    now: () => Date;
+    log: Log;
+    jobs?: Jobs;
+    commandStatuses?: CommandStatusHook;
+  },
 ): Promise<DeviceSide> {
   await prepareExternalBroker(config, deps);
   const ingest = await startDeviceIngest({
@@ -46,6 +54,7 @@ export async function startDeviceSide(
       key: readFileSync(config.mqttTls.keyFile),
     },
     jobs: deps.jobs,
+    commandStatuses: deps.commandStatuses,
   });
   deps.log.info(
     { mode: ingest.gateway.mode, url: redactUrl(ingest.gateway.url), tlsPort: ingest.gateway.tlsPort },

@@ -1,4 +1,4 @@
-import type { DeviceMessageParseResult } from "@cellfleet/contract";
+import type { CommandStatusMessage, DeviceMessageParseResult } from "@cellfleet/contract";
 import type {
   CollectUpsert,
   DeviceTouch,
@@ -39,6 +39,15 @@ export interface BatchPlan {
   insight: InsightPlan;
   /** Devices that said hello in the batch (connected), for the `device.reported` outbox event. */
   connected: string[];
+  /** Command statuses, in seq order, for the actions feature's hook (applied in the batch's transaction). */
+  commandStatuses: CommandStatusReport[];
+}
+
+/** A router's status of a command, resolved to its device. */
+export interface CommandStatusReport {
+  domain_id: string;
+  device_id: string;
+  message: CommandStatusMessage;
 }
 
 /** The report without its envelope (`v`, `seq`, `ts`), which changes every time and says nothing of state. */
@@ -118,6 +127,7 @@ export function planBatch(
     collectTimes: new Map(),
     insight: emptyInsightPlan(),
     connected: [],
+    commandStatuses: [],
   };
   const touches = new Map<string, DeviceTouch>();
   const upserts = new Map<string, CollectUpsert>();
@@ -228,7 +238,13 @@ export function planBatch(
         touch.wan_up = modems.length > 0 ? modems.some((modem) => modem.state === 1) : null;
       }
     }
-    // command_status: contact only, until commands are stored (a later issue).
+    if (report.kind === "command_status") {
+      plan.commandStatuses.push({
+        domain_id: device.domain_id,
+        device_id: device.id,
+        message: report.message,
+      });
+    }
   }
   plan.collects = [...upserts.values()];
   plan.touches = [...touches.values()];

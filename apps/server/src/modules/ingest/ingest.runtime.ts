@@ -4,7 +4,12 @@ import type { DB } from "../../platform/db/schema";
 import type { Jobs } from "../../platform/jobs/jobs";
 import { type Gateway, type GatewayOptions, startGateway } from "../../platform/mqtt/gateway";
 import { createDeviceAuthenticator, isDeviceAccessAllowed } from "./device-auth";
-import { createIngestPipeline, type IngestOptions, type IngestPipeline } from "./ingest.service";
+import {
+  type CommandStatusHook,
+  createIngestPipeline,
+  type IngestOptions,
+  type IngestPipeline,
+} from "./ingest.service";
 import { createRefusalRecorder } from "./refusal-recorder";
 
 /** What the device side of the server is started with. */
@@ -30,6 +35,8 @@ export interface DeviceIngestOptions {
   tls?: GatewayOptions["tls"];
   /** The outbox: a batch with hellos or events emits `device.reported` in its transaction. */
   jobs?: Jobs;
+  /** The actions feature's hook for routers' command statuses. */
+  commandStatuses?: CommandStatusHook;
 }
 
 /** The gateway and the ingest pipeline behind it, started and stopped together. */
@@ -45,7 +52,14 @@ export interface DeviceIngest {
 /** Starts ingest and the gateway (embedded broker, or MQTT_URL) in front of it. */
 export async function startDeviceIngest(options: DeviceIngestOptions): Promise<DeviceIngest> {
   const ingest = createIngestPipeline(
-    { db: options.db, bus: options.bus, now: options.now, log: options.log, jobs: options.jobs },
+    {
+      db: options.db,
+      bus: options.bus,
+      now: options.now,
+      log: options.log,
+      jobs: options.jobs,
+      commandStatuses: options.commandStatuses,
+    },
     options.ingest,
   );
   const refusals = createRefusalRecorder({ db: options.db, now: options.now, log: options.log });

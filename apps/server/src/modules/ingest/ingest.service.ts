@@ -3,7 +3,7 @@ import type { Bus } from "../../platform/bus/bus";
 import type { DB } from "../../platform/db/schema";
 import type { Jobs } from "../../platform/jobs/jobs";
 import { type DeviceReportedPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
-import { type BatchPlan, type ParsedReport, planBatch } from "./ingest.plan";
+import { type BatchPlan, type CommandStatusReport, type ParsedReport, planBatch } from "./ingest.plan";
 import { publishBatch, type WrittenBatch } from "./ingest.realtime";
 import { type IngestRepo, ingestRepo, type StoredCollect } from "./ingest.repo";
 import { ingestInsightRepo } from "./insight.repo";
@@ -49,7 +49,18 @@ export interface IngestDeps {
    * it (tests of ingest alone) nothing is emitted.
    */
   jobs?: Jobs;
+  /**
+   * Applies routers' command statuses inside the batch's transaction (the actions feature), so a
+   * status is acknowledged only once its execution moved. Without it statuses only count as contact.
+   */
+  commandStatuses?: CommandStatusHook;
 }
+
+/** The actions feature's hook: moves executions by routers' statuses in the ingest transaction. */
+export type CommandStatusHook = (
+  trx: Kysely<DB>,
+  reports: readonly CommandStatusReport[],
+) => Promise<() => Promise<void>>;
 
 /** Counters of what ingest did, for GET /api/mqtt/stats. */
 export interface IngestStats {
@@ -165,7 +176,7 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
 
   const writeBatch = async (
     sent: readonly ParsedReport[],
-  ): Promise<{ plan: BatchPlan; written: WrittenBatch }> => {
+  ): Promise<{ plan: BatchPlan; written: WrittenBatch; afterCommit: (() => Promise<void>) | null }> => {
     const now = deps.now();
     return deps.db.transaction().execute(async (trx) => {
       const r = ingestRepo(trx);
@@ -198,6 +209,10 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
       if (plan.collects.length > 0) await r.upsertCollectsAcrossDomains(plan.collects);
       if (plan.history.length > 0) await r.insertHistoryAcrossDomains(plan.history);
       await writeInsight(ingestInsightRepo(trx), plan);
+      const afterCommit =
+        deps.commandStatuses && plan.commandStatuses.length > 0
+          ? await deps.commandStatuses(trx, plan.commandStatuses)
+          : null;
       const touched = await r.touchDevicesAcrossDomains(plan.touches, now, plan.contactStaleBefore);
       if (deps.jobs && (plan.connected.length > 0 || events.length > 0)) {
         const payload: DeviceReportedPayload = {
@@ -206,7 +221,7 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
         };
         await deps.jobs.emit(trx, OUTBOX_EVENTS.deviceReported, { ...payload });
       }
-      return { plan, written: { touched, events } };
+      return { plan, written: { touched, events }, afterCommit };
     });
   };
 
@@ -215,8 +230,9 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
     inFlight += batch.length;
     try {
       const reports = batch.map((entry) => entry.report);
-      const { plan, written } = await writeBatch(reports);
-      if (plan.connected.length > 0 || written.events.length > 0) deps.jobs?.wake();
+      const { plan, written, afterCommit } = await writeBatch(reports);
+      if (plan.connected.length > 0 || written.events.length > 0 || plan.commandStatuses.length > 0)
+        deps.jobs?.wake();
       rememberLatest(plan);
       counters.batches++;
       // An event already stored (a repeat after a reconnect) is skipped by the insert: a duplicate too.
@@ -228,6 +244,7 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
         deps.log.warn({ count: plan.unknownDevice }, "reports of devices that no longer exist");
       for (const entry of batch) entry.resolve();
       const push: Promise<void> = publishBatch(deps, written, plan, repo)
+        .then(() => afterCommit?.())
         .catch((error: unknown) => deps.log.error({ err: error }, "realtime push after ingest failed"))
         .finally(() => pushes.delete(push));
       pushes.add(push);

@@ -1,5 +1,6 @@
 import type { DomainSettings, FileStatus, FileType, JobState } from "@cellfleet/contract";
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { CommandExecutionsTable, CommandsTable, CommandTypesTable } from "./schema-actions";
 import type {
   DeviceOutagesTable,
   GatewayRefusalsTable,
@@ -308,6 +309,9 @@ export interface DB {
   password_history: PasswordHistoryTable;
   sessions: SessionsTable;
   devices: DevicesTable;
+  commands: CommandsTable;
+  command_executions: CommandExecutionsTable;
+  command_types: CommandTypesTable;
   device_collects: DeviceCollectsTable;
   collect_history: CollectHistoryTable;
   events: EventsTable;

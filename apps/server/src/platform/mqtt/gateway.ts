@@ -48,6 +48,13 @@ export interface Gateway {
   tlsPort?: number;
   counters: GatewayCounters;
   stats(): GatewayCounts & { mode: "embedded" | "external" };
+  /**
+   * Publishes a message to a device with QoS 1 (commands). Resolves when the broker took it, which
+   * says nothing of the device: only its `accepted` status does (docs/device-protocol.md 6.1).
+   */
+  publish(topic: string, payload: string): Promise<void>;
+  /** Whether a device is connected now: known to the embedded broker, unknown (null) behind an external one. */
+  isConnected(ident: string): boolean | null;
   close(): Promise<void>;
 }
 
@@ -70,6 +77,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       url: options.mqttUrl,
       counters,
       stats: () => ({ ...counters.snapshot(), mode: "external" }),
+      publish: async (topic, payload) => {
+        await subscriber.client.publishAsync(topic, payload, { qos: 1 });
+      },
+      isConnected: () => null,
       close: () => subscriber.close(),
     };
   }
@@ -103,6 +114,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       connections: broker.broker.connectedClients,
       mode: "embedded",
     }),
+    publish: (topic, payload) =>
+      new Promise<void>((resolve, reject) => {
+        broker.broker.publish(
+          { cmd: "publish", topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false },
+          (error) => (error ? reject(error) : resolve()),
+        );
+      }),
+    // Aedes keeps its connected clients by id; its types do not declare the map.
+    isConnected: (ident) =>
+      Object.hasOwn((broker.broker as unknown as { clients: Record<string, unknown> }).clients, ident),
     close: () => broker.close(),
   };
 }

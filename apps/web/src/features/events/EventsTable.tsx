@@ -105,6 +105,18 @@ export function EventsTable({ events, hasDevice = true, onMarkRead }: EventsTabl
                   <EventLevelChip level={event.level} />
                 </Box>
                 {eventMessage(t, event)}
+                {event.kind === "command_needs_approval" && typeof event.details.command_id === "string" ? (
+                  <>
+                    {" "}
+                    <Link
+                      component={RouterLink}
+                      to={`/command/${event.details.command_id}`}
+                      data-testid="approval-link"
+                    >
+                      {t("commands.approval.open")}
+                    </Link>
+                  </>
+                ) : null}
               </TableCell>
               {hasDevice ? (
                 <TableCell>
