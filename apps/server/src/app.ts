@@ -32,6 +32,7 @@ import type { Config } from "./platform/config";
 import type { AppContext } from "./platform/context";
 import type { Database } from "./platform/db/database";
 import { AppError, installErrorHandling } from "./platform/errors";
+import { installInputGuard } from "./platform/http/input-guard";
 import { registerOpenApi } from "./platform/http/openapi";
 import { registerSecurityHeaders } from "./platform/http/security-headers";
 import { DEFAULT_WEB_DIST_DIR, registerStaticSpa } from "./platform/http/static-spa";
@@ -52,7 +53,7 @@ import type { FileStorage } from "./platform/storage/file-storage";
 import { createTransferUrlSigner } from "./platform/storage/signed-url";
 import { type TransferHooks, transferRoutes } from "./platform/storage/transfer.routes";
 
-/** Bodies above 1 MiB are refused with 413 PAYLOAD_TOO_LARGE. */
+/** Bodies above 1 MiB are refused with 413 BAD_REQUEST. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Everything the app is built from; main.ts passes the real parts, tests pass their own. */
@@ -99,13 +100,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  // JSON routes take JSON only: a text/plain body (a `fetch` with a string) is refused 415 before
+  // any hook sees it, so it is never audited whole as a string.
+  app.removeContentTypeParser("text/plain");
   decorateSessionRequest(app);
 
   await registerSecurityHeaders(app);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) =>
-      new AppError("TOO_MANY_REQUESTS", `Too many attempts; try again in ${context.after}`),
+      new AppError("USER_TEMPORARILY_BLOCKED", `Too many attempts; try again in ${context.after}`, {
+        status: 429,
+      }),
   });
   await registerOpenApi(app);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
@@ -168,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (api) => {
       recordApiRoutes(api, apiRoutes);
       installSessionGuard(api, resolveSession, () => announceAuthChange(ctx));
+      installInputGuard(api);
       auditLog.install(api);
       await api.register(healthRoutes, { ctx });
       await api.register(authRoutes, { ctx });

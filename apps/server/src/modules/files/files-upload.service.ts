@@ -44,7 +44,7 @@ export interface IncomingUpload {
 const PLAIN_ENCODINGS = new Set(["7bit", "8bit", "binary"]);
 
 function tooLarge(filename: string): AppError {
-  return new AppError("PAYLOAD_TOO_LARGE", `"${filename}" is 25 MB or more`);
+  return new AppError("BAD_REQUEST", `"${filename}" is 25 MB or more`, { status: 413 });
 }
 
 /** Checks what can be checked before a byte is stored; answers the name to keep. */
@@ -108,7 +108,7 @@ async function forgetBlob(ctx: AppContext, domainId: string, key: string): Promi
  * POST /api/file/{kind} and the base upload URL (spec sections 5 and 7): a common file streamed to
  * storage, never held whole in memory. The type is the one asked for, or the extension's when none
  * is (.bin firmware, .ipk package, otherwise file). Refusals: nothing sent NOTHING_TO_UPLOAD, a name
- * that does not fit the type INVALID_FILE_TYPE, 25 MB or more PAYLOAD_TOO_LARGE (naming the file,
+ * that does not fit the type INVALID_FILE_TYPE, 25 MB or more BAD_REQUEST with 413 (naming the file,
  * cut off while streaming), a name taken FILE_EXISTS, a name or body not in plain UTF-8
  * UNSUPPORTED_ENCODING, a broken multipart body FILE_PARSING_FAILED.
  */
