@@ -40,7 +40,9 @@ export function findUnstorableInput(root: string, value: unknown): string | null
       const problem = unstorableStringProblem(current);
       if (problem) return `${fieldName(path)}: ${problem}`;
     } else if (Array.isArray(current)) {
-      current.forEach((entry, index) => stack.push({ path: [...path, index], value: entry }));
+      for (let index = 0; index < current.length; index++) {
+        stack.push({ path: [...path, index], value: current[index] });
+      }
     } else if (isPlainObject(current)) {
       for (const [key, entry] of Object.entries(current)) {
         const keyProblem = unstorableStringProblem(key);
