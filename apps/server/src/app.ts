@@ -31,6 +31,7 @@ import type { Bus } from "./platform/bus/bus";
 import type { Config } from "./platform/config";
 import type { AppContext } from "./platform/context";
 import type { Database } from "./platform/db/database";
+import { createUnitOfWorkDb, deferPublishesToCommit } from "./platform/db/unit-of-work";
 import { AppError, installErrorHandling } from "./platform/errors";
 import { installInputGuard } from "./platform/http/input-guard";
 import { registerOpenApi } from "./platform/http/openapi";
@@ -117,13 +118,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
   const now = deps.now ?? (() => new Date());
-  const secrets = await loadPlatformSecrets(deps.database.db);
-  const jobs = createJobs({ db: deps.database.db, bus: deps.bus, secrets, now });
+  // Every service's handle: inside a call that saves, its queries run in the call's unit of work
+  // (platform/db/unit-of-work), and its bus messages go out only after the commit.
+  const db = createUnitOfWorkDb(deps.database.db);
+  const bus = deferPublishesToCommit(deps.bus);
+  const secrets = await loadPlatformSecrets(db);
+  const jobs = createJobs({ db, bus, secrets, now });
   const storage = deps.storage ?? createFileStorage(deps.config);
   const ctx: AppContext = {
-    db: deps.database.db,
+    db,
     dbKind: deps.database.kind,
-    bus: deps.bus,
+    bus,
     config: deps.config,
     now,
     log: app.log,
@@ -156,7 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("jobDispatcher", jobDispatcher);
   // Audit entries are written after the answer; closing drains running jobs, waits for the
   // entries, then closes the mail transport the jobs used.
-  const auditLog = createAuditLog(ctx);
+  const auditLog = createAuditLog(ctx, deps.database.db);
   app.decorate("auditLog", auditLog);
   app.addHook("onClose", async () => {
     await notifications.timers.stop();

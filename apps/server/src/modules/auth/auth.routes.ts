@@ -21,7 +21,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       },
       config: {
         isPublic: true,
-        audited: true,
+        // Refusals keep what they count (failed attempts, blocks): recorded after the answer.
+        audited: "after-answer",
         rateLimit: { max: ctx.config.loginRateLimit, timeWindow: 60_000 },
       },
     },
@@ -42,7 +43,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         body: TokenOnlyBodySchema,
         response: { 200: OkSchema, ...ERROR_RESPONSES },
       },
-      config: { allowsFactoryPassword: true, audited: true, permission: "account.self" },
+      config: { allowsFactoryPassword: true, audited: "after-answer", permission: "account.self" },
     },
     async (request) => {
       await logout(ctx, requireSession(request));

@@ -11,6 +11,7 @@ import {
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { takeTransactionLock } from "../../platform/db/locks";
+import { runPendingSaveWork } from "../../platform/db/unit-of-work";
 import { AppError } from "../../platform/errors";
 import { FileTooLargeError, newStorageKey, type StoredFile } from "../../platform/storage/file-storage";
 import { toFileDto } from "./files.mapper";
@@ -153,6 +154,8 @@ export async function uploadCommonFile(
       user_id: session.user.id,
       create_time: ctx.now(),
     });
+    // The call keeps its own transactions (the bytes stream first): its audit entry goes in this one.
+    await runPendingSaveWork(trx);
     return repo.findFile(domainId, key);
   });
   if (!row) throw new AppError("FILE_EXISTS", `A file named "${filename}" exists already`);

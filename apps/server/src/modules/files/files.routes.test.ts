@@ -346,7 +346,7 @@ describe("paths never reach the file system", () => {
         headers: { token: admin },
       });
       expect(response.statusCode, id).toBe(404);
-      expect(["FILE_NOT_FOUND", "NOT_FOUND"]).toContain(response.json().code);
+      expect(["FILE_NOT_FOUND", "OPERATION_IS_NOT_SUPPORTED"]).toContain(response.json().code);
     }
   });
 });
