@@ -43,6 +43,7 @@ export interface TestAppOptions
       | "jobTimings"
       | "storage"
       | "transferHooks"
+      | "logger"
     >
   > {
   config?: Partial<Config>;
@@ -93,6 +94,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     jobTimings: options.jobTimings,
     storage,
     transferHooks: options.transferHooks,
+    logger: options.logger,
   });
   await app.ready();
   if (options.runJobs ?? true) app.jobDispatcher.start();
