@@ -5,6 +5,7 @@ import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { ERROR_RESPONSES, OkSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
 import { currentSessionUser, login, logout } from "./auth.service";
+import { deviceCookieHeader, isSecure, readCookies } from "./device-cookie.http";
 
 /** POST /api/login/, /api/logout/, /api/accounting/self. */
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -26,10 +27,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         rateLimit: { max: ctx.config.loginRateLimit, timeWindow: 60_000 },
       },
     },
-    async (request) => {
-      const user = await login(ctx, request.body, request.ip);
+    async (request, reply) => {
+      const { user, deviceCookie } = await login(ctx, {
+        request: request.body,
+        clientIp: request.ip,
+        cookies: readCookies(request.headers.cookie),
+      });
       // Names the author of the audit entry, also for the demo sign-in whose body has no username.
       request.auditActor = { id: user._id, username: user.username };
+      if (deviceCookie) reply.header("set-cookie", deviceCookieHeader(deviceCookie, isSecure(request)));
       return user;
     },
   );

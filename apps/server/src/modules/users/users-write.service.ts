@@ -191,7 +191,13 @@ export async function updateAccount(
   if (changes.plugins !== undefined) columns.plugins = toJsonb(checkPlugins(session, changes.plugins, role));
   if (changes.blocked === true) Object.assign(columns, { blocked: true, block_reason: "manual" });
   if (changes.blocked === false) {
-    Object.assign(columns, { blocked: false, block_reason: null, blocked_until: null, failed_attempts: 0 });
+    Object.assign(columns, {
+      blocked: false,
+      block_reason: null,
+      blocked_until: null,
+      failed_attempts: 0,
+      untrusted_blocked: false,
+    });
   }
 
   if (changes.password !== undefined) {
