@@ -35,6 +35,7 @@ export function usersRepo(db: Kysely<DB>) {
         "users.block_reason",
         "users.removed_at",
         "users.untrusted_blocked",
+        "users.events_read_through",
         "domains.name as domain_name",
         "domains.policy_id as domain_policy_id",
       ]);

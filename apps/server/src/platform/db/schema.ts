@@ -108,6 +108,14 @@ export interface UsersTable {
   removed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Browsers that never signed in as the user are refused (the policy's permanent count, 0016). */
   untrusted_blocked: Generated<boolean>;
+  /** Every event up to this id counts as read by the user ("all read", 0016). */
+  events_read_through: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** An event one user read (0016): read state is per user. */
+export interface EventReadsTable {
+  user_id: string;
+  event_id: string;
 }
 
 /** A browser that signed in as a user: its device cookie's hash and its own failures (0016, ADR 016). */
@@ -323,6 +331,7 @@ export interface DB {
   sessions: SessionsTable;
   sign_in_devices: SignInDevicesTable;
   sign_in_unknown: SignInUnknownTable;
+  event_reads: EventReadsTable;
   devices: DevicesTable;
   device_collects: DeviceCollectsTable;
   collect_history: CollectHistoryTable;
