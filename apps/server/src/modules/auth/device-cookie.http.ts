@@ -14,9 +14,9 @@ export function readCookies(header: string | undefined): Record<string, string> 
   return cookies;
 }
 
-/** Whether the browser reached us over HTTPS (directly or, with trustProxy, through a proxy). */
-export function isSecure(request: FastifyRequest): boolean {
-  return request.protocol === "https";
+/** Whether the browser reaches us over HTTPS: directly, or through a TLS proxy PUBLIC_URL names. */
+export function isSecure(request: FastifyRequest, publicUrl: string): boolean {
+  return request.protocol === "https" || publicUrl.startsWith("https:");
 }
 
 /**
