@@ -35,7 +35,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       });
       // Names the author of the audit entry, also for the demo sign-in whose body has no username.
       request.auditActor = { id: user._id, username: user.username };
-      if (deviceCookie) reply.header("set-cookie", deviceCookieHeader(deviceCookie, isSecure(request, ctx.config.publicUrl)));
+      if (deviceCookie)
+        reply.header("set-cookie", deviceCookieHeader(deviceCookie, isSecure(request, ctx.config.publicUrl)));
       return user;
     },
   );
