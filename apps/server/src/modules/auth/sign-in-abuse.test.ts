@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BuiltUser, buildDomain, buildPolicy, buildUser, uniqueName } from "../../test/factories";
+import {
+  type BuiltUser,
+  buildDomain,
+  buildPolicy,
+  buildUser,
+  signIn,
+  uniqueName,
+} from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
 
 // Issue 11 (OWASP ASVS 2.2, ADR 016): a stranger who knows a username could keep its owner out;
@@ -123,5 +130,27 @@ describe("sign-in abuse", () => {
     const knownText = (await login(known.username, "x")).response.json().message as string;
     const unknownText = (await login(unknown, "x")).response.json().message as string;
     expect(unknownText.replace(/\d.*$/, "")).toBe(knownText.replace(/\d.*$/, ""));
+  });
+
+  it("lifts a browser's own block when an administrator unblocks the user", async () => {
+    const domain = await buildDomain(t);
+    const policyId = await buildPolicy(t, domain.id, {
+      attempts_before_temporary_block: 0,
+      attempts_before_permanent_block: 2,
+    });
+    const owner = await buildUser(t, { role: 3, domainId: domain.id, policyId });
+    const admin = await signIn(t.app, await buildUser(t, { role: 2, domainId: domain.id }));
+    const cookie = await ownersBrowser(owner);
+    await login(owner.username, "typo-1", cookie);
+    expect((await login(owner.username, "typo-2", cookie)).code).toBe("USER_BLOCKED");
+    expect((await login(owner.username, owner.password, cookie)).code).toBe("USER_BLOCKED");
+    const unblocked = await t.app.inject({
+      method: "POST",
+      url: `/api/user/${owner.id}`,
+      headers: { token: admin },
+      payload: { blocked: false },
+    });
+    expect(unblocked.statusCode, unblocked.body).toBe(200);
+    expect((await login(owner.username, owner.password, cookie)).status).toBe(200);
   });
 });

@@ -20,6 +20,7 @@ import type { AppContext } from "../../platform/context";
 import { toJsonb, type UserUpdate } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { assertOwnPasswordChangeAllowed, endUserSessions } from "../auth/account-rules";
+import { signInRepo } from "../auth/sign-in.repo";
 import { domainsRepo } from "../domains/domains.repo";
 import { policiesRepo } from "../policies/policies.repo";
 import { findEffectivePolicy } from "../policies/policies.service";
@@ -215,6 +216,8 @@ export async function updateAccount(
     await usersRepo(ctx.db).updateUser(target.domain_id, target.id, columns);
   }
   if (changes.blocked === true) await endUserSessions(ctx, target);
+  // An unblock lifts every block sign-in set: the account's and each of its browsers' (ADR 016).
+  if (changes.blocked === false) await signInRepo(ctx.db).resetDevicesOfUserAcrossDomains(target.id);
   return findVisibleUser(ctx, session, target.id);
 }
 
