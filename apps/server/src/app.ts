@@ -36,7 +36,9 @@ import type { Bus } from "./platform/bus/bus";
 import type { Config } from "./platform/config";
 import type { AppContext } from "./platform/context";
 import type { Database } from "./platform/db/database";
+import { createUnitOfWorkDb, deferPublishesToCommit } from "./platform/db/unit-of-work";
 import { AppError, installErrorHandling } from "./platform/errors";
+import { installInputGuard } from "./platform/http/input-guard";
 import { registerOpenApi } from "./platform/http/openapi";
 import { registerSecurityHeaders } from "./platform/http/security-headers";
 import { DEFAULT_WEB_DIST_DIR, registerStaticSpa } from "./platform/http/static-spa";
@@ -58,7 +60,7 @@ import type { FileStorage } from "./platform/storage/file-storage";
 import { createTransferUrlSigner } from "./platform/storage/signed-url";
 import { type TransferHooks, transferRoutes } from "./platform/storage/transfer.routes";
 
-/** Bodies above 1 MiB are refused with 413 PAYLOAD_TOO_LARGE. */
+/** Bodies above 1 MiB are refused with 413 BAD_REQUEST. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Everything the app is built from; main.ts passes the real parts, tests pass their own. */
@@ -111,25 +113,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  // JSON routes take JSON only: a text/plain body (a `fetch` with a string) is refused 415 before
+  // any hook sees it, so it is never audited whole as a string.
+  app.removeContentTypeParser("text/plain");
   decorateSessionRequest(app);
 
   await registerSecurityHeaders(app);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) =>
-      new AppError("TOO_MANY_REQUESTS", `Too many attempts; try again in ${context.after}`),
+      new AppError("USER_TEMPORARILY_BLOCKED", `Too many attempts; try again in ${context.after}`, {
+        status: 429,
+      }),
   });
   await registerOpenApi(app);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
   const now = deps.now ?? (() => new Date());
-  const secrets = await loadPlatformSecrets(deps.database.db);
-  const jobs = createJobs({ db: deps.database.db, bus: deps.bus, secrets, now });
+  // Every service's handle: inside a call that saves, its queries run in the call's unit of work
+  // (platform/db/unit-of-work), and its bus messages go out only after the commit.
+  const db = createUnitOfWorkDb(deps.database.db);
+  const bus = deferPublishesToCommit(deps.bus);
+  const secrets = await loadPlatformSecrets(db);
+  const jobs = createJobs({ db, bus, secrets, now });
   const storage = deps.storage ?? createFileStorage(deps.config);
   const ctx: AppContext = {
-    db: deps.database.db,
+    db,
     dbKind: deps.database.kind,
-    bus: deps.bus,
+    bus,
     config: deps.config,
     now,
     log: app.log,
@@ -167,7 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("jobDispatcher", jobDispatcher);
   // Audit entries are written after the answer; closing drains running jobs, waits for the
   // entries, then closes the mail transport the jobs used.
-  const auditLog = createAuditLog(ctx);
+  const auditLog = createAuditLog(ctx, deps.database.db);
   app.decorate("auditLog", auditLog);
   app.addHook("onClose", async () => {
     await notifications.timers.stop();
@@ -186,6 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (api) => {
       recordApiRoutes(api, apiRoutes);
       installSessionGuard(api, resolveSession, () => announceAuthChange(ctx));
+      installInputGuard(api);
       auditLog.install(api);
       await api.register(healthRoutes, { ctx });
       await api.register(authRoutes, { ctx });

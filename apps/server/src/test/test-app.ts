@@ -44,6 +44,7 @@ export interface TestAppOptions
       | "storage"
       | "transferHooks"
       | "deliveryTimings"
+      | "logger"
     >
   > {
   config?: Partial<Config>;
@@ -95,6 +96,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     storage,
     transferHooks: options.transferHooks,
     deliveryTimings: options.deliveryTimings,
+    logger: options.logger,
   });
   await app.ready();
   if (options.runJobs ?? true) app.jobDispatcher.start();

@@ -107,6 +107,35 @@ export interface UsersTable {
   block_reason: ColumnType<string | null, string | null | undefined, string | null>;
   /** Soft removal: the row stays for the audit log's authors (0005_accounting). */
   removed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Browsers that never signed in as the user are refused (the policy's permanent count, 0016). */
+  untrusted_blocked: Generated<boolean>;
+  /** Every event up to this id counts as read by the user ("all read", 0016). */
+  events_read_through: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** An event one user read (0016): read state is per user. */
+export interface EventReadsTable {
+  user_id: string;
+  event_id: string;
+}
+
+/** A browser that signed in as a user: its device cookie's hash and its own failures (0016, ADR 016). */
+export interface SignInDevicesTable {
+  token_hash: string;
+  user_id: string;
+  failed_attempts: Generated<number>;
+  blocked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  blocked: Generated<boolean>;
+  create_time: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** Failed sign-ins under a username nobody has, so its lockout answers like a real one's (0016). */
+export interface SignInUnknownTable {
+  username_hash: string;
+  failed_attempts: Generated<number>;
+  blocked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  update_time: Timestamp;
 }
 
 /** Earlier password hashes, so a user cannot go back to a recent password. */
@@ -308,6 +337,9 @@ export interface DB {
   users: UsersTable;
   password_history: PasswordHistoryTable;
   sessions: SessionsTable;
+  sign_in_devices: SignInDevicesTable;
+  sign_in_unknown: SignInUnknownTable;
+  event_reads: EventReadsTable;
   devices: DevicesTable;
   commands: CommandsTable;
   command_executions: CommandExecutionsTable;

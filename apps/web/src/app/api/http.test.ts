@@ -57,9 +57,9 @@ describe("apiRequest", () => {
   });
 
   it("frames a 500 as a server connection error", async () => {
-    vi.stubGlobal("fetch", answer(500, { code: "INTERNAL_ERROR", message: "boom" }));
+    vi.stubGlobal("fetch", answer(500, { code: "WRITE_DATA_FAILED", message: "boom" }));
     await expect(apiRequest("/api/profile")).rejects.toBeInstanceOf(ApiError);
-    const text = noticeText("serverConnectionError", "en", { text: errorText("INTERNAL_ERROR", "en") });
+    const text = noticeText("serverConnectionError", "en", { text: errorText("WRITE_DATA_FAILED", "en") });
     expect(shown()).toEqual([{ level: "warning", text }]);
     expect(sessionStore.get()).not.toBeNull();
   });

@@ -28,7 +28,7 @@ describe("decideTransportAction (spec section 8 and ADR 002)", () => {
   });
 
   it("frames 500 and 501 as a server connection error", () => {
-    expect(decideTransportAction(500, "INTERNAL_ERROR")).toEqual({ kind: "notify", frame: "connection" });
+    expect(decideTransportAction(500, "WRITE_DATA_FAILED")).toEqual({ kind: "notify", frame: "connection" });
     expect(decideTransportAction(501, null)).toEqual({ kind: "notify", frame: "connection" });
   });
 
