@@ -1,7 +1,9 @@
 export * from "./accounting";
+export * from "./constantSchemas";
 export * from "./constants";
 export * from "./devices";
 export * from "./display";
+export * from "./errorSchemas";
 export * from "./errors";
 export * from "./events";
 export * from "./files";
@@ -12,6 +14,7 @@ export * from "./notices";
 export * from "./notifications";
 export * from "./permissions";
 export * from "./policy";
+export * from "./policySchemas";
 export * from "./protocol";
 export * from "./realtime";
 export * from "./roles";
