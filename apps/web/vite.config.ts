@@ -12,29 +12,6 @@ export default defineConfig({
     manifest: true,
     emptyOutDir: true,
     rolldownOptions: {
-      // The contract builds its zod schemas at import (`z.object(…)`): marked pure, a schema nothing
-      // uses is dropped, so importing a route table or an error code does not bring zod along (ADR 018).
-      treeshake: {
-        manualPureFunctions: [
-          "z",
-          "z.string",
-          "z.object",
-          "z.number",
-          "z.array",
-          "z.enum",
-          "z.boolean",
-          "z.literal",
-          "z.int",
-          "z.unknown",
-          "z.union",
-          "z.record",
-          "z.discriminatedUnion",
-          "z.preprocess",
-          "z.url",
-          "z.partialRecord",
-          "z.null",
-        ],
-      },
       output: {
         // Libraries change less often than the app: separate chunks stay cached across releases.
         codeSplitting: {
