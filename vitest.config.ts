@@ -48,6 +48,8 @@ export default defineConfig({
           root: "apps/web",
           include: ["src/**/*.test.{ts,tsx}"],
           environment: "happy-dom",
+          // Both languages' texts, which the app fetches one at a time (ADR 018).
+          setupFiles: ["src/test/setup.ts"],
         },
       },
       // The route bundle weights (issue 11): builds the web app once, fails over a ceiling.

@@ -1,7 +1,9 @@
 // Bundle budget (issue 11): the gzipped JavaScript each route loads before its page can render, read
 // from the web build's manifest — the entry and everything it imports statically, plus the route's
-// page chunk and what that imports statically. Chunks a page fetches later (the device page's charts)
-// are not counted. `npm run bench:bundle -w bench` builds and prints; bundle.test.ts fails over budget.
+// page chunk and what that imports statically, plus the chunks every start fetches before or right
+// after the first render (START_UP: the language's texts; for a signed-in user the session schema,
+// the socket client, the news bell and the unread-events badge). Chunks a page fetches later (the
+// device page's charts, a dialog opened by a click) are not counted. `npm run bench:bundle -w bench` builds and prints; bundle.test.ts fails over budget.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -14,13 +16,45 @@ const DIST = path.join(WEB_DIR, "dist");
 
 /**
  * Page modules whose routes are weighed, in gzipped kB (1 kB = 1000 bytes). `targetKb` is issue 11's
- * budget; `ceilingKb` is what the test enforces today: the measured weight after the route split plus
- * a little room, so growth fails the test while the gap to the target stays visible (bench/README.md).
+ * budget; `ceilingKb` is what the test enforces today: the weight reached (ADR 018) rounded up, so
+ * growth fails the test while the gap to the target stays visible (bench/README.md).
  */
+/**
+ * Chunks fetched on every start although no static import names them (ADR 018). The texts are
+ * Russian's: the default language, and the heavier of the two. A name without `src/` is a shared
+ * chunk's name (the build's `_realtime-….js`).
+ */
+const SIGNED_OUT_START = ["src/locales/ru.json"];
+const SIGNED_IN_START = [
+  ...SIGNED_OUT_START,
+  "src/app/session/sessionUserSchema.ts",
+  "realtime",
+  "src/features/notifications/components/NewsBell.tsx",
+  "src/features/events/UnreadEventsWatch.tsx",
+];
+
 export const BUDGETS = [
-  { route: "/login", page: "src/features/auth/LoginPage.tsx", targetKb: 150, ceilingKb: 330 },
-  { route: "/dashboard", page: "src/features/devices/DashboardPage.tsx", targetKb: 300, ceilingKb: 350 },
-  { route: "/device/{id}", page: "src/features/devices/DevicePage.tsx", targetKb: null, ceilingKb: 360 },
+  {
+    route: "/login",
+    page: "src/features/auth/LoginPage.tsx",
+    startUp: SIGNED_OUT_START,
+    targetKb: 150,
+    ceilingKb: 267,
+  },
+  {
+    route: "/dashboard",
+    page: "src/features/devices/DashboardPage.tsx",
+    startUp: SIGNED_IN_START,
+    targetKb: 300,
+    ceilingKb: 331,
+  },
+  {
+    route: "/device/{id}",
+    page: "src/features/devices/DevicePage.tsx",
+    startUp: SIGNED_IN_START,
+    targetKb: null,
+    ceilingKb: 338,
+  },
 ] as const;
 
 interface ManifestChunk {
@@ -50,6 +84,16 @@ function staticClosure(manifest: Manifest, key: string, into: Set<string>): Set<
   return into;
 }
 
+/** A manifest key: a source path as is, or the key of the shared chunk with that name. */
+function manifestKey(manifest: Manifest, name: string): string {
+  if (name.startsWith("src/")) return name;
+  const key = Object.keys(manifest).find((candidate) =>
+    new RegExp(`^_${name}-[\\w-]+\\.js$`).test(candidate),
+  );
+  if (!key) throw new Error(`no shared chunk named ${name} in the build manifest`);
+  return key;
+}
+
 const gzipBytes = (file: string) => gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length;
 
 export interface RouteWeight {
@@ -65,8 +109,9 @@ export function measureRoutes(): RouteWeight[] {
   const manifest = readManifest();
   const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
   if (!entryKey) throw new Error("the build manifest has no entry");
-  return BUDGETS.map(({ route, page, targetKb, ceilingKb }) => {
+  return BUDGETS.map(({ route, page, startUp, targetKb, ceilingKb }) => {
     const files = staticClosure(manifest, page, staticClosure(manifest, entryKey, new Set()));
+    for (const name of startUp) staticClosure(manifest, manifestKey(manifest, name), files);
     const bytes = [...files]
       .filter((file) => file.endsWith(".js"))
       .reduce((sum, file) => sum + gzipBytes(file), 0);

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 // Business constants and limits of spec section 9, in one place for the server and the web.
 // Durations carry their unit in the name (`_MS`, `_SECONDS`, `_MINUTES`, `_DAYS`).
 
@@ -125,7 +123,6 @@ export const LOCALES = ["ru", "en"] as const;
 /** An interface language. */
 export type Locale = (typeof LOCALES)[number];
 /** Zod schema of an interface language. */
-export const LocaleSchema = z.enum(LOCALES);
 /** The language used when the locale cookie is absent. */
 export const DEFAULT_LOCALE: Locale = "ru";
 /** Width in px of the side drawer when signed in. */

@@ -3,13 +3,8 @@ import { PAGE_SIZE_OPTIONS } from "./constants";
 import { DeviceFileTypeSchema } from "./files";
 import { COLLECT_TYPES } from "./protocol/topics";
 import { DEVICE_STATUSES, DeviceStatusSchema, SIGNAL_QUALITIES } from "./status";
-import {
-  DeviceIdentSchema,
-  DeviceKeySchema,
-  SearchSchema,
-  TagSchema,
-  TEXT_MAX_LENGTH,
-} from "./validators/text";
+import { TEXT_MAX_LENGTH } from "./validators/text";
+import { DeviceIdentSchema, DeviceKeySchema, SearchSchema, TagSchema } from "./validators/textSchemas";
 
 // Devices as the HTTP API and the realtime socket send them (spec sections 3 and 7), and every
 // request body of the device routes. Errors answer `{ code, message }` (errors.ts).

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /** Every server error code of spec section 8, grouped as the spec groups them. */
 export const ERROR_CODES = [
   // General
@@ -102,11 +100,6 @@ export const ERROR_CODES = [
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
-export const ErrorCodeSchema = z.enum(ERROR_CODES);
-
-/** The body of every error answer: `{ code, message }`, never a stack trace. */
-export const ErrorBodySchema = z.object({ code: ErrorCodeSchema, message: z.string() });
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   TOKEN_NOT_GIVEN: 401,

@@ -1,43 +1,14 @@
-import { z } from "zod";
 import type { ErrorCode } from "./errors";
+import type { SecurityPolicy } from "./policySchemas";
 
 /** Protection levels of a security policy: 0 Normal, 1 Enhanced, 2 High/Banking. */
 export const POLICY_LEVELS = [0, 1, 2] as const;
-export const PolicyLevelSchema = z.union([z.literal(0), z.literal(1), z.literal(2)]);
-export type PolicyLevel = z.infer<typeof PolicyLevelSchema>;
 
 /** Special symbols a password of an Enhanced or High policy must contain one of (spec section 5). */
 export const PASSWORD_SPECIAL_SYMBOLS = "%*)?@#$~";
 /** Passwords are at most 255 characters, at least 8 by default (spec section 9). */
 export const PASSWORD_MAX_LENGTH = 255;
 export const PASSWORD_DEFAULT_MIN_LENGTH = 8;
-
-/** A security policy (spec section 3). Minutes, days and counts of 0 mean "off". */
-export const SecurityPolicySchema = z.object({
-  _id: z.string(),
-  name: z.string().trim().min(1).max(255),
-  policy_level: PolicyLevelSchema,
-  password_min_length: z.number().int().min(1).max(PASSWORD_MAX_LENGTH),
-  password_max_length: z.number().int().min(1).max(PASSWORD_MAX_LENGTH),
-  admin_min_length: z.number().int().min(1).max(PASSWORD_MAX_LENGTH),
-  max_repeated_symbols: z.number().int().min(0).max(PASSWORD_MAX_LENGTH),
-  repeated_combination_length: z.number().int().min(0).max(PASSWORD_MAX_LENGTH),
-  repeated_combination_count: z.number().int().min(0).max(PASSWORD_MAX_LENGTH),
-  expiration_days: z.number().int().min(0).max(3650),
-  admin_expiration_days: z.number().int().min(0).max(3650),
-  expiration_strategy: z.enum(["block", "send_new_password"]),
-  attempts_before_temporary_block: z.number().int().min(0).max(1000),
-  attempts_before_permanent_block: z.number().int().min(0).max(1000),
-  temporary_block_minutes: z.number().int().min(0).max(100000),
-  reauthentication: z.boolean(),
-  inactivity_minutes: z.number().int().min(0).max(100000),
-  block_without_auth_days: z.number().int().min(0).max(3650),
-  password_history: z.number().int().min(0).max(100),
-  forbidden_sequences: z.array(z.string()),
-  forbidden_phrases: z.array(z.string()),
-  is_default: z.boolean(),
-});
-export type SecurityPolicy = z.infer<typeof SecurityPolicySchema>;
 
 /** The default policy every domain starts with: Normal level, 8 characters, no expiry. */
 export const DEFAULT_POLICY: Omit<SecurityPolicy, "_id"> = {

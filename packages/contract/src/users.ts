@@ -3,7 +3,7 @@ import { RecordIdSchema } from "./files";
 import { PASSWORD_MAX_LENGTH } from "./policy";
 import { RoleSchema } from "./roles";
 import { EmailSchema, PhoneSchema, TinSchema } from "./validators/contact";
-import { RequiredTextSchema, UsernameSchema } from "./validators/text";
+import { RequiredTextSchema, UsernameSchema } from "./validators/textSchemas";
 
 // Stored users and domains as the API answers them (spec section 3), and the bodies that create them.
 

@@ -1,10 +1,10 @@
 import CssBaseline from "@mui/material/CssBaseline";
 import { ThemeProvider } from "@mui/material/styles";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
-import { RouterProvider } from "react-router";
+import { useEffect, useMemo } from "react";
+import { BrowserRouter } from "react-router";
 import { queryClient } from "./queryClient";
-import { createAppRouter } from "./router";
+import { AppRoutes } from "./router";
 import { refreshSession } from "./session/session.api";
 import { buildTheme, useThemeMode } from "./theme";
 
@@ -12,7 +12,6 @@ import { buildTheme, useThemeMode } from "./theme";
 export function App() {
   const mode = useThemeMode();
   const theme = useMemo(() => buildTheme(mode), [mode]);
-  const [router] = useState(createAppRouter);
 
   useEffect(() => {
     // /logout is about to end the session; refreshing it there would only race the logout.
@@ -26,7 +25,9 @@ export function App() {
     <QueryClientProvider client={queryClient}>
       <ThemeProvider theme={theme}>
         <CssBaseline enableColorScheme />
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
       </ThemeProvider>
     </QueryClientProvider>
   );

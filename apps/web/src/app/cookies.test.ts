@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readCookie, resetCookiesUnlessVersion, writeCookie } from "./cookies";
 
 function clearCookies(): void {
@@ -10,6 +10,8 @@ function clearCookies(): void {
 }
 
 describe("resetCookiesUnlessVersion", () => {
+  // The test setup starts i18n, which has already written the version cookie.
+  beforeEach(clearCookies);
   afterEach(clearCookies);
 
   it("drops every cookie and writes the version when the version cookie is absent", () => {

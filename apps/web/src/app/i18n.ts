@@ -1,8 +1,6 @@
 import { COOKIE_VERSION, DEFAULT_LOCALE, LOCALES, type Locale } from "@cellfleet/contract";
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
-import en from "../locales/en.json";
-import ru from "../locales/ru.json";
 import { readCookie, resetCookiesUnlessVersion, writeCookie } from "./cookies";
 import { formatNumber } from "./format";
 
@@ -19,8 +17,16 @@ function initialLocale(): Locale {
   return isLocale(stored) ? stored : DEFAULT_LOCALE;
 }
 
+// Each language's texts are a chunk of their own, fetched when that language is first shown: the
+// start-up bundle carries neither (ADR 018). main.tsx renders once the current one is in.
+const TEXTS: Record<Locale, () => Promise<{ default: Record<string, unknown> }>> = {
+  ru: () => import("../locales/ru.json"),
+  en: () => import("../locales/en.json"),
+};
+
 void i18n.use(initReactI18next).init({
-  resources: { ru: { translation: ru }, en: { translation: en } },
+  resources: {},
+  partialBundledLanguages: true,
   lng: initialLocale(),
   fallbackLng: DEFAULT_LOCALE,
   supportedLngs: [...LOCALES],
@@ -41,11 +47,26 @@ export function currentLocale(): Locale {
   return isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
 }
 
-/** Switches the interface language and remembers it in the `locale` cookie. */
-export function setLocale(locale: Locale): void {
-  writeCookie(LOCALE_COOKIE, locale);
+/** Fetches a language's texts unless they are already in (the current one before the first render). */
+export async function loadLocale(locale: Locale = currentLocale()): Promise<void> {
+  if (i18n.hasResourceBundle(locale, "translation")) return;
+  const { default: texts } = await TEXTS[locale]();
+  i18n.addResourceBundle(locale, "translation", texts);
+}
+
+function applyLocale(locale: Locale): void {
   void i18n.changeLanguage(locale);
   if (typeof document !== "undefined") document.documentElement.lang = locale;
+}
+
+/**
+ * Switches the interface language and remembers it in the `locale` cookie. A language not yet
+ * fetched is switched to once its texts are in, so the page never shows keys in between.
+ */
+export function setLocale(locale: Locale): void {
+  writeCookie(LOCALE_COOKIE, locale);
+  if (i18n.hasResourceBundle(locale, "translation")) applyLocale(locale);
+  else void loadLocale(locale).then(() => applyLocale(locale));
 }
 
 export { i18n };

@@ -1,20 +1,23 @@
 import { ROUTES } from "@cellfleet/contract";
-import { createBrowserRouter } from "react-router";
+import { Route, Routes } from "react-router";
 import { ShellWithBadges } from "../features/events/ShellWithBadges";
 import { pageFor } from "./routePages";
 
 /**
  * Every route of the contract's table under one shell. Access is not decided here: the shell's
  * RouteGuard applies the table to each location, including unknown paths (the catch-all).
+ * Declarative routes (no data router: nothing uses loaders or actions), which keeps React Router's
+ * data-router code out of the start-up bundle (ADR 018).
  */
-export function createAppRouter() {
-  return createBrowserRouter([
-    {
-      element: <ShellWithBadges />,
-      children: [
-        ...ROUTES.map((route) => ({ path: route.path, element: pageFor(route.name) })),
-        { path: "*", element: null },
-      ],
-    },
-  ]);
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<ShellWithBadges />}>
+        {ROUTES.map((route) => (
+          <Route key={route.name} path={route.path} element={pageFor(route.name)} />
+        ))}
+        <Route path="*" element={null} />
+      </Route>
+    </Routes>
+  );
 }

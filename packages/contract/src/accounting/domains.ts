@@ -4,7 +4,7 @@ import { PASSWORD_MAX_LENGTH } from "../policy";
 import { PluginSchema } from "../roles";
 import { CreateDomainSchema, DomainListItemSchema, UserSchema } from "../users";
 import { EmailSchema, PhoneSchema, TinSchema } from "../validators/contact";
-import { RequiredTextSchema, UsernameSchema } from "../validators/text";
+import { RequiredTextSchema, UsernameSchema } from "../validators/textSchemas";
 import { optionalBlankAsNull } from "./optional";
 
 // Domains, their admins and the superusers (spec sections 2, 3 and 6). Superusers only.

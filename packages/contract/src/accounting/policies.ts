@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RecordIdSchema } from "../files";
-import { PolicyLevelSchema, SecurityPolicySchema } from "../policy";
+import { PolicyLevelSchema, SecurityPolicySchema } from "../policySchemas";
 
 // Security policies (spec sections 3 and 6). Lists answer empty without the caller's accounting plugin.
 

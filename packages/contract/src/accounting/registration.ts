@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PASSWORD_MAX_LENGTH } from "../policy";
 import { EmailSchema, PhoneSchema, TinSchema } from "../validators/contact";
-import { RequiredTextSchema } from "../validators/text";
+import { RequiredTextSchema } from "../validators/textSchemas";
 
 // Registration of a new company and passwords by e-mail (spec sections 2 and 5).
 // Every call here is public and rate-limited; without SMTP configured they answer

@@ -5,7 +5,7 @@ import { PASSWORD_MAX_LENGTH } from "../policy";
 import { PluginSchema, RoleSchema } from "../roles";
 import { CreateUserSchema, UserSchema } from "../users";
 import { EmailSchema, PhoneSchema } from "../validators/contact";
-import { RequiredTextSchema, UsernameSchema } from "../validators/text";
+import { RequiredTextSchema, UsernameSchema } from "../validators/textSchemas";
 import { optionalBlankAsNull } from "./optional";
 
 // The users list and user page of spec sections 2 and 6.

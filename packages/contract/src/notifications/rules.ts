@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EVENT_LEVELS } from "../protocol/messages";
-import { RequiredTextSchema, TagSchema } from "../validators/text";
+import { RequiredTextSchema, TagSchema } from "../validators/textSchemas";
 import { checkRuleMonitor, MONITORS, MonitorNameSchema, RuleMonitorSchema } from "./monitors";
 import { TRANSPORT_TYPES } from "./transports";
 

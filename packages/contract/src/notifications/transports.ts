@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { LocaleSchema } from "../constants";
+import { LocaleSchema } from "../constantSchemas";
 import { EmailListSchema, EmailSchema } from "../validators/contact";
 import { PortSchema } from "../validators/numbers";
 import { keyedString } from "../validators/shared";
-import { RequiredTextSchema } from "../validators/text";
+import { RequiredTextSchema } from "../validators/textSchemas";
 
 // Notification providers ("transports", spec sections 2 and 3): a messenger bot (Telegram), a
 // webhook chat (Slack, Mattermost, Rocket.Chat incoming webhooks) and SMTP mail. Secrets (the bot

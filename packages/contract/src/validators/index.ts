@@ -5,3 +5,4 @@ export * from "./keys";
 export * from "./numbers";
 export * from "./password";
 export * from "./text";
+export * from "./textSchemas";

@@ -1,6 +1,5 @@
 import { KEY_HEX_LENGTH, TAG_MAX_LENGTH, TAG_MIN_LENGTH } from "../constants";
 import { isBlank, type ValidationResult } from "./keys";
-import { keyedString } from "./shared";
 
 /** Most characters of a generic text field (names, descriptions); our choice, the spec gives none. */
 export const TEXT_MAX_LENGTH = 255;
@@ -95,18 +94,3 @@ export function validateHexKey(
   if (value === null || value === undefined || isBlank(value)) return options.allowEmpty ? null : "required";
   return HEX_KEY_PATTERN.test(value.trim()) ? null : "keyInvalid";
 }
-
-/** A required, trimmed text of at most {@link TEXT_MAX_LENGTH} characters. */
-export const RequiredTextSchema = keyedString(validateText);
-/** A username, trimmed; see {@link validateUsername}. */
-export const UsernameSchema = keyedString(validateUsername);
-/** A tag, trimmed; see {@link validateTag}. */
-export const TagSchema = keyedString(validateTag);
-/** A search text, trimmed; see {@link validateSearch}. */
-export const SearchSchema = keyedString(validateSearch);
-/** A device identifier, trimmed; see {@link validateDeviceIdent}. */
-export const DeviceIdentSchema = keyedString(validateDeviceIdent);
-/** A licence key: exactly 64 hexadecimal characters, trimmed. */
-export const HexKeySchema = keyedString((value) => validateHexKey(value));
-/** A device's AES key: empty, or exactly 64 hexadecimal characters; trimmed. */
-export const DeviceKeySchema = keyedString((value) => validateHexKey(value, { allowEmpty: true }));

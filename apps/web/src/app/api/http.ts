@@ -11,8 +11,12 @@ export interface RequestOptions<T> {
   /** JSON body of a non-GET call; the token is added to it. */
   body?: Record<string, unknown>;
   signal?: AbortSignal;
-  /** Validates the answer; a mismatch is reported like a server error. */
-  schema?: z.ZodType<T>;
+  /**
+   * Validates the answer; a mismatch is reported like a server error. A loader (`() => import(…)`)
+   * is fetched alongside the call: start-up code validates without bringing zod into the first
+   * bundle (ADR 018).
+   */
+  schema?: z.ZodType<T> | (() => Promise<z.ZodType<T>>);
   /**
    * The caller shows errors itself (a form next to its fields). Logging out on a dead session
    * still happens; only the info message is left out.
@@ -95,10 +99,14 @@ function parseWith<T>(
  */
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
   const done = loadingStore.track();
+  const source = options.schema;
+  const schema = typeof source === "function" ? source() : Promise.resolve(source);
+  // Not awaited until the answer is in: a failed load must not surface as an unhandled rejection.
+  schema.catch(() => undefined);
   try {
     const response = await send(path, options, "application/json");
     const data: unknown = response.status === 204 ? null : await response.json();
-    return parseWith(options.schema, data, response.status, path, options.quiet ?? false);
+    return parseWith(await schema, data, response.status, path, options.quiet ?? false);
   } finally {
     done();
   }

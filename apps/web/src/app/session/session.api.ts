@@ -1,6 +1,7 @@
-import { type LoginRequest, type SessionUser, SessionUserSchema } from "@cellfleet/contract";
+import type { LoginRequest, SessionUser } from "@cellfleet/contract";
 import { apiRequest } from "../api/http";
 import { endSession } from "./endSession";
+import { loadSessionUserSchema } from "./sessionSchema";
 import { sessionStore } from "./sessionStore";
 
 /** POST /api/login/: signs in and stores the user; a failed login removes any stored token. */
@@ -8,7 +9,7 @@ export async function signIn(credentials: LoginRequest): Promise<SessionUser> {
   try {
     const user = await apiRequest("/api/login/", {
       body: credentials,
-      schema: SessionUserSchema,
+      schema: loadSessionUserSchema,
       quiet: true,
     });
     sessionStore.set(user);
@@ -23,7 +24,7 @@ export async function signIn(credentials: LoginRequest): Promise<SessionUser> {
 export async function refreshSession(signal?: AbortSignal): Promise<SessionUser | null> {
   const token = sessionStore.token();
   if (!token) return null;
-  const user = await apiRequest("/api/accounting/self", { body: {}, schema: SessionUserSchema, signal });
+  const user = await apiRequest("/api/accounting/self", { body: {}, schema: loadSessionUserSchema, signal });
   // The token this tab holds stays the token it uses, whatever the answer carries.
   if (sessionStore.token() !== token) return sessionStore.get();
   const next = { ...user, token };

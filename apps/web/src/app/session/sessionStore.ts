@@ -1,19 +1,37 @@
-import { type SessionUser, SessionUserSchema } from "@cellfleet/contract";
+import type { SessionUser } from "@cellfleet/contract";
+import { loadSessionUserSchema } from "./sessionSchema";
 
 /** Where the signed-in user lives between visits (spec section 4: login stores the user). */
 export const SESSION_STORAGE_KEY = "cellfleet.session";
 
 type Listener = () => void;
 
+/**
+ * The stored user at once, checked only for its token; the full check against the contract's schema
+ * follows when zod has loaded (kept out of the start-up bundle, ADR 018) and forgets a stored user
+ * that does not match. A stored token is re-read from the server on start anyway (App).
+ */
 function readStored(): SessionUser | null {
   try {
     const raw = globalThis.localStorage?.getItem(SESSION_STORAGE_KEY);
     if (!raw) return null;
-    const parsed = SessionUserSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    const data: unknown = JSON.parse(raw);
+    if (typeof data !== "object" || data === null) return null;
+    if (typeof (data as { token?: unknown }).token !== "string") return null;
+    const stored = data as SessionUser;
+    void checkStored(stored);
+    return stored;
   } catch {
     return null;
   }
+}
+
+async function checkStored(stored: SessionUser): Promise<void> {
+  const schema = await loadSessionUserSchema().catch(() => null);
+  if (!schema || current !== stored) return;
+  const parsed = schema.safeParse(stored);
+  if (parsed.success) current = parsed.data;
+  else sessionStore.clear();
 }
 
 let current: SessionUser | null = readStored();

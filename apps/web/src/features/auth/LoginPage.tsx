@@ -12,7 +12,7 @@ import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useSearchParams } from "react-router";
@@ -20,8 +20,13 @@ import { isApiError } from "../../app/api/ApiError";
 import { apiErrorText } from "../../app/api/handleTransportError";
 import { formError, notice } from "../../app/messages/texts";
 import { signIn } from "../../app/session/session.api";
-import { ResetPasswordDialog } from "./ResetPasswordDialog";
 import { ResetPasswordForm } from "./ResetPasswordForm";
+
+// Fetched on the first "Forgot password?" click, then kept mounted so it closes with its animation:
+// /login's start-up bundle carries no dialog (ADR 018).
+const ResetPasswordDialog = lazy(async () => ({
+  default: (await import("./ResetPasswordDialog")).ResetPasswordDialog,
+}));
 
 interface LoginForm {
   username: string;
@@ -49,6 +54,7 @@ export function LoginPage() {
   const resetCode = params.get("reset");
   const [isPasswordShown, setPasswordShown] = useState(false);
   const [isResetOpen, setResetOpen] = useState(false);
+  const [hasResetOpened, setHasResetOpened] = useState(false);
   const form = useForm<LoginForm>({ defaultValues: { username: "", password: "" } });
   const login = useMutation({ mutationFn: (values: LoginForm) => signIn(values) });
   const { errors } = form.formState;
@@ -127,7 +133,15 @@ export function LoginPage() {
             </Button>
             <Divider />
             <Stack direction="row" sx={{ justifyContent: "space-between", flexWrap: "wrap", gap: 1 }}>
-              <Link component="button" type="button" variant="body2" onClick={() => setResetOpen(true)}>
+              <Link
+                component="button"
+                type="button"
+                variant="body2"
+                onClick={() => {
+                  setHasResetOpened(true);
+                  setResetOpen(true);
+                }}
+              >
                 {t("login.forgotPassword")}
               </Link>
               <Link component={RouterLink} to="/registry" variant="body2">
@@ -137,14 +151,18 @@ export function LoginPage() {
           </Stack>
         </CardContent>
       </Card>
-      <ResetPasswordDialog
-        isOpen={isResetOpen}
-        onClose={() => setResetOpen(false)}
-        onHaveCode={() => {
-          setResetOpen(false);
-          setParams({ reset: "" });
-        }}
-      />
+      {hasResetOpened ? (
+        <Suspense fallback={null}>
+          <ResetPasswordDialog
+            isOpen={isResetOpen}
+            onClose={() => setResetOpen(false)}
+            onHaveCode={() => {
+              setResetOpen(false);
+              setParams({ reset: "" });
+            }}
+          />
+        </Suspense>
+      ) : null}
     </Stack>
   );
 }

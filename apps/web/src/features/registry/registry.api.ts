@@ -1,11 +1,9 @@
-import {
-  type RegistrationAnswer,
-  RegistrationAnswerSchema,
-  type RegistrationRequest,
-  ResetPasswordAnswerSchema,
-  type ResetPasswordRequest,
-} from "@cellfleet/contract";
+import type { RegistrationAnswer, RegistrationRequest, ResetPasswordRequest } from "@cellfleet/contract";
 import { apiRequest } from "../../app/api/http";
+
+// The login page's reset dialog uses these calls: the answers' schemas are fetched with the call, so
+// zod stays out of the /login bundle (ADR 018).
+const schemas = () => import("./registry.schemas");
 
 /** The registration form's values: the request, with the consent as a plain checkbox. */
 export type RegistrationForm = Omit<RegistrationRequest, "consent"> & { consent: boolean };
@@ -27,7 +25,7 @@ export function register(values: RegistrationForm): Promise<RegistrationAnswer> 
       consent: values.consent,
       key: values.key.trim(),
     },
-    schema: RegistrationAnswerSchema,
+    schema: async () => (await schemas()).RegistrationAnswerSchema,
     quiet: true,
   });
 }
@@ -41,7 +39,7 @@ export function requestPasswordReset(login: string): Promise<unknown> {
 export function resetPassword(body: ResetPasswordRequest): Promise<{ ok: true; username: string }> {
   return apiRequest("/api/password/reset", {
     body: { ...body },
-    schema: ResetPasswordAnswerSchema,
+    schema: async () => (await schemas()).ResetPasswordAnswerSchema,
     quiet: true,
   });
 }

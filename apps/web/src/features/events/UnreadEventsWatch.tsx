@@ -1,0 +1,14 @@
+import { useEffect } from "react";
+import { useApprovalNotices } from "../commands/commands.queries";
+import { useHasUnreadEvents } from "./events.queries";
+
+/**
+ * Reports whether the domain has unread events and says 'Your action is required' when a command
+ * waits for this person's approval; its own chunk, rendered only for a signed-in user.
+ */
+export function UnreadEventsWatch({ onChange }: { onChange: (hasUnread: boolean) => void }) {
+  const hasUnread = useHasUnreadEvents();
+  useApprovalNotices();
+  useEffect(() => onChange(hasUnread), [hasUnread, onChange]);
+  return null;
+}

@@ -1,0 +1,4 @@
+import { loadLocale } from "../app/i18n";
+
+// The app fetches each language's texts on demand (ADR 018); tests read both at once.
+await Promise.all([loadLocale("ru"), loadLocale("en")]);
