@@ -24,6 +24,8 @@ import { jobsRoutes } from "./modules/jobs/jobs.routes";
 import { setUpNotifications } from "./modules/notifications/notifications.module";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes";
 import { profileRoutes } from "./modules/profile/profile.routes";
+import { settingsRoutes } from "./modules/settings/settings.routes";
+import { registerStatusSweepJob } from "./modules/devices-status/status-sweep.jobs";
 import { createAuditLog } from "./platform/audit/audit-log";
 import { type ApiRouteEntry, recordApiRoutes } from "./platform/auth/permissions";
 import { decorateSessionRequest, installSessionGuard } from "./platform/auth/session-guard";
@@ -137,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Uploads that never came are swept under a lease; started with the dispatcher (main.ts).
   app.decorate("fileSweep", createFileSweep(ctx, node));
   registerInsightJobs(ctx);
+  registerStatusSweepJob(ctx);
   const jobDispatcher = createDispatcher({
     db: ctx.db,
     bus: ctx.bus,
@@ -180,6 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(notificationsRoutes, { ctx });
       await api.register(filesRoutes, { ctx });
       await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
+      await api.register(settingsRoutes, { ctx });
       // Production's hooks are the files feature's: a URL reaches only what was granted to its router.
       await api.register(transferRoutes, { ctx, hooks: deps.transferHooks ?? createFileTransferHooks(ctx) });
       await registerRealtimeSocket(api, {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EVENT_KINDS } from "./protocol/messages";
 import { StatusThresholdSchema, THRESHOLD_STATUSES } from "./status";
 import { CopiesSchema, StatusMinutesSchema, validateStatusThresholds } from "./validators/numbers";
 
@@ -37,3 +38,29 @@ export const DEFAULT_DOMAIN_SETTINGS: DomainSettings = {
   backup: { copies: 10 },
   journal: { copies: 10 },
 };
+
+/** Body of PATCH /api/settings/domains-all: the whole domain settings (token optional, as on every call). */
+export const SaveDomainSettingsRequestSchema = DomainSettingsSchema;
+/** Answer of POST /api/settings/all and PATCH /api/settings/domains-all: the domain's settings as stored. */
+export const DomainSettingsAnswerSchema = z.object({ settings: DomainSettingsSchema });
+/** Answer of the settings calls. */
+export type DomainSettingsAnswer = z.infer<typeof DomainSettingsAnswerSchema>;
+
+/**
+ * An event type of the domain (spec section 3): `_id` is the event kind (one of EVENT_KINDS), unique
+ * within a domain. An inactive type's events are still stored and listed, but arrive read: they
+ * raise no 'new' badge and no notification.
+ */
+export const EventTypeSchema = z.object({
+  _id: z.enum(EVENT_KINDS),
+  type: z.enum(EVENT_KINDS),
+  active: z.boolean(),
+});
+/** An event type. */
+export type EventType = z.infer<typeof EventTypeSchema>;
+/** Answer of POST /api/event_types: every kind, in the order of EVENT_KINDS. */
+export const EventTypesAnswerSchema = z.object({ items: z.array(EventTypeSchema) });
+/** Body of PATCH /api/event_type/{id}. */
+export const EventTypeActiveRequestSchema = z.object({ active: z.boolean() });
+/** Answer of PATCH /api/event_type/{id}: the type as stored. */
+export const EventTypeAnswerSchema = z.object({ item: EventTypeSchema });

@@ -12,6 +12,7 @@ import * as m0009 from "./migrations/0009_jobs";
 import * as m0010 from "./migrations/0010_files";
 import * as m0013 from "./migrations/0013_insight";
 import * as m0014 from "./migrations/0014_notifications";
+import * as m0019 from "./migrations/0019_settings";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -30,6 +31,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0010_files": m0010,
   "0013_insight": m0013,
   "0014_notifications": m0014,
+  "0019_settings": m0019,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

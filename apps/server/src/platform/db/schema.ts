@@ -294,6 +294,14 @@ export interface FileTransfersTable {
 }
 
 /** The database as Kysely sees it. */
+/** A domain's switch of one event kind (migration 0019); no row means active. */
+export interface EventTypesTable {
+  domain_id: string;
+  kind: string;
+  active: boolean;
+  update_time: Generated<Date>;
+}
+
 export interface DB {
   domains: DomainsTable;
   security_policies: SecurityPoliciesTable;
@@ -329,6 +337,7 @@ export interface DB {
   sim_cards: SimCardsTable;
   tag_plans: TagPlansTable;
   gateway_refusals: GatewayRefusalsTable;
+  event_types: EventTypesTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;
