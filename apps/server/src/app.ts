@@ -12,6 +12,7 @@ import { accountingRoutes } from "./modules/accounting/accounting.routes";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { announceAuthChange, createSessionResolver } from "./modules/auth/session.service";
 import { devicesRoutes } from "./modules/devices/devices.routes";
+import { registerStatusSweepJob } from "./modules/devices-status/status-sweep.jobs";
 import { eventsRoutes } from "./modules/events/events.routes";
 import { createFileTransferHooks } from "./modules/files/device-uploads.service";
 import { createFileSweep, registerFileJobs } from "./modules/files/files.jobs";
@@ -25,7 +26,6 @@ import { setUpNotifications } from "./modules/notifications/notifications.module
 import { notificationsRoutes } from "./modules/notifications/notifications.routes";
 import { profileRoutes } from "./modules/profile/profile.routes";
 import { settingsRoutes } from "./modules/settings/settings.routes";
-import { registerStatusSweepJob } from "./modules/devices-status/status-sweep.jobs";
 import { createAuditLog } from "./platform/audit/audit-log";
 import { type ApiRouteEntry, recordApiRoutes } from "./platform/auth/permissions";
 import { decorateSessionRequest, installSessionGuard } from "./platform/auth/session-guard";

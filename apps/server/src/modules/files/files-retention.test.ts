@@ -1,7 +1,6 @@
 import { DEFAULT_DOMAIN_SETTINGS } from "@cellfleet/contract";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toJsonb } from "../../platform/db/schema";
 import { buildDevice } from "../../test/device-factories";
 import {
   DEVICE_FILE_STORAGES,
@@ -63,13 +62,18 @@ describe.each(DEVICE_FILE_STORAGES)("retention on $name", (backend) => {
     await f.close();
   });
 
+  let adminToken: string | undefined;
+  /** The copies go through the settings screen's own call: the stored setting retention reads. */
   async function setCopies(backup: number, journal: number) {
+    adminToken ??= await signIn(f.t.app, await buildUser(f.t, { role: 2, domainId: f.domainId }));
     const settings = { ...DEFAULT_DOMAIN_SETTINGS, backup: { copies: backup }, journal: { copies: journal } };
-    await f.t.db
-      .updateTable("domains")
-      .set({ settings: toJsonb(settings) })
-      .where("id", "=", f.domainId)
-      .execute();
+    const response = await f.t.app.inject({
+      method: "PATCH",
+      url: "/api/settings/domains-all",
+      headers: { token: adminToken },
+      payload: settings,
+    });
+    expect(response.statusCode, response.body).toBe(200);
   }
 
   /** A router's upload a second after the last, so "newest" is never a tie. */

@@ -7,7 +7,11 @@ export function settingsRepo(db: Kysely<DB>) {
   return {
     /** The domain's stored settings; undefined for an unknown domain. */
     async findSettings(domainId: string): Promise<DomainSettings | undefined> {
-      const row = await db.selectFrom("domains").select("settings").where("id", "=", domainId).executeTakeFirst();
+      const row = await db
+        .selectFrom("domains")
+        .select("settings")
+        .where("id", "=", domainId)
+        .executeTakeFirst();
       return row?.settings;
     },
 

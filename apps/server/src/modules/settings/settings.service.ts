@@ -1,14 +1,9 @@
-import {
-  type DomainSettings,
-  EVENT_KINDS,
-  type EventKind,
-  type EventType,
-} from "@cellfleet/contract";
+import { type DomainSettings, EVENT_KINDS, type EventKind, type EventType } from "@cellfleet/contract";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
-import { enqueueStatusSweep } from "../devices-status/status-sweep.jobs";
 import { requireDeviceDomain } from "../devices/devices.service";
+import { enqueueStatusSweep } from "../devices-status/status-sweep.jobs";
 import { settingsRepo } from "./settings.repo";
 
 /** POST /api/settings/all: the domain's thresholds and copies. */
