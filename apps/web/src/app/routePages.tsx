@@ -36,6 +36,7 @@ import { MonitorPage } from "../features/placeholders/MonitorPage";
 import { NotFoundPage } from "../features/placeholders/NotFoundPage";
 import { ProfilePage } from "../features/profile/ProfilePage";
 import { RegistryPage } from "../features/registry/RegistryPage";
+import { SettingsPage } from "../features/settings/SettingsPage";
 
 /** Pages that are built; every other route of the contract shows the shared coming-soon page. */
 const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
@@ -44,6 +45,7 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   logout: <LogoutPage />,
   registry: <RegistryPage />,
   profile: <ProfilePage />,
+  settings: <SettingsPage />,
   notFound: <NotFoundPage />,
   deviceMonitor: <MonitorPage kind="deviceMonitor" />,
   passwordMonitor: <MonitorPage kind="passwordMonitor" />,
