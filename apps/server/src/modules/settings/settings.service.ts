@@ -60,3 +60,15 @@ export async function setEventTypeActive(
   await settingsRepo(ctx.db).saveEventTypeActive(domainId, kind, active, ctx.now());
   return { _id: kind, type: kind, active };
 }
+
+/**
+ * Whether events of a kind are 'new' in a domain: for features that raise events themselves (a
+ * command needing approval), which store an inactive kind's event read, as ingest does.
+ */
+export async function isEventKindActive(
+  db: AppContext["db"],
+  domainId: string,
+  kind: string,
+): Promise<boolean> {
+  return (await settingsRepo(db).findEventTypeSwitches(domainId)).get(kind) ?? true;
+}
