@@ -47,13 +47,14 @@ test("the admin's settings form checks every field as spec section 5 says, saves
   await openSettings(page);
   const original = {
     warning: await page.getByTestId("settings-warning").inputValue(),
+    pending: await page.getByTestId("settings-pending").inputValue(),
     online: await page.getByTestId("settings-online").inputValue(),
     backup: await page.getByTestId("settings-backup").inputValue(),
     journal: await page.getByTestId("settings-journal").inputValue(),
   };
 
   // Status minutes: required, an integer from 15 to 10080.
-  for (const name of ["warning", "online"]) {
+  for (const name of ["warning", "pending", "online"]) {
     for (const [value, message] of [
       ["", REQUIRED],
       ["14", MINUTES_RANGE],
@@ -65,17 +66,23 @@ test("the admin's settings form checks every field as spec section 5 says, saves
       await expect(messageOf(page, name), `${name} = '${value}'`).toHaveText(message);
     }
   }
-  // Not above the previous status's value: online may not exceed warning, and is judged again when
-  // warning changes.
+  // Not above the previous status's value (warning, then pending, then online), judged again when the
+  // one above changes.
   await enter(page, "warning", "60");
-  await enter(page, "online", "61");
+  await enter(page, "pending", "61");
+  await expect(messageOf(page, "pending")).toHaveText(ABOVE_PREVIOUS);
+  await enter(page, "online", "62");
   await expect(messageOf(page, "online")).toHaveText(ABOVE_PREVIOUS);
   await enter(page, "warning", "61");
+  await expect(messageOf(page, "pending")).not.toHaveText(ABOVE_PREVIOUS);
+  await enter(page, "pending", "62");
+  await expect(messageOf(page, "pending")).toHaveText(ABOVE_PREVIOUS);
   await expect(messageOf(page, "online")).not.toHaveText(ABOVE_PREVIOUS);
   await enter(page, "warning", "10080");
-  await enter(page, "online", "15");
-  await expect(messageOf(page, "warning")).not.toHaveText(MINUTES_RANGE);
-  await expect(messageOf(page, "online")).not.toHaveText(MINUTES_RANGE);
+  await expect(messageOf(page, "pending")).not.toHaveText(ABOVE_PREVIOUS);
+  for (const name of ["warning", "pending", "online"]) {
+    await expect(messageOf(page, name)).not.toHaveText(MINUTES_RANGE);
+  }
 
   // Saved copies: 1 to 100 ('a value between 1 and 100').
   for (const name of ["backup", "journal"]) {
@@ -96,14 +103,16 @@ test("the admin's settings form checks every field as spec section 5 says, saves
 
   // The edges themselves are fine, and saved.
   await enter(page, "warning", "10080");
-  await enter(page, "online", "10080");
+  await enter(page, "pending", "10080");
+  await enter(page, "online", "15");
   await enter(page, "backup", "1");
   await enter(page, "journal", "100");
   await page.getByTestId("settings-save").click();
   await expect(page.getByTestId("info-message")).toContainText("Information updated");
   await page.reload();
   await expect(page.getByTestId("settings-warning")).toHaveValue("10080");
-  await expect(page.getByTestId("settings-online")).toHaveValue("10080");
+  await expect(page.getByTestId("settings-pending")).toHaveValue("10080");
+  await expect(page.getByTestId("settings-online")).toHaveValue("15");
   await expect(page.getByTestId("settings-backup")).toHaveValue("1");
   await expect(page.getByTestId("settings-journal")).toHaveValue("100");
 
@@ -146,7 +155,7 @@ for (const variant of LOOKS) {
     await context.addCookies([{ name: "locale", value: variant.locale, url: baseURL as string }]);
     await page.goto("/settings");
     await expect(page.getByTestId("event-type-router_started")).toBeVisible();
-    await enter(page, "online", "90");
+    await enter(page, "pending", "90");
     await page.waitForTimeout(400);
     await shot(page, `settings-${variant.name}`);
   });

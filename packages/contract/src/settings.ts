@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { EVENT_KINDS } from "./protocol/messages";
-import { StatusThresholdSchema, THRESHOLD_STATUSES } from "./status";
+import { DEFAULT_STATUS_THRESHOLDS, StatusThresholdSchema, THRESHOLD_STATUSES } from "./status";
 import { CopiesSchema, StatusMinutesSchema, validateStatusThresholds } from "./validators/numbers";
 
 /**
  * Domain settings (spec section 3): the minutes of each status but critical, and the copies kept
  * of backups and journals. PATCH /api/settings/domains-all takes it; POST /api/settings/all answers it.
- * Each of online and warning appears once, and online's minutes may not exceed warning's.
+ * Each of online, pending and warning appears once; online's minutes may not exceed pending's, nor
+ * pending's warning's.
  */
 export const DomainSettingsSchema = z
   .object({
@@ -29,12 +30,9 @@ export const DomainSettingsSchema = z
 /** Domain settings. */
 export type DomainSettings = z.infer<typeof DomainSettingsSchema>;
 
-/** Settings a new domain starts with: the default thresholds and 10 copies of each kind; our choice. */
+/** Settings a new domain starts with: the default thresholds (see there) and 10 copies of each kind; our choice. */
 export const DEFAULT_DOMAIN_SETTINGS: DomainSettings = {
-  status: [
-    { name: "online", minutes: 15 },
-    { name: "warning", minutes: 60 },
-  ],
+  status: DEFAULT_STATUS_THRESHOLDS.map((threshold) => ({ ...threshold })),
   backup: { copies: 10 },
   journal: { copies: 10 },
 };

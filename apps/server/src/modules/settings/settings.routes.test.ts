@@ -25,9 +25,17 @@ const call = async (
 };
 const save = (token: string | undefined, settings: unknown) =>
   call("PATCH", "/api/settings/domains-all", token, settings as object);
-const settingsOf = (online: number, warning: number, backup = 10, journal = 10): DomainSettings => ({
+/** Settings with the given minutes (pending defaults to online's: an empty band) and copies. */
+const settingsOf = (
+  online: number,
+  warning: number,
+  backup = 10,
+  journal = 10,
+  pending = online,
+): DomainSettings => ({
   status: [
     { name: "online", minutes: online },
+    { name: "pending", minutes: pending },
     { name: "warning", minutes: warning },
   ],
   backup: { copies: backup },
@@ -74,7 +82,7 @@ describe("domain settings", () => {
     expect((await call("POST", "/api/settings/all", demo)).body).toEqual(before.body);
   });
 
-  it("takes minutes of 15 to 10080 (online not above warning) and copies of 1 to 100, refusing every edge beyond", async () => {
+  it("takes minutes of 15 to 10080 (online not above pending, pending not above warning) and copies of 1 to 100, refusing every edge beyond", async () => {
     for (const good of [
       settingsOf(15, 15, 1, 100),
       settingsOf(10080, 10080, 100, 1),
@@ -91,16 +99,20 @@ describe("domain settings", () => {
       [settingsOf(15, 10081), "statusMinutesRange"],
       [settingsOf(15.5, 60), "statusMinutesRange"],
       [settingsOf(61, 60), "statusMinutesAbovePrevious"],
+      [settingsOf(15, 60, 10, 10, 61), "statusMinutesAbovePrevious"],
+      [settingsOf(31, 60, 10, 10, 30), "statusMinutesAbovePrevious"],
+      [settingsOf(15, 60, 10, 10, 14), "statusMinutesRange"],
       [settingsOf(15, 60, 0), "copiesRange"],
       [settingsOf(15, 60, 10, 101), "copiesRange"],
       [settingsOf(15, 60, 1.5), "copiesRange"],
-      [{ ...settingsOf(15, 60), status: [{ name: "online", minutes: 15 }] }, "status"],
+      [{ ...settingsOf(15, 60), status: settingsOf(15, 60).status.slice(1) }, "status"],
       [
         {
           ...settingsOf(15, 60),
           status: [
             { name: "online", minutes: 15 },
             { name: "online", minutes: 20 },
+            { name: "warning", minutes: 60 },
           ],
         },
         "status",
@@ -110,6 +122,7 @@ describe("domain settings", () => {
           ...settingsOf(15, 60),
           status: [
             { name: "online", minutes: "15" },
+            { name: "pending", minutes: 15 },
             { name: "warning", minutes: 60 },
           ],
         },
@@ -203,6 +216,19 @@ describe("domain settings", () => {
         .where("state", "=", "queued")
         .execute();
       expect(after).toHaveLength(0);
+      // A pending band: 20 minutes of silence is past online (15) and within pending (30).
+      expect((await save(tokens.admin, settingsOf(15, 60, 5, 5, 30))).status).toBe(200);
+      await t.jobs.runUntilIdle();
+      expect(await status()).toBe("pending");
+      const devices = await t.app.inject({
+        method: "POST",
+        url: "/api/devices/",
+        headers: { token: tokens.admin },
+        payload: { status: ["pending"] },
+      });
+      expect(devices.statusCode).toBe(200);
+      expect(devices.body).toContain(`"_id":"${device.id}"`);
+      expect(devices.body).toContain('"status":"pending"');
     } finally {
       off();
     }

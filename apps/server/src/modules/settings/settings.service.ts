@@ -3,6 +3,7 @@ import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { requireDeviceDomain } from "../devices/devices.service";
+import { listCountCache } from "../devices/list-count-cache";
 import { enqueueStatusSweep } from "../devices-status/status-sweep.jobs";
 import { settingsRepo } from "./settings.repo";
 
@@ -31,6 +32,9 @@ export async function saveDomainSettings(
     if (!before || !(await repo.saveSettings(domainId, settings))) throw new AppError("DOMAIN_NOT_FOUND");
     if (thresholdsChanged(before, settings)) await enqueueStatusSweep(ctx, trx, domainId);
   });
+  // The list and the dashboard keep the settings for a moment (ADR 005); this node forgets them now,
+  // other nodes within the cache's 2 s.
+  listCountCache.invalidate(domainId);
   return settings;
 }
 

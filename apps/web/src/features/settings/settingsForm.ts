@@ -21,6 +21,7 @@ export function toSettingsForm(settings: DomainSettings): SettingsFormValues {
     String(settings.status.find((entry) => entry.name === name)?.minutes ?? "");
   return {
     warning: minutes("warning"),
+    pending: minutes("pending"),
     online: minutes("online"),
     backup: String(settings.backup.copies),
     journal: String(settings.journal.copies),

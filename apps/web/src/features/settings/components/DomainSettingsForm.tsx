@@ -21,6 +21,7 @@ import {
 } from "../settingsForm";
 
 const CELL = { xs: 12, sm: 6 } as const;
+const THRESHOLD_CELL = { xs: 12, sm: 4 } as const;
 
 /**
  * Status thresholds and saved copies (spec sections 2, 3 and 5). Every field is checked as it is
@@ -78,7 +79,7 @@ export function DomainSettingsForm({
                 label={t(`settings.thresholds.${name}`)}
                 helperText={t(`settings.thresholds.${name}Hint`)}
                 disabled={isReadOnly}
-                cellSize={CELL}
+                cellSize={THRESHOLD_CELL}
                 slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": `settings-${name}` } }}
                 rules={thresholdRule(name)}
               />
