@@ -108,6 +108,27 @@ describe.each(DEVICE_FILE_STORAGES)("retention on $name", (backend) => {
     expect(await f.t.storage.exists(ids[2] as string)).toBe(true);
   });
 
+  it("applies fewer copies at once when the settings lower them, to every router that holds more", async () => {
+    await setCopies(10, 10);
+    const first = await buildDevice(f.t, f.domainId);
+    const second = await buildDevice(f.t, f.domainId);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push(await uploadFor(first.id, "journal", Buffer.from(`journal a${i}\n`)));
+    for (let i = 0; i < 2; i++)
+      ids.push(await uploadFor(second.id, "journal", Buffer.from(`journal b${i}\n`)));
+    await uploadFor(first.id, "backup", Buffer.from("backup a\n"));
+    await f.t.jobs.runUntilIdle();
+    expect(await copiesOf(first.id, "journal")).toHaveLength(3);
+    // Journals from 10 down to 1; backups stay at 10. No upload comes: the save alone trims.
+    await setCopies(10, 1);
+    await f.t.jobs.runUntilIdle();
+    expect(await copiesOf(first.id, "journal")).toEqual([`${ids[2]}:completed`]);
+    expect(await copiesOf(second.id, "journal")).toEqual([`${ids[4]}:completed`]);
+    expect(await copiesOf(first.id, "backup")).toHaveLength(1);
+    expect(await f.t.storage.exists(ids[0] as string)).toBe(false);
+  });
+
   it("keeps a hundred copies when the domain asks for 100, the 101st oldest going", async () => {
     await setCopies(10, 100);
     const device = await buildDevice(f.t, f.domainId);

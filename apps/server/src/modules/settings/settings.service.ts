@@ -5,6 +5,7 @@ import { AppError } from "../../platform/errors";
 import { requireDeviceDomain } from "../devices/devices.service";
 import { listCountCache } from "../devices/list-count-cache";
 import { enqueueStatusSweep } from "../devices-status/status-sweep.jobs";
+import { enqueueDomainRetention } from "../files/files-queue";
 import { settingsRepo } from "./settings.repo";
 
 /** POST /api/settings/all: the domain's thresholds and copies. */
@@ -18,7 +19,8 @@ export async function getDomainSettings(ctx: AppContext, session: SessionContext
 /**
  * PATCH /api/settings/domains-all: stores the settings (validated by the contract's schema). The
  * dashboard, the device list and the files' retention read them on their next query; the stored
- * statuses move by a sweep queued in the same transaction when a threshold changed.
+ * statuses move by a sweep queued in the same transaction when a threshold changed, and the
+ * routers' copies by retention queued in it when fewer are kept.
  */
 export async function saveDomainSettings(
   ctx: AppContext,
@@ -31,6 +33,10 @@ export async function saveDomainSettings(
     const before = await repo.findSettings(domainId);
     if (!before || !(await repo.saveSettings(domainId, settings))) throw new AppError("DOMAIN_NOT_FOUND");
     if (thresholdsChanged(before, settings)) await enqueueStatusSweep(ctx, trx, domainId);
+    for (const fileType of ["backup", "journal"] as const) {
+      if (settings[fileType].copies < before[fileType].copies)
+        await enqueueDomainRetention(ctx, trx, domainId, fileType);
+    }
   });
   // The list and the dashboard keep the settings for a moment (ADR 005); this node forgets them now,
   // other nodes within the cache's 2 s.
