@@ -50,6 +50,8 @@ export default defineConfig({
           environment: "happy-dom",
         },
       },
+      // The route bundle weights (issue 11): builds the web app once, fails over a ceiling.
+      { test: { name: "bench", root: "bench", include: ["bundle.test.ts"], hookTimeout: 120_000 } },
     ],
   },
 });

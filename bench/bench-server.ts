@@ -31,6 +31,8 @@ export interface BenchServer {
   username: string;
   password: string;
   seedMs: number;
+  /** The child's PostgreSQL database (undefined on PGlite), for measurements beside the server. */
+  databaseUrl: string | undefined;
   /** The child's CPU time so far (user + system), in ms. */
   cpuMs: () => Promise<number>;
   /** Ends the child and drops its database; safe to call twice. */
@@ -136,6 +138,7 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
     username: ready.username,
     password: ready.password,
     seedMs: ready.seedMs,
+    databaseUrl: storage.env.BENCH_PG_URL,
     cpuMs: () =>
       new Promise<number>((resolve) => {
         const onMessage = (message: unknown) => {

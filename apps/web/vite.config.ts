@@ -8,6 +8,8 @@ export default defineConfig({
   plugins: [react()],
   build: {
     outDir: "dist",
+    // bench/bundle.ts reads which chunks each route loads from the manifest (issue 11 budgets).
+    manifest: true,
     emptyOutDir: true,
     rolldownOptions: {
       output: {
@@ -15,10 +17,8 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: "react", test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
-            { name: "mui", test: /node_modules[\\/](@mui|@emotion|@popperjs)[\\/]/ },
             // Only the device page's charts use uPlot: a chunk of its own, fetched with them, never at /login.
             { name: "uplot", test: /node_modules[\\/]uplot[\\/]/ },
-            { name: "vendor", test: /node_modules[\\/]/ },
           ],
         },
       },

@@ -16,3 +16,6 @@ export const NOTIFY_ADMIN = {
 };
 /** The router of that server, which the test connects and then lets go silent. */
 export const NOTIFY_ROUTER = { ident: "E2ECRIT1", key: "C3".repeat(32) };
+/** A junior assistant and an assistant of the demo domain (seeded): the commands spec's four eyes. */
+export const JUNIOR = { username: "junior1", password: "Junior-Pass-1", fullName: "Yuri Junior" };
+export const ASSISTANT = { username: "assistant1", password: "Assistant-Pass-1", fullName: "Anna Assistant" };

@@ -9,7 +9,7 @@ import { loadConfig } from "../../apps/server/src/platform/config";
 import { openDatabase } from "../../apps/server/src/platform/db/database";
 import { migrateToLatest } from "../../apps/server/src/platform/db/migrate";
 import { toJsonb } from "../../apps/server/src/platform/db/schema";
-import { FLEET_ADMIN, OPERATOR } from "./accounts";
+import { ASSISTANT, FLEET_ADMIN, JUNIOR, OPERATOR } from "./accounts";
 import { seedDeadMailJobs } from "./dead-jobs";
 import { seedDeviceFiles } from "./device-files";
 import { startMailbox } from "./mailbox";
@@ -58,6 +58,29 @@ if (!(await users.findUserWithPasswordHashByUsernameAcrossDomains(FLEET_ADMIN.us
     role: 2,
     plugins: toJsonb([]),
     password_hash: await hashPassword(FLEET_ADMIN.password),
+    factory_password: false,
+    password_changed_at: now,
+    create_time: now,
+  });
+}
+for (const [person, isJunior] of [
+  [JUNIOR, true],
+  [ASSISTANT, false],
+] as const) {
+  if (await users.findUserWithPasswordHashByUsernameAcrossDomains(person.username)) continue;
+  const demo = await database.db
+    .selectFrom("domains")
+    .select("id")
+    .where("name", "=", "demo")
+    .executeTakeFirstOrThrow();
+  const now = new Date();
+  await users.insertUser(demo.id, {
+    username: person.username,
+    full_name: person.fullName,
+    role: 3,
+    is_junior: isJunior,
+    plugins: toJsonb(["notification"]),
+    password_hash: await hashPassword(person.password),
     factory_password: false,
     password_changed_at: now,
     create_time: now,

@@ -9,8 +9,12 @@ import {
 } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import { accountingRoutes } from "./modules/accounting/accounting.routes";
+import { setUpActions } from "./modules/actions/actions.jobs";
+import { actionsRoutes } from "./modules/actions/actions.routes";
+import type { DeliveryTimings } from "./modules/actions/delivery.service";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { announceAuthChange, createSessionResolver } from "./modules/auth/session.service";
+import { registerBrokerAccountJobs } from "./modules/broker-accounts/broker-accounts.jobs";
 import { devicesRoutes } from "./modules/devices/devices.routes";
 import { registerStatusSweepJob } from "./modules/devices-status/status-sweep.jobs";
 import { eventsRoutes } from "./modules/events/events.routes";
@@ -18,6 +22,7 @@ import { createFileTransferHooks } from "./modules/files/device-uploads.service"
 import { createFileSweep, registerFileJobs } from "./modules/files/files.jobs";
 import { filesRoutes } from "./modules/files/files.routes";
 import { healthRoutes } from "./modules/health/health.routes";
+import type { CommandStatusHook } from "./modules/ingest/ingest.service";
 import { type MqttStatsSource, mqttRoutes } from "./modules/ingest/mqtt.routes";
 import { registerInsightJobs } from "./modules/insight/insight.jobs";
 import { type GatewayPortSource, insightRoutes } from "./modules/insight/insight.routes";
@@ -33,7 +38,9 @@ import type { Bus } from "./platform/bus/bus";
 import type { Config } from "./platform/config";
 import type { AppContext } from "./platform/context";
 import type { Database } from "./platform/db/database";
+import { createUnitOfWorkDb, deferPublishesToCommit } from "./platform/db/unit-of-work";
 import { AppError, installErrorHandling } from "./platform/errors";
+import { installInputGuard } from "./platform/http/input-guard";
 import { registerOpenApi } from "./platform/http/openapi";
 import { registerSecurityHeaders } from "./platform/http/security-headers";
 import { DEFAULT_WEB_DIST_DIR, registerStaticSpa } from "./platform/http/static-spa";
@@ -43,6 +50,7 @@ import { createNodeId } from "./platform/jobs/node-id";
 import { createSilentLogger } from "./platform/log";
 import { registerMailJobs } from "./platform/mail/mail.jobs";
 import { createMailer } from "./platform/mail/mailer";
+import { createDeviceLink, type DeviceLink } from "./platform/mqtt/device-link";
 import {
   DEFAULT_REALTIME_TIMINGS,
   type RealtimeTimings,
@@ -54,7 +62,7 @@ import type { FileStorage } from "./platform/storage/file-storage";
 import { createTransferUrlSigner } from "./platform/storage/signed-url";
 import { type TransferHooks, transferRoutes } from "./platform/storage/transfer.routes";
 
-/** Bodies above 1 MiB are refused with 413 PAYLOAD_TOO_LARGE. */
+/** Bodies above 1 MiB are refused with 413 BAD_REQUEST. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Everything the app is built from; main.ts passes the real parts, tests pass their own. */
@@ -81,12 +89,18 @@ export interface AppDeps {
   storage?: FileStorage;
   /** Decisions on device file transfers beyond the signature (tests pass their own). */
   transferHooks?: TransferHooks;
+  /** Command delivery's waits (tests shorten them). */
+  deliveryTimings?: Partial<DeliveryTimings>;
 }
 
 declare module "fastify" {
   interface FastifyInstance {
     /** The durable jobs registry and enqueue API (main.ts hands it to the device side for its outbox). */
     jobs: Jobs;
+    /** The way down to routers; main.ts (or a test) attaches the running gateway. */
+    deviceLink: DeviceLink;
+    /** The actions feature's hook for routers' command statuses, handed to ingest. */
+    commandStatuses: CommandStatusHook;
   }
 }
 
@@ -101,25 +115,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  // JSON routes take JSON only: a text/plain body (a `fetch` with a string) is refused 415 before
+  // any hook sees it, so it is never audited whole as a string.
+  app.removeContentTypeParser("text/plain");
   decorateSessionRequest(app);
 
   await registerSecurityHeaders(app);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) =>
-      new AppError("TOO_MANY_REQUESTS", `Too many attempts; try again in ${context.after}`),
+      new AppError("USER_TEMPORARILY_BLOCKED", `Too many attempts; try again in ${context.after}`, {
+        status: 429,
+      }),
   });
   await registerOpenApi(app);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
   const now = deps.now ?? (() => new Date());
-  const secrets = await loadPlatformSecrets(deps.database.db);
-  const jobs = createJobs({ db: deps.database.db, bus: deps.bus, secrets, now });
+  // Every service's handle: inside a call that saves, its queries run in the call's unit of work
+  // (platform/db/unit-of-work), and its bus messages go out only after the commit.
+  const db = createUnitOfWorkDb(deps.database.db);
+  const bus = deferPublishesToCommit(deps.bus);
+  const secrets = await loadPlatformSecrets(db);
+  const jobs = createJobs({ db, bus, secrets, now });
   const storage = deps.storage ?? createFileStorage(deps.config);
   const ctx: AppContext = {
-    db: deps.database.db,
+    db,
     dbKind: deps.database.kind,
-    bus: deps.bus,
+    bus,
     config: deps.config,
     now,
     log: app.log,
@@ -128,9 +151,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     jobs,
     storage,
     transferUrls: createTransferUrlSigner(secrets, now, deps.config.fileUrlTtlMinutes * 60_000),
+    deviceLink: createDeviceLink(),
   };
   registerMailJobs(jobs, ctx.mailer);
   registerFileJobs(ctx);
+  const brokerAccounts = registerBrokerAccountJobs(ctx);
   const node = createNodeId();
   const notifications = setUpNotifications(ctx, node);
   app.decorate("notificationTimers", notifications.timers);
@@ -139,6 +164,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Uploads that never came are swept under a lease; started with the dispatcher (main.ts).
   app.decorate("fileSweep", createFileSweep(ctx, node));
   registerInsightJobs(ctx);
+  const actions = setUpActions(ctx, deps.deliveryTimings);
+  app.decorate("deviceLink", ctx.deviceLink);
+  app.decorate("commandStatuses", actions.commandStatuses);
   registerStatusSweepJob(ctx);
   const jobDispatcher = createDispatcher({
     db: ctx.db,
@@ -153,7 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("jobDispatcher", jobDispatcher);
   // Audit entries are written after the answer; closing drains running jobs, waits for the
   // entries, then closes the mail transport the jobs used.
-  const auditLog = createAuditLog(ctx);
+  const auditLog = createAuditLog(ctx, deps.database.db);
   app.decorate("auditLog", auditLog);
   app.addHook("onClose", async () => {
     await notifications.timers.stop();
@@ -161,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.fileSweep.stop();
     await auditLog.settle();
     ctx.mailer.close();
+    await brokerAccounts?.close();
     if (!deps.storage) await storage.close();
   });
   const resolveSession = createSessionResolver(ctx);
@@ -171,6 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (api) => {
       recordApiRoutes(api, apiRoutes);
       installSessionGuard(api, resolveSession, () => announceAuthChange(ctx));
+      installInputGuard(api);
       auditLog.install(api);
       await api.register(healthRoutes, { ctx });
       await api.register(authRoutes, { ctx });
@@ -182,6 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(jobsRoutes, { ctx });
       await api.register(notificationsRoutes, { ctx });
       await api.register(filesRoutes, { ctx });
+      await api.register(actionsRoutes, { ctx });
       await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
       await api.register(settingsRoutes, { ctx });
       // Production's hooks are the files feature's: a URL reaches only what was granted to its router.

@@ -56,7 +56,9 @@ async function main(): Promise<void> {
       now: () => new Date(),
       log,
       jobs: app.jobs,
+      commandStatuses: app.commandStatuses,
     });
+    app.deviceLink.attach(deviceSide.ingest.gateway);
   } catch (error) {
     if (!(error instanceof MqttPortInUseError)) throw error;
     log.fatal(error.message);

@@ -19,8 +19,14 @@ describe("parseCliArgs", () => {
         connectRate: 200,
         behaviour: DEFAULT_BEHAVIOUR,
         summaryMs: 5000,
+        commandFailRate: 0,
+        commandHangRate: 0,
       },
     });
+    expect(parseCliArgs(["--devices", "2", "--fail-rate", "0.1", "--hang-rate", "0.05"])).toMatchObject({
+      options: { commandFailRate: 0.1, commandHangRate: 0.05 },
+    });
+    expect(parseCliArgs(["--devices", "2", "--fail-rate", "2"])).toMatchObject({ ok: false });
   });
 
   it("reads every option", () => {

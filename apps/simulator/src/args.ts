@@ -22,6 +22,8 @@ Options:
   --connect-rate N     routers started per second (default 200)
   --events MODE        none, normal or busy (10x normal) random happenings (default normal)
   --summary S          seconds between summary lines, 0 for none (default 5)
+  --fail-rate P        chance a command fails (code 1), 0-1 (default 0)
+  --hang-rate P        chance a command is accepted and never finishes, 0-1 (default 0)
   -h, --help           this text`;
 
 /** What the command line asked for. */
@@ -37,6 +39,8 @@ export interface CliOptions {
   connectRate: number;
   behaviour: BehaviourRates;
   summaryMs: number;
+  commandFailRate: number;
+  commandHangRate: number;
 }
 
 /** Result of {@link parseCliArgs}. */
@@ -88,6 +92,8 @@ export function parseCliArgs(argv: string[]): CliParseResult {
         "connect-rate": { type: "string" },
         events: { type: "string" },
         summary: { type: "string" },
+        "fail-rate": { type: "string" },
+        "hang-rate": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -159,6 +165,16 @@ export function parseCliArgs(argv: string[]): CliParseResult {
         }),
         behaviour,
         summaryMs: values.summary === "0" ? 0 : seconds("summary", values.summary, 5, 0),
+        commandFailRate: numberOption("fail-rate", values["fail-rate"], 0, {
+          min: 0,
+          max: 1,
+          integer: false,
+        }),
+        commandHangRate: numberOption("hang-rate", values["hang-rate"], 0, {
+          min: 0,
+          max: 1,
+          integer: false,
+        }),
       },
     };
   } catch (error) {

@@ -44,6 +44,8 @@ async function main(): Promise<number> {
     maxInflightTotal: options.maxInflightTotal,
     connectRate: options.connectRate,
     behaviour: options.behaviour,
+    commandFailRate: options.commandFailRate,
+    commandHangRate: options.commandHangRate,
   });
   console.log(
     `simulate: ${devices} routers → ${options.url}, every ${options.intervalMs / 1000} s, seed ${options.seed}` +

@@ -28,6 +28,10 @@ export interface FleetOptions {
   reconnectPeriodMs?: number;
   rebootDowntimeMs?: number;
   autoTick?: boolean;
+  /** Chances that a command fails or hangs (see VirtualRouterOptions). */
+  commandFailRate?: number;
+  commandHangRate?: number;
+  commandDelayMs?: number;
 }
 
 /** Counters of the whole fleet. */
@@ -85,6 +89,9 @@ export class Fleet {
           reconnectPeriodMs: this.options.reconnectPeriodMs,
           rebootDowntimeMs: this.options.rebootDowntimeMs,
           autoTick: this.options.autoTick,
+          commandFailRate: this.options.commandFailRate,
+          commandHangRate: this.options.commandHangRate,
+          commandDelayMs: this.options.commandDelayMs,
         }),
       );
     }

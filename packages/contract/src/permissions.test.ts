@@ -47,6 +47,7 @@ const EXPECTED: Record<PermissionAction, string> = {
   "events.markRead": "- Y Y Y Y",
   "commands.view": "- Y Y Y Y", // route /commands: 2,3,4
   "commands.create": "- Y Y Y -", // route /commands/new: 2,3
+  "commands.dryRun": "- Y Y Y -", // as commands.create, without saving
   "commands.approve": "- Y Y - -", // §4, §6: admins and assistants; juniors never
   "commandTypes.view": "- Y Y Y -", // §6: not fetched for operators or the superuser
   "commandTypes.manage": "- Y - - -", // route /user-command: 2
@@ -115,6 +116,7 @@ const READS: PermissionAction[] = [
   "devices.view",
   "events.view",
   "commands.view",
+  "commands.dryRun",
   "commandTypes.view",
   "scripts.view",
   "packages.view",

@@ -88,6 +88,11 @@ export const PERMISSIONS = {
 
   "commands.view": { who: DOMAIN, saves: false },
   "commands.create": { who: HELPERS, saves: true, note: "operators cannot create commands" },
+  "commands.dryRun": {
+    who: HELPERS,
+    saves: false,
+    note: "what a new command would do, asked by those who may create one (the demo user too)",
+  },
   "commands.approve": { who: ["admin", "assistant"], saves: true, note: "see canApprove" },
   "commandTypes.view": { who: HELPERS, saves: false, note: "not fetched for operators and superusers" },
   "commandTypes.manage": { who: ADMIN, saves: true, note: "/user-command is admin-only" },
@@ -346,4 +351,15 @@ export function canAccess(access: RouteAccess, role: Role | null): boolean {
   if (role === null) return false;
   if (access === "any") return true;
   return access.includes(role);
+}
+
+/** The kinds of people who may approve an action of this author: none when it needs no approval. */
+export function approverKinds(author: Pick<ApprovalParty, "role" | "is_junior">): SubjectKind[] {
+  const roles: Partial<Record<SubjectKind, Role>> = { admin: 2, assistant: 3 };
+  return PERMISSIONS["commands.approve"].who.filter((kind) => {
+    const role = roles[kind];
+    if (role === undefined) return false;
+    const probe = { _id: "", role, is_junior: false, is_demo: false, plugins: [] };
+    return canApprove(probe, { ...author, _id: "author" });
+  });
 }

@@ -15,6 +15,7 @@ export const SOCKET_MESSAGE_TYPES = [
   "approval",
   "session",
   "events",
+  "commands",
 ] as const;
 export type SocketMessageType = (typeof SOCKET_MESSAGE_TYPES)[number];
 
@@ -34,6 +35,11 @@ export const ServerSocketMessageSchema = z.discriminatedUnion("type", [
   /** Events were marked read (content: their ids, or [] for all); badges refetch POST /api/events/unread. */
   z.object({ type: z.literal("events"), action: z.literal("read"), content: z.array(z.string()) }),
   z.object({ type: z.literal("session"), state: z.literal("ended"), code: z.string() }),
+  /** Commands and executions changed (CommandsSocketContent): lists and the command page update live. */
+  z.object({
+    type: z.literal("commands"),
+    content: z.object({ commands: z.array(z.unknown()), executions: z.array(z.unknown()) }),
+  }),
 ]);
 export type ServerSocketMessage = z.infer<typeof ServerSocketMessageSchema>;
 

@@ -244,9 +244,7 @@ describe("httpStatusForCode", () => {
   it("answers conflicts with 409, size with 413, rate with 429, failures with 500 and the tunnel with 502", () => {
     expect(httpStatusForCode("DEVICE_ALREADY_EXIST")).toBe(409);
     expect(httpStatusForCode("TRANSPORT_IS_USED")).toBe(409);
-    expect(httpStatusForCode("PAYLOAD_TOO_LARGE")).toBe(413);
-    expect(httpStatusForCode("TOO_MANY_REQUESTS")).toBe(429);
-    expect(httpStatusForCode("INTERNAL_ERROR")).toBe(500);
+    expect(httpStatusForCode("WRITE_DATA_FAILED")).toBe(500);
     expect(httpStatusForCode("PEER_NOT_CONNECTED")).toBe(502);
   });
 
@@ -254,6 +252,11 @@ describe("httpStatusForCode", () => {
     expect(httpStatusForCode("BAD_REQUEST")).toBe(400);
     expect(httpStatusForCode("PASSWORD_INVALID_NO_DIGITS")).toBe(400);
     expect(httpStatusForCode("PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES")).toBe(400);
+  });
+
+  it("holds only the codes of spec section 8: no invented generic ones", () => {
+    for (const invented of ["NOT_FOUND", "INTERNAL_ERROR", "TOO_MANY_REQUESTS", "PAYLOAD_TOO_LARGE"])
+      expect(ERROR_CODES as readonly string[]).not.toContain(invented);
   });
 
   it("gives every code a status an HTTP client understands", () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RecordIdSchema } from "./files";
 import { PASSWORD_MAX_LENGTH } from "./policy";
 import { RoleSchema } from "./roles";
 import { EmailSchema, PhoneSchema, TinSchema } from "./validators/contact";
@@ -47,7 +48,7 @@ export const CreateUserSchema = z.object({
   is_junior: z.boolean().default(false),
   email: blankAsNull(EmailSchema),
   phone: blankAsNull(PhoneSchema),
-  policy_id: z.string().nullable().default(null),
+  policy_id: RecordIdSchema.nullable().default(null),
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
 });
 /** Body that creates a user. */
@@ -97,7 +98,7 @@ export const CreateDomainSchema = z.object({
   email: blankAsNull(EmailSchema),
   phone: blankAsNull(PhoneSchema),
   manager: blankAsNull(RequiredTextSchema),
-  policy_id: z.string().nullable().default(null),
+  policy_id: RecordIdSchema.nullable().default(null),
   device_limit: z.number().int().min(0).nullable().default(null),
 });
 /** Body that creates a domain. */

@@ -85,6 +85,16 @@ const EnvSchema = z.object({
   MQTT_AUTH_SECRET: optional(z.string().min(16, "must be at least 16 characters").max(1024).optional()),
   MQTT_PUBLIC_URL: optional(MqttPublicUrlsSchema.optional()),
   MQTT_SHARED_SUBSCRIPTION: optional(z.enum(["0", "1", "false", "true"]).default("0")),
+  MQTT_TLS_PORT: optional(z.coerce.number().int().min(0).max(65535).optional()),
+  MQTT_TLS_CERT: optional(z.string().min(1).optional()),
+  MQTT_TLS_KEY: optional(z.string().min(1).optional()),
+  MQTT_CLIENT_ID: optional(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+      .optional(),
+  ),
+  MQTT_DYNSEC: optional(z.enum(["0", "1", "false", "true"]).default("0")),
   BUS_URL: optional(urlWithProtocols(["nats:", "redis:", "rediss:"]).optional()),
   JOBS_WORKER: optional(z.enum(["0", "1", "false", "true"]).default("1")),
   CELLFLEET_ROOT_PASSWORD: optional(z.string().min(1).max(255).optional()),
@@ -133,6 +143,18 @@ export interface Config {
   mqttAuthSecret: string | undefined;
   /** With MQTT_URL: subscribe through `$share/cellfleet/…` so N server nodes split the reports. */
   mqttSharedSubscription: boolean;
+  /** The embedded broker also serves MQTT over TLS: port and PEM file paths (certificate chain, key). */
+  mqttTls: { port: number; certFile: string; keyFile: string } | undefined;
+  /**
+   * With MQTT_URL (Mosquitto): the server provisions each router's credentials and ACL through the
+   * dynamic-security plugin (modules/broker-accounts).
+   */
+  mqttDynsec: boolean;
+  /**
+   * With MQTT_URL: this node's client id, stable across restarts (the broker keeps its session
+   * under it); default `cellfleet-server-<hostname>`. Several nodes on one host each need their own.
+   */
+  mqttClientId: string | undefined;
   busUrl: string | undefined;
   /** This node runs durable jobs (default); false: it only serves, and other nodes run what it queues. */
   jobsWorker: boolean;
@@ -194,6 +216,22 @@ function describeValue(name: string, value: string | undefined): string {
   return JSON.stringify(value.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@"));
 }
 
+/** MQTT_TLS_PORT, MQTT_TLS_CERT and MQTT_TLS_KEY go together: all three or none. */
+function mqttTlsConfig(
+  port: number | undefined,
+  cert: string | undefined,
+  key: string | undefined,
+  cwd: string,
+): Config["mqttTls"] {
+  if (port === undefined && cert === undefined && key === undefined) return undefined;
+  if (port === undefined || cert === undefined || key === undefined) {
+    throw new ConfigError(
+      "Invalid environment:\n  MQTT_TLS_PORT, MQTT_TLS_CERT and MQTT_TLS_KEY: set all three (port, PEM certificate file, PEM key file) or none",
+    );
+  }
+  return { port, certFile: path.resolve(cwd, cert), keyFile: path.resolve(cwd, key) };
+}
+
 /** Parses the environment into a Config; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -222,6 +260,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     mqttPublicUrls: e.MQTT_PUBLIC_URL,
     mqttAuthSecret: e.MQTT_AUTH_SECRET,
     mqttSharedSubscription: e.MQTT_SHARED_SUBSCRIPTION === "1" || e.MQTT_SHARED_SUBSCRIPTION === "true",
+    mqttTls: mqttTlsConfig(e.MQTT_TLS_PORT, e.MQTT_TLS_CERT, e.MQTT_TLS_KEY, cwd),
+    mqttDynsec: e.MQTT_DYNSEC === "1" || e.MQTT_DYNSEC === "true",
+    mqttClientId: e.MQTT_CLIENT_ID,
     busUrl: e.BUS_URL,
     jobsWorker: e.JOBS_WORKER === "1" || e.JOBS_WORKER === "true",
     rootPassword: e.CELLFLEET_ROOT_PASSWORD,

@@ -6,6 +6,7 @@ import type { DatabaseKind } from "./db/database";
 import type { DB } from "./db/schema";
 import type { Jobs } from "./jobs/jobs";
 import type { Mailer } from "./mail/mailer";
+import type { DeviceLink } from "./mqtt/device-link";
 import type { PlatformSecrets } from "./secrets";
 import type { FileStorage } from "./storage/file-storage";
 import type { TransferUrlSigner } from "./storage/signed-url";
@@ -29,4 +30,6 @@ export interface AppContext {
   storage: FileStorage;
   /** Signs and checks the short-lived URLs through which devices move files. */
   transferUrls: TransferUrlSigner;
+  /** Publishes to routers through the gateway (commands); attached once the device side runs. */
+  deviceLink: DeviceLink;
 }

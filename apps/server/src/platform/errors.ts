@@ -8,10 +8,14 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly statusCode: number;
 
-  constructor(code: ErrorCode, message: string = defaultMessage(code)) {
+  /**
+   * `status` overrides the code's own HTTP status where the catalogue has no code of the transport's
+   * meaning: a body too large is BAD_REQUEST answered 413, an unknown path OPERATION_IS_NOT_SUPPORTED 404.
+   */
+  constructor(code: ErrorCode, message: string = defaultMessage(code), options: { status?: number } = {}) {
     super(message);
     this.code = code;
-    this.statusCode = httpStatusForCode(code);
+    this.statusCode = options.status ?? httpStatusForCode(code);
   }
 }
 
@@ -53,44 +57,73 @@ function describeValidation(
   return `${base}: ${first.message ?? "invalid"}`;
 }
 
-/** Maps any thrown value to the `{ code, message }` body; only AppErrors and known framework errors keep their text. */
-export function toErrorBody(error: unknown): ErrorBody {
-  if (error instanceof AppError) return { code: error.code, message: error.message };
+/** An error answer: the `{ code, message }` body and its HTTP status. */
+export interface ErrorAnswer {
+  status: number;
+  body: ErrorBody;
+}
+
+/** Unexpected failures: the catalogue's one server-side code (spec section 8 has no other). */
+export const UNEXPECTED_ERROR: ErrorBody = { code: "WRITE_DATA_FAILED", message: "Internal server error" };
+
+function answer(code: ErrorCode, message: string, status = httpStatusForCode(code)): ErrorAnswer {
+  return { status, body: { code, message } };
+}
+
+/** PostgreSQL's refusals that are the caller's input, not the server's fault (SQLSTATE classes 22 and 23). */
+function databaseInputRefusal(error: unknown): ErrorAnswer | null {
+  const sqlState = (error as { code?: unknown } | null)?.code;
+  if (typeof sqlState !== "string" || !/^2[23][0-9A-Z]{3}$/.test(sqlState)) return null;
+  const detail = (error as { detail?: unknown }).detail;
+  const column = typeof detail === "string" ? /Key \(([a-z_]+)\)/.exec(detail)?.[1] : undefined;
+  const field = column ? `${column}: ` : "";
+  if (sqlState === "23503") return answer("BAD_REQUEST", `${field}refers to nothing that exists`);
+  if (sqlState === "23505") return answer("BAD_REQUEST", `${field}already taken`, 409);
+  return answer("BAD_REQUEST", `${field}a value the database cannot take`);
+}
+
+/** Maps any thrown value to its answer; only AppErrors and known framework errors keep their text. */
+export function toErrorAnswer(error: unknown): ErrorAnswer {
+  if (error instanceof AppError) return answer(error.code, error.message, error.statusCode);
   if (hasZodFastifySchemaValidationErrors(error)) {
-    return {
-      code: "BAD_REQUEST",
-      message: describeValidation(error.validationContext ?? "body", error.validation[0]),
-    };
+    return answer("BAD_REQUEST", describeValidation(error.validationContext ?? "body", error.validation[0]));
   }
   if (isFastifyError(error)) {
     switch (error.code) {
       case "FST_ERR_CTP_INVALID_JSON_BODY":
-        return { code: "BAD_REQUEST", message: "The body is not valid JSON" };
+        return answer("BAD_REQUEST", "The body is not valid JSON");
       case "FST_ERR_CTP_EMPTY_JSON_BODY":
-        return { code: "BAD_REQUEST", message: "The body is empty but its content type is JSON" };
+        return answer("BAD_REQUEST", "The body is empty but its content type is JSON");
       case "FST_ERR_CTP_BODY_TOO_LARGE":
-        return { code: "PAYLOAD_TOO_LARGE", message: "The body is too large" };
+        return answer("BAD_REQUEST", "The body is too large", 413);
       case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-        return { code: "BAD_REQUEST", message: "Unsupported content type" };
+        return answer("BAD_REQUEST", "Unsupported content type: send JSON (application/json)", 415);
       case "FST_ERR_VALIDATION":
-        return { code: "BAD_REQUEST", message: error.message };
+        return answer("BAD_REQUEST", error.message);
     }
     // Body parsing failures that are not Fastify's own (e.g. JSON.parse's SyntaxError) carry a 4xx status.
-    if (error.statusCode === 413) return { code: "PAYLOAD_TOO_LARGE", message: "The body is too large" };
-    if (error.statusCode === 404) return { code: "NOT_FOUND", message: "Not found" };
-    if (error.statusCode === 429) return { code: "TOO_MANY_REQUESTS", message: "Too many requests" };
+    if (error.statusCode === 413) return answer("BAD_REQUEST", "The body is too large", 413);
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      return { code: "BAD_REQUEST", message: "Bad request" };
+      return answer("BAD_REQUEST", "Bad request", error.statusCode);
     }
   } else if (error instanceof SyntaxError && (error as { statusCode?: number }).statusCode === 400) {
-    return { code: "BAD_REQUEST", message: "The body is not valid JSON" };
+    return answer("BAD_REQUEST", "The body is not valid JSON");
   }
-  return { code: "INTERNAL_ERROR", message: "Internal server error" };
+  return databaseInputRefusal(error) ?? { status: 500, body: UNEXPECTED_ERROR };
 }
 
-/** Sends an error body with the status its code maps to. */
-export function sendError(reply: FastifyReply, body: ErrorBody): FastifyReply {
-  return reply.code(httpStatusForCode(body.code)).type("application/json; charset=utf-8").send(body);
+/** Maps any thrown value to the `{ code, message }` body (streams that already answered 200). */
+export function toErrorBody(error: unknown): ErrorBody {
+  return toErrorAnswer(error).body;
+}
+
+/** Sends an error body with the status its code maps to (or `status` when given). */
+export function sendError(
+  reply: FastifyReply,
+  body: ErrorBody,
+  status = httpStatusForCode(body.code),
+): FastifyReply {
+  return reply.code(status).type("application/json; charset=utf-8").send(body);
 }
 
 /**
@@ -99,12 +132,12 @@ export function sendError(reply: FastifyReply, body: ErrorBody): FastifyReply {
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const body = toErrorBody(error);
-    if (body.code === "INTERNAL_ERROR") {
+    const { status, body } = toErrorAnswer(error);
+    if (status >= 500 && !(error instanceof AppError)) {
       request.log.error({ err: error }, "request failed");
     } else if (!(error instanceof AppError)) {
       request.log.info({ code: body.code, reason: (error as Error).message }, "request rejected");
     }
-    return sendError(reply, body);
+    return sendError(reply, body, status);
   });
 }

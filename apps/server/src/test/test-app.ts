@@ -43,6 +43,8 @@ export interface TestAppOptions
       | "jobTimings"
       | "storage"
       | "transferHooks"
+      | "deliveryTimings"
+      | "logger"
     >
   > {
   config?: Partial<Config>;
@@ -93,6 +95,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     jobTimings: options.jobTimings,
     storage,
     transferHooks: options.transferHooks,
+    deliveryTimings: options.deliveryTimings,
+    logger: options.logger,
   });
   await app.ready();
   if (options.runJobs ?? true) app.jobDispatcher.start();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoment, formatNumber } from "./format";
+import { formatClock, formatMoment, formatNumber } from "./format";
 import { i18n } from "./i18n";
 
 const NBSP = "\u00a0";
@@ -33,5 +33,20 @@ describe("counts in the locale texts", () => {
     expect(i18n.t("fleet.list.range", { from: 1, to: 10, total: 70_000, lng: "ru" })).toBe(
       `1–10 из 70${NBSP}000`,
     );
+  });
+});
+
+describe("formatClock (the time of day beside 'just now', issue 11)", () => {
+  const now = new Date(2026, 10, 24, 15, 30).getTime();
+
+  it("writes the time of day for a moment of the same day, so two recent times differ", () => {
+    expect(formatClock(new Date(2026, 10, 24, 15, 12).getTime(), now, "ru")).toBe("15:12");
+    expect(formatClock(new Date(2026, 10, 24, 15, 25).getTime(), now, "ru")).toBe("15:25");
+    expect(formatClock(new Date(2026, 10, 24, 9, 5).getTime(), now, "en")).toMatch(/^09:05\s?AM$/);
+  });
+
+  it("adds the day and month for an earlier day, in the language's order", () => {
+    expect(formatClock(new Date(2026, 10, 21, 8, 7).getTime(), now, "ru")).toBe("21.11, 08:07");
+    expect(formatClock(new Date(2026, 10, 21, 8, 7).getTime(), now, "en")).toMatch(/^11\/21, 08:07\s?AM$/);
   });
 });

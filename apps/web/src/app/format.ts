@@ -33,6 +33,31 @@ export function formatMoment(ms: number, language: string): string {
   return format.format(ms);
 }
 
+const clockFormats = new Map<string, { time: Intl.DateTimeFormat; dayTime: Intl.DateTimeFormat }>();
+
+/**
+ * The time of day of a moment, to stand beside "just now" where times are compared (spec §9 says
+ * 'just now' for half an hour, issue 11): "14:05" on the same day as `now`, "21.11, 14:05" (the
+ * language's day and month) before it.
+ */
+export function formatClock(ms: number, now: number, language: string): string {
+  let format = clockFormats.get(language);
+  if (!format) {
+    format = {
+      time: new Intl.DateTimeFormat(language, { hour: "2-digit", minute: "2-digit" }),
+      dayTime: new Intl.DateTimeFormat(language, {
+        day: "2-digit",
+        month: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+      }),
+    };
+    clockFormats.set(language, format);
+  }
+  const isSameDay = new Date(ms).toDateString() === new Date(now).toDateString();
+  return (isSameDay ? format.time : format.dayTime).format(ms);
+}
+
 /** `formatNumber` in the interface language; the component renders again when the language changes. */
 export function useFormatNumber(): (value: number) => string {
   const { i18n } = useTranslation();

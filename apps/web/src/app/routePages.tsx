@@ -1,88 +1,150 @@
 import type { RouteName } from "@cellfleet/contract";
-import type { ReactNode } from "react";
+import { type ComponentType, lazy, type ReactNode, Suspense } from "react";
 import { ComingSoonPage } from "../components/ComingSoonPage";
-import { AccountingPage } from "../features/accounting/AccountingPage";
-import { DomainNewPage, DomainPage } from "../features/accounting/domains/DomainPage";
-import { DomainsPage } from "../features/accounting/domains/DomainsPage";
-import { JobsPage } from "../features/accounting/jobs/JobsPage";
-import { LogsPage } from "../features/accounting/logs/LogsPage";
-import { PoliciesPage } from "../features/accounting/policies/PoliciesPage";
-import { PolicyPage } from "../features/accounting/policies/PolicyPage";
-import { DomainAdminPage, SuperuserPage } from "../features/accounting/superusers/ManagerPage";
-import { SuperusersPage } from "../features/accounting/superusers/SuperusersPage";
-import { UserPage } from "../features/accounting/users/UserPage";
-import { UsersPage } from "../features/accounting/users/UsersPage";
-import { DemoPage } from "../features/auth/DemoPage";
-import { LoginPage } from "../features/auth/LoginPage";
-import { LogoutPage } from "../features/auth/LogoutPage";
-import { DashboardPage } from "../features/devices/DashboardPage";
-import { DevicePage } from "../features/devices/DevicePage";
-import { EditDevicePage } from "../features/devices/EditDevicePage";
-import { MultipleDevicesPage } from "../features/devices/MultipleDevicesPage";
-import { NewDevicesPage } from "../features/devices/NewDevicesPage";
-import { EventsPage } from "../features/events/EventsPage";
-import {
-  FileRoutePage,
-  FileUploadPage,
-  FirmwaresPage,
-  PackagesPage,
-  ScriptRoutePage,
-  ScriptsFilesPage,
-} from "../features/files/FilePages";
-import { NotificationsPage } from "../features/notifications/NotificationsPage";
-import { RulePage } from "../features/notifications/RulePage";
-import { TransportPage } from "../features/notifications/TransportPage";
-import { MonitorPage } from "../features/placeholders/MonitorPage";
-import { NotFoundPage } from "../features/placeholders/NotFoundPage";
-import { ProfilePage } from "../features/profile/ProfilePage";
-import { RegistryPage } from "../features/registry/RegistryPage";
-import { SettingsPage } from "../features/settings/SettingsPage";
+
+/**
+ * Every page is its own chunk, fetched when its route is first shown: /login loads the shell and the
+ * login form, not the device pages (issue 11; budgets checked by bench/bundle.test.ts).
+ */
+function page<M, K extends keyof M>(load: () => Promise<M>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType<Record<string, unknown>> }));
+}
+
+const features = {
+  accounting: () => import("../features/accounting/AccountingPage"),
+  domain: () => import("../features/accounting/domains/DomainPage"),
+  domains: () => import("../features/accounting/domains/DomainsPage"),
+  jobs: () => import("../features/accounting/jobs/JobsPage"),
+  logs: () => import("../features/accounting/logs/LogsPage"),
+  policies: () => import("../features/accounting/policies/PoliciesPage"),
+  policy: () => import("../features/accounting/policies/PolicyPage"),
+  manager: () => import("../features/accounting/superusers/ManagerPage"),
+  superusers: () => import("../features/accounting/superusers/SuperusersPage"),
+  user: () => import("../features/accounting/users/UserPage"),
+  users: () => import("../features/accounting/users/UsersPage"),
+  demo: () => import("../features/auth/DemoPage"),
+  login: () => import("../features/auth/LoginPage"),
+  logout: () => import("../features/auth/LogoutPage"),
+  command: () => import("../features/commands/CommandPage"),
+  commands: () => import("../features/commands/CommandsPage"),
+  commandNew: () => import("../features/commands/NewCommandPage"),
+  reports: () => import("../features/commands/ReportPages"),
+  userCommand: () => import("../features/commands/UserCommandPage"),
+  dashboard: () => import("../features/devices/DashboardPage"),
+  device: () => import("../features/devices/DevicePage"),
+  deviceEdit: () => import("../features/devices/EditDevicePage"),
+  devicesMultiple: () => import("../features/devices/MultipleDevicesPage"),
+  devicesNew: () => import("../features/devices/NewDevicesPage"),
+  events: () => import("../features/events/EventsPage"),
+  files: () => import("../features/files/FilePages"),
+  notifications: () => import("../features/notifications/NotificationsPage"),
+  rule: () => import("../features/notifications/RulePage"),
+  transport: () => import("../features/notifications/TransportPage"),
+  monitor: () => import("../features/placeholders/MonitorPage"),
+  notFound: () => import("../features/placeholders/NotFoundPage"),
+  profile: () => import("../features/profile/ProfilePage"),
+  registry: () => import("../features/registry/RegistryPage"),
+  settings: () => import("../features/settings/SettingsPage"),
+};
+
+const Pages = {
+  AccountingPage: page(features.accounting, "AccountingPage"),
+  DomainNewPage: page(features.domain, "DomainNewPage"),
+  DomainPage: page(features.domain, "DomainPage"),
+  DomainsPage: page(features.domains, "DomainsPage"),
+  JobsPage: page(features.jobs, "JobsPage"),
+  LogsPage: page(features.logs, "LogsPage"),
+  PoliciesPage: page(features.policies, "PoliciesPage"),
+  PolicyPage: page(features.policy, "PolicyPage"),
+  DomainAdminPage: page(features.manager, "DomainAdminPage"),
+  SuperuserPage: page(features.manager, "SuperuserPage"),
+  SuperusersPage: page(features.superusers, "SuperusersPage"),
+  UserPage: page(features.user, "UserPage"),
+  UsersPage: page(features.users, "UsersPage"),
+  DemoPage: page(features.demo, "DemoPage"),
+  LoginPage: page(features.login, "LoginPage"),
+  LogoutPage: page(features.logout, "LogoutPage"),
+  CommandPage: page(features.command, "CommandPage"),
+  CommandsPage: page(features.commands, "CommandsPage"),
+  NewCommandPage: page(features.commandNew, "NewCommandPage"),
+  ReportPage: page(features.reports, "ReportPage"),
+  ReportsPage: page(features.reports, "ReportsPage"),
+  UserCommandPage: page(features.userCommand, "UserCommandPage"),
+  DashboardPage: page(features.dashboard, "DashboardPage"),
+  DevicePage: page(features.device, "DevicePage"),
+  EditDevicePage: page(features.deviceEdit, "EditDevicePage"),
+  MultipleDevicesPage: page(features.devicesMultiple, "MultipleDevicesPage"),
+  NewDevicesPage: page(features.devicesNew, "NewDevicesPage"),
+  EventsPage: page(features.events, "EventsPage"),
+  FileRoutePage: page(features.files, "FileRoutePage"),
+  FileUploadPage: page(features.files, "FileUploadPage"),
+  FirmwaresPage: page(features.files, "FirmwaresPage"),
+  PackagesPage: page(features.files, "PackagesPage"),
+  ScriptRoutePage: page(features.files, "ScriptRoutePage"),
+  ScriptsFilesPage: page(features.files, "ScriptsFilesPage"),
+  NotificationsPage: page(features.notifications, "NotificationsPage"),
+  RulePage: page(features.rule, "RulePage"),
+  TransportPage: page(features.transport, "TransportPage"),
+  MonitorPage: page(features.monitor, "MonitorPage"),
+  NotFoundPage: page(features.notFound, "NotFoundPage"),
+  ProfilePage: page(features.profile, "ProfilePage"),
+  RegistryPage: page(features.registry, "RegistryPage"),
+  SettingsPage: page(features.settings, "SettingsPage"),
+};
 
 /** Pages that are built; every other route of the contract shows the shared coming-soon page. */
 const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
-  login: <LoginPage />,
-  demo: <DemoPage />,
-  logout: <LogoutPage />,
-  registry: <RegistryPage />,
-  profile: <ProfilePage />,
-  settings: <SettingsPage />,
-  notFound: <NotFoundPage />,
-  deviceMonitor: <MonitorPage kind="deviceMonitor" />,
-  passwordMonitor: <MonitorPage kind="passwordMonitor" />,
-  accounting: <AccountingPage />,
-  domains: <DomainsPage />,
-  domainNew: <DomainNewPage />,
-  domain: <DomainPage />,
-  domainAdmin: <DomainAdminPage />,
-  superusers: <SuperusersPage />,
-  superuser: <SuperuserPage />,
-  users: <UsersPage />,
-  user: <UserPage />,
-  policies: <PoliciesPage />,
-  policy: <PolicyPage />,
-  logs: <LogsPage />,
-  jobs: <JobsPage />,
-  dashboard: <DashboardPage />,
-  device: <DevicePage />,
-  deviceEdit: <EditDevicePage />,
-  devicesNew: <NewDevicesPage />,
-  devicesMultiple: <MultipleDevicesPage />,
-  events: <EventsPage />,
-  notifications: <NotificationsPage />,
-  notificationRule: <RulePage />,
-  transportNew: <TransportPage />,
-  transportEdit: <TransportPage />,
-  scripts: <ScriptsFilesPage />,
-  script: <ScriptRoutePage />,
-  packages: <PackagesPage />,
-  packageNew: <FileUploadPage fileType="package" />,
-  package: <FileRoutePage fileType="package" />,
-  firmwares: <FirmwaresPage />,
-  firmwareNew: <FileUploadPage fileType="firmware" />,
-  firmware: <FileRoutePage fileType="firmware" />,
+  login: <Pages.LoginPage />,
+  demo: <Pages.DemoPage />,
+  logout: <Pages.LogoutPage />,
+  registry: <Pages.RegistryPage />,
+  profile: <Pages.ProfilePage />,
+  settings: <Pages.SettingsPage />,
+  notFound: <Pages.NotFoundPage />,
+  deviceMonitor: <Pages.MonitorPage kind="deviceMonitor" />,
+  passwordMonitor: <Pages.MonitorPage kind="passwordMonitor" />,
+  accounting: <Pages.AccountingPage />,
+  domains: <Pages.DomainsPage />,
+  domainNew: <Pages.DomainNewPage />,
+  domain: <Pages.DomainPage />,
+  domainAdmin: <Pages.DomainAdminPage />,
+  superusers: <Pages.SuperusersPage />,
+  superuser: <Pages.SuperuserPage />,
+  users: <Pages.UsersPage />,
+  user: <Pages.UserPage />,
+  policies: <Pages.PoliciesPage />,
+  policy: <Pages.PolicyPage />,
+  logs: <Pages.LogsPage />,
+  jobs: <Pages.JobsPage />,
+  dashboard: <Pages.DashboardPage />,
+  device: <Pages.DevicePage />,
+  deviceEdit: <Pages.EditDevicePage />,
+  devicesNew: <Pages.NewDevicesPage />,
+  devicesMultiple: <Pages.MultipleDevicesPage />,
+  events: <Pages.EventsPage />,
+  notifications: <Pages.NotificationsPage />,
+  notificationRule: <Pages.RulePage />,
+  transportNew: <Pages.TransportPage />,
+  transportEdit: <Pages.TransportPage />,
+  scripts: <Pages.ScriptsFilesPage />,
+  script: <Pages.ScriptRoutePage />,
+  packages: <Pages.PackagesPage />,
+  packageNew: <Pages.FileUploadPage fileType="package" />,
+  package: <Pages.FileRoutePage fileType="package" />,
+  firmwares: <Pages.FirmwaresPage />,
+  firmwareNew: <Pages.FileUploadPage fileType="firmware" />,
+  firmware: <Pages.FileRoutePage fileType="firmware" />,
+  commands: <Pages.CommandsPage />,
+  commandNew: <Pages.NewCommandPage />,
+  command: <Pages.CommandPage />,
+  reports: <Pages.ReportsPage />,
+  report: <Pages.ReportPage />,
+  userCommand: <Pages.UserCommandPage />,
 };
 
-/** The element a route of the contract's table renders. */
+/** The element a route of the contract's table renders; a page still being fetched shows nothing. */
 export function pageFor(name: RouteName): ReactNode {
-  return BUILT_PAGES[name] ?? <ComingSoonPage route={name} />;
+  const element = BUILT_PAGES[name];
+  if (!element) return <ComingSoonPage route={name} />;
+  return <Suspense fallback={null}>{element}</Suspense>;
 }

@@ -6,7 +6,9 @@ import Typography from "@mui/material/Typography";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { isApiError } from "../app/api/ApiError";
 import { apiErrorText } from "../app/api/handleTransportError";
+import { isMissingEntity, MissingEntity } from "./MissingEntity";
 
 interface QueryStateProps<T> {
   query: UseQueryResult<T>;
@@ -20,7 +22,10 @@ interface QueryStateProps<T> {
   isInset?: boolean;
 }
 
-/** Renders a query as pending (a spinner), error (its text and Retry), empty, or its data. */
+/**
+ * Renders a query as pending (a spinner), missing (the object does not exist, and the way back),
+ * error (its text and Retry), empty, or its data.
+ */
 export function QueryState<T>({
   query,
   children,
@@ -37,16 +42,23 @@ export function QueryState<T>({
       </Stack>
     );
   }
+  if (query.isError && isMissingEntity(query.error)) {
+    return <MissingEntity error={query.error} isInset={isInset} />;
+  }
   if (query.isError) {
+    // Reading again cannot lift a refusal (403): Retry is offered only where it may help.
+    const isRefused = isApiError(query.error) && query.error.status === 403;
     return (
       <Alert
         data-testid="query-error"
         severity="error"
         sx={isInset ? { m: 2 } : undefined}
         action={
-          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-            {t("common.retry")}
-          </Button>
+          isRefused ? undefined : (
+            <Button color="inherit" size="small" onClick={() => void query.refetch()}>
+              {t("common.retry")}
+            </Button>
+          )
         }
       >
         {apiErrorText(query.error)}

@@ -31,6 +31,7 @@ export function testDevice(n: number, patch: Partial<Device> = {}): Device {
     events: 0,
     signal: { csq: 22, quality: "excellent" },
     network_mode: "LTE",
+    wan_up: true,
     has_backups: false,
     has_journals: false,
     has_key: true,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RecordIdSchema } from "../files";
 import { PASSWORD_MAX_LENGTH } from "../policy";
 import { PluginSchema } from "../roles";
 import { CreateDomainSchema, DomainListItemSchema, UserSchema } from "../users";
@@ -55,7 +56,7 @@ export const UpdateDomainBodySchema = z
     email: optionalBlankAsNull(EmailSchema),
     phone: optionalBlankAsNull(PhoneSchema),
     manager: optionalBlankAsNull(RequiredTextSchema),
-    policy_id: z.string().nullable(),
+    policy_id: RecordIdSchema.nullable(),
     device_limit: z.number().int().min(0).nullable(),
   })
   .partial();
@@ -71,7 +72,7 @@ export const CreateManagerSchema = z.object({
   full_name: RequiredTextSchema,
   email: blankAsNull(EmailSchema),
   phone: blankAsNull(PhoneSchema),
-  policy_id: z.string().nullable().default(null),
+  policy_id: RecordIdSchema.nullable().default(null),
   plugins: z.array(PluginSchema).optional(),
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
 });
@@ -89,7 +90,7 @@ export const UpdateManagerSchema = z
     full_name: RequiredTextSchema,
     email: optionalBlankAsNull(EmailSchema),
     phone: optionalBlankAsNull(PhoneSchema),
-    policy_id: z.string().nullable(),
+    policy_id: RecordIdSchema.nullable(),
     plugins: z.array(PluginSchema),
     password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
     blocked: z.boolean(),

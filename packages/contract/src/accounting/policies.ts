@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RecordIdSchema } from "../files";
 import { PolicyLevelSchema, SecurityPolicySchema } from "../policy";
 
 // Security policies (spec sections 3 and 6). Lists answer empty without the caller's accounting plugin.
@@ -44,7 +45,7 @@ function lengthsAgree(policy: {
  * global unless `domain_id` names a domain.
  */
 export const CreatePolicySchema = PolicyFieldsSchema.extend({
-  domain_id: z.string().nullable().default(null),
+  domain_id: RecordIdSchema.nullable().default(null),
 }).refine(lengthsAgree, {
   message: "password_min_length: the minimum lengths may not exceed the maximum",
   path: ["password_min_length"],

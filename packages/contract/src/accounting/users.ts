@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RecordIdSchema } from "../files";
 import { mayBeJunior } from "../permissions";
 import { PASSWORD_MAX_LENGTH } from "../policy";
 import { PluginSchema, RoleSchema } from "../roles";
@@ -68,7 +69,7 @@ export const UpdateAccountingUserSchema = z
     is_junior: z.boolean(),
     email: optionalBlankAsNull(EmailSchema),
     phone: optionalBlankAsNull(PhoneSchema),
-    policy_id: z.string().nullable(),
+    policy_id: RecordIdSchema.nullable(),
     blocked: z.boolean(),
     plugins: z.array(PluginSchema),
     password: z.string().min(1).max(PASSWORD_MAX_LENGTH),

@@ -7,6 +7,7 @@ import type {
   TunnelsCollect,
 } from "./collect";
 import type { CommandMessage, CommandStatusMessage, DeviceEventMessage, HelloMessage } from "./messages";
+import type { NoticeMessage } from "./notice";
 
 // One realistic message of each kind, as a Teltonika RUT955 with one dual-SIM modem would send them.
 // docs/device-protocol.md shows the same messages; tests and fixtures of other packages start from them.
@@ -231,4 +232,13 @@ export const EXAMPLE_COMMAND_STATUS: CommandStatusMessage = {
   state: "completed",
   code: 0,
   output: " 00:00:01 up 1 day,  0:00,  load average: 0.12, 0.10, 0.08",
+};
+
+/** Example notice (server → device): a collect type this server does not know. */
+export const EXAMPLE_NOTICE: NoticeMessage = {
+  v: 1,
+  seq: ts,
+  ts,
+  reason: "unsupported_topic",
+  topic: "cellfleet/v1/SIM000001/collect/wifi",
 };

@@ -50,4 +50,10 @@ export const envelopeShape = {
   seq: z.int().min(0),
   /** Device time when the message was made, in ms since the Unix epoch. */
   ts: z.int().min(0).max(MAX_DEVICE_TIME_MS),
+  /**
+   * The numbering `seq` belongs to (docs/device-protocol.md 5.1), optional: a router whose counters
+   * restart (factory reset, replacement hardware, no storage) sends a new epoch and the server
+   * numbers its reports after everything stored before.
+   */
+  epoch: z.int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 };

@@ -9,6 +9,7 @@ export {
   REPORT_TEXT_MAX_LENGTH,
 } from "./fields";
 export * from "./messages";
+export * from "./notice";
 export * from "./parse";
 export * from "./token";
 export * from "./topics";

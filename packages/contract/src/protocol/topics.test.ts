@@ -10,7 +10,9 @@ import {
   type DeviceTopic,
   eventTopic,
   helloTopic,
+  noticeTopic,
   parseDeviceTopic,
+  unsupportedTopicReason,
 } from "./index";
 
 const ident = "RUT955A1";
@@ -34,6 +36,7 @@ describe("parseDeviceTopic", () => {
     { direction: "up", ident, channel: "event" },
     { direction: "up", ident, channel: "command_status", commandId: "0123456789abcdef" },
     { direction: "down", ident, channel: "command" },
+    { direction: "down", ident, channel: "notice" },
   ];
 
   it.each(topics)("round-trips $channel", (topic) => {
@@ -91,12 +94,34 @@ describe("device ACL", () => {
     expect(canDevicePublish(ident, "cellfleet/v1/RUT955A1/collect/#")).toBe(false);
   });
 
-  it("lets a device subscribe only to its own command topic, spelled out", () => {
+  it("lets a device subscribe only to its own command and notice topics, spelled out", () => {
     expect(canDeviceSubscribe(ident, commandTopic(ident))).toBe(true);
+    expect(canDeviceSubscribe(ident, noticeTopic(ident))).toBe(true);
+    expect(canDeviceSubscribe(ident, noticeTopic("OTHER0001"))).toBe(false);
+    expect(canDevicePublish(ident, noticeTopic(ident))).toBe(false);
     expect(canDeviceSubscribe(ident, commandTopic("OTHER0001"))).toBe(false);
     expect(canDeviceSubscribe(ident, "cellfleet/v1/+/command")).toBe(false);
     expect(canDeviceSubscribe(ident, "cellfleet/v1/RUT955A1/#")).toBe(false);
     expect(canDeviceSubscribe(ident, "#")).toBe(false);
     expect(canDeviceSubscribe("bad-ident", "cellfleet/v1/bad-ident/command")).toBe(false);
+  });
+});
+
+describe("unsupportedTopicReason", () => {
+  it("names a device's own topics of another version or a channel this server does not know", () => {
+    expect(unsupportedTopicReason(ident, `cellfleet/v2/${ident}/hello`)).toBe("unsupported_version");
+    expect(unsupportedTopicReason(ident, `cellfleet/v1/${ident}/collect/wifi`)).toBe("unsupported_topic");
+    expect(unsupportedTopicReason(ident, `cellfleet/v1/${ident}/telemetry/x`)).toBe("unsupported_topic");
+  });
+
+  it("is null for known topics, another device's, wildcards and other roots", () => {
+    expect(unsupportedTopicReason(ident, helloTopic(ident))).toBeNull();
+    expect(unsupportedTopicReason(ident, commandTopic(ident))).toBeNull();
+    expect(unsupportedTopicReason(ident, "cellfleet/v1/OTHER0001/collect/wifi")).toBeNull();
+    expect(unsupportedTopicReason(ident, `cellfleet/v2/${ident}/#`)).toBeNull();
+    expect(unsupportedTopicReason(ident, `cellfleet/vx/${ident}/hello`)).toBeNull();
+    expect(unsupportedTopicReason(ident, `other/v1/${ident}/hello`)).toBeNull();
+    expect(unsupportedTopicReason(ident, `cellfleet/v1/${ident}/command/bad id/status`)).toBeNull();
+    expect(unsupportedTopicReason(ident, `cellfleet/v2/${ident}/${"x".repeat(300)}`)).toBeNull();
   });
 });

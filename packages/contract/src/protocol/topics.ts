@@ -62,13 +62,22 @@ export function commandTopic(ident: string): string {
   return `${PROTOCOL_TOPIC_ROOT}/${ident}/command`;
 }
 
+/**
+ * Topic the server tells a device on why one of its messages was refused (docs/device-protocol.md
+ * 4.6); a device may subscribe to it, and nothing else is published there.
+ */
+export function noticeTopic(ident: string): string {
+  return `${PROTOCOL_TOPIC_ROOT}/${ident}/notice`;
+}
+
 /** A protocol topic taken apart. `up` is device → server, `down` is server → device. */
 export type DeviceTopic =
   | { direction: "up"; ident: string; channel: "hello" }
   | { direction: "up"; ident: string; channel: "collect"; collectType: CollectType }
   | { direction: "up"; ident: string; channel: "event" }
   | { direction: "up"; ident: string; channel: "command_status"; commandId: string }
-  | { direction: "down"; ident: string; channel: "command" };
+  | { direction: "down"; ident: string; channel: "command" }
+  | { direction: "down"; ident: string; channel: "notice" };
 
 /** Why a topic is not a protocol topic. */
 export type TopicErrorReason =
@@ -96,6 +105,8 @@ export function buildDeviceTopic(topic: DeviceTopic): string {
       return commandStatusTopic(topic.ident, topic.commandId);
     case "command":
       return commandTopic(topic.ident);
+    case "notice":
+      return noticeTopic(topic.ident);
   }
 }
 
@@ -123,6 +134,9 @@ export function parseDeviceTopic(topic: string): TopicParseResult {
   if (channel === "command" && rest.length === 1) {
     return { ok: true, topic: { direction: "down", ident, channel: "command" } };
   }
+  if (channel === "notice" && rest.length === 1) {
+    return { ok: true, topic: { direction: "down", ident, channel: "notice" } };
+  }
   if (channel === "command" && rest.length === 3 && rest[2] === "status") {
     const commandId = rest[1];
     if (!isCommandId(commandId)) return { ok: false, reason: "bad_command_id" };
@@ -145,5 +159,28 @@ export function canDevicePublish(ident: string, topic: string): boolean {
  * (no wildcards), so a device never receives another device's commands.
  */
 export function canDeviceSubscribe(ident: string, filter: string): boolean {
-  return isProtocolIdent(ident) && filter === commandTopic(ident);
+  return isProtocolIdent(ident) && (filter === commandTopic(ident) || filter === noticeTopic(ident));
+}
+
+/** Why a device's message on a topic of its own is not understood, though it may be one day. */
+export type UnsupportedTopicReason = "unsupported_version" | "unsupported_topic";
+
+/**
+ * Whether `topic` is under the device's own ident but not one this server speaks: another major
+ * version (`cellfleet/v2/{ident}/…`) or an upward v1 topic it does not know (a newer collect type or
+ * channel). Such a message is acknowledged, counted and explained on the notice topic rather than
+ * closing the connection (docs/device-protocol.md 9). Null for every other topic.
+ */
+export function unsupportedTopicReason(ident: string, topic: string): UnsupportedTopicReason | null {
+  if (topic.length > MAX_TOPIC_LENGTH || !isProtocolIdent(ident)) return null;
+  const levels = topic.split("/");
+  if (levels[0] !== "cellfleet" || levels[2] !== ident || levels.length < 4) return null;
+  if (levels.some((level) => level === "" || level === "+" || level === "#")) return null;
+  if (levels[1] !== `v${PROTOCOL_VERSION}`)
+    return /^v\d+$/.test(levels[1] ?? "") ? "unsupported_version" : null;
+  const parsed = parseDeviceTopic(topic);
+  if (parsed.ok) return null;
+  return parsed.reason === "unknown_channel" || parsed.reason === "unknown_collect_type"
+    ? "unsupported_topic"
+    : null;
 }

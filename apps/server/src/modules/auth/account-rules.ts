@@ -11,8 +11,7 @@ import { usersRepo } from "../users/users.repo";
 import { isPasswordExpired } from "../users/users.rules";
 import { endSession } from "./session.service";
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 24 * 60 * MINUTE_MS;
+const DAY_MS = 24 * 60 * 60_000;
 
 /** Why an account is blocked (users.block_reason). */
 export type BlockReason = "manual" | "attempts" | "inactive" | "expired" | "reset";
@@ -52,38 +51,6 @@ export function assertOwnPasswordChangeAllowed(
   const lastChosenMs = user.factory_password ? null : user.password_changed_at.getTime();
   const refused = checkPasswordChangeAllowed(lastChosenMs, now.getTime());
   if (refused) throw new AppError(refused, "The password was changed less than 5 minutes ago");
-}
-
-/** A temporary block still running at `now`. */
-export function isTemporarilyBlocked(user: UserRecord, now: Date): boolean {
-  return user.blocked_until !== null && user.blocked_until.getTime() > now.getTime();
-}
-
-/**
- * Counts a wrong password: after `attempts_before_permanent_block` consecutive failures the user is
- * blocked (USER_BLOCKED); every `attempts_before_temporary_block` failures it is blocked for
- * `temporary_block_minutes` (USER_TEMPORARILY_BLOCKED); otherwise WRONG_LOGIN_OR_PASSWORD.
- */
-export async function recordWrongPassword(
-  ctx: AppContext,
-  user: UserRecord,
-  policy: SecurityPolicy,
-): Promise<AppError> {
-  const attempts = user.failed_attempts + 1;
-  const users = usersRepo(ctx.db);
-  if (policy.attempts_before_permanent_block > 0 && attempts >= policy.attempts_before_permanent_block) {
-    await users.updateUser(user.domain_id, user.id, { failed_attempts: attempts });
-    await blockUser(ctx, user, "attempts");
-    return new AppError("USER_BLOCKED", "The user is blocked after too many failed sign-in attempts");
-  }
-  const every = policy.attempts_before_temporary_block;
-  if (every > 0 && policy.temporary_block_minutes > 0 && attempts % every === 0) {
-    const until = new Date(ctx.now().getTime() + policy.temporary_block_minutes * MINUTE_MS);
-    await users.updateUser(user.domain_id, user.id, { failed_attempts: attempts, blocked_until: until });
-    return new AppError("USER_TEMPORARILY_BLOCKED", `The user is blocked until ${until.toISOString()}`);
-  }
-  await users.updateUser(user.domain_id, user.id, { failed_attempts: attempts });
-  return new AppError("WRONG_LOGIN_OR_PASSWORD", "Wrong username or password");
 }
 
 /**

@@ -40,6 +40,8 @@ describe("POST /api/login/", () => {
       is_demo: false,
     });
     expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The answer holds a token: no cache on the way may keep it.
+    expect(response.headers["cache-control"]).toBe("no-store");
     const stored = await t.db
       .selectFrom("sessions")
       .select("token_hash")
@@ -262,13 +264,16 @@ describe("login rate limit", () => {
     await limited.close();
   });
 
-  it("answers 429 TOO_MANY_REQUESTS after LOGIN_RATE_LIMIT attempts a minute from one IP", async () => {
+  it("answers 429 USER_TEMPORARILY_BLOCKED after LOGIN_RATE_LIMIT attempts a minute from one IP", async () => {
     const attempt = () =>
       limited.app.inject({ method: "POST", url: "/api/login/", payload: { username: "x", password: "y" } });
     for (let i = 0; i < 3; i++) expect((await attempt()).statusCode).toBe(401);
     const refused = await attempt();
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ code: "TOO_MANY_REQUESTS", message: expect.stringMatching(/\S/) });
+    expect(refused.json()).toEqual({
+      code: "USER_TEMPORARILY_BLOCKED",
+      message: expect.stringMatching(/\S/),
+    });
     const other = await limited.app.inject({ method: "GET", url: "/api/health" });
     expect(other.statusCode).toBe(200);
   });

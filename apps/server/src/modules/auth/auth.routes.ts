@@ -5,6 +5,7 @@ import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { ERROR_RESPONSES, OkSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
 import { currentSessionUser, login, logout } from "./auth.service";
+import { deviceCookieHeader, isSecure, readCookies } from "./device-cookie.http";
 
 /** POST /api/login/, /api/logout/, /api/accounting/self. */
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -21,14 +22,21 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       },
       config: {
         isPublic: true,
-        audited: true,
+        // Refusals keep what they count (failed attempts, blocks): recorded after the answer.
+        audited: "after-answer",
         rateLimit: { max: ctx.config.loginRateLimit, timeWindow: 60_000 },
       },
     },
-    async (request) => {
-      const user = await login(ctx, request.body, request.ip);
+    async (request, reply) => {
+      const { user, deviceCookie } = await login(ctx, {
+        request: request.body,
+        clientIp: request.ip,
+        cookies: readCookies(request.headers.cookie),
+      });
       // Names the author of the audit entry, also for the demo sign-in whose body has no username.
       request.auditActor = { id: user._id, username: user.username };
+      if (deviceCookie)
+        reply.header("set-cookie", deviceCookieHeader(deviceCookie, isSecure(request, ctx.config.publicUrl)));
       return user;
     },
   );
@@ -42,7 +50,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         body: TokenOnlyBodySchema,
         response: { 200: OkSchema, ...ERROR_RESPONSES },
       },
-      config: { allowsFactoryPassword: true, audited: true, permission: "account.self" },
+      config: { allowsFactoryPassword: true, audited: "after-answer", permission: "account.self" },
     },
     async (request) => {
       await logout(ctx, requireSession(request));

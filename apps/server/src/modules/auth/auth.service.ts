@@ -1,5 +1,5 @@
 import type { LoginRequest, SessionUser } from "@cellfleet/contract";
-import { verifyDummyPassword, verifyPassword } from "../../platform/auth/passwords";
+import { verifyPassword } from "../../platform/auth/passwords";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import { generateToken, hashToken } from "../../platform/auth/tokens";
 import type { AppContext } from "../../platform/context";
@@ -9,14 +9,19 @@ import { domainsRepo } from "../domains/domains.repo";
 import { findEffectivePolicy } from "../policies/policies.service";
 import { toSessionUser } from "../users/users.mapper";
 import { usersRepo } from "../users/users.repo";
-import {
-  assertAccountMaySignIn,
-  isTemporarilyBlocked,
-  recordWrongPassword,
-  signedInColumns,
-} from "./account-rules";
+import { assertAccountMaySignIn, signedInColumns } from "./account-rules";
 import { endSession } from "./session.service";
 import { sessionsRepo } from "./sessions.repo";
+import {
+  assertPoolNotOnHold,
+  type DeviceCookie,
+  type FailurePool,
+  findFailurePool,
+  isPoolBlocked,
+  recordPoolFailure,
+  refuseUnknownUsername,
+  rememberSignedInBrowser,
+} from "./sign-in-throttle";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -24,48 +29,62 @@ function wrongLogin(): AppError {
   return new AppError("WRONG_LOGIN_OR_PASSWORD", "Wrong username or password");
 }
 
+/** A sign-in request with the browser's cookies (its device cookies, ADR 016). */
+export interface SignInInput {
+  request: LoginRequest;
+  clientIp: string;
+  cookies: Readonly<Record<string, string>>;
+}
+
 /**
- * Finds the user the credentials belong to; unknown users and wrong passwords answer alike. A
- * running temporary block answers USER_TEMPORARILY_BLOCKED without the password being tried, so
- * guessing goes on hold; wrong passwords count towards the policy's blocks.
+ * Finds the user the credentials belong to; unknown users and wrong passwords answer alike, and so
+ * do their lockouts. A running temporary block of the attempt's pool (this browser's device cookie,
+ * or the account's count for browsers without one) answers USER_TEMPORARILY_BLOCKED without the
+ * password being tried; wrong passwords count in that pool by the policy.
  */
-async function authenticate(ctx: AppContext, request: LoginRequest): Promise<UserRecord> {
+async function authenticate(
+  ctx: AppContext,
+  input: SignInInput,
+): Promise<{ user: UserRecord; pool: FailurePool | null }> {
+  const { request } = input;
   const users = usersRepo(ctx.db);
   if ("demo" in request) {
     const demo = await users.findDemoUserAcrossDomains();
     if (!demo) throw new AppError("WRONG_LOGIN_OR_PASSWORD", "Demo access is not available");
-    return demo;
+    return { user: demo, pool: null };
   }
   const found = await users.findUserWithPasswordHashByUsernameAcrossDomains(request.username);
-  if (!found) {
-    // Verify against a dummy hash anyway, so timing does not tell which usernames exist.
-    await verifyDummyPassword(request.password);
-    throw wrongLogin();
-  }
+  if (!found) return refuseUnknownUsername(ctx, request.username, request.password);
   const { password_hash: passwordHash, ...user } = found;
   const policy = await findEffectivePolicy(ctx.db, user);
-  if (user.removed_at === null && isTemporarilyBlocked(user, ctx.now())) {
-    throw new AppError(
-      "USER_TEMPORARILY_BLOCKED",
-      `The user is blocked until ${user.blocked_until?.toISOString()}`,
-    );
-  }
+  const pool = await findFailurePool(ctx, user, input.cookies);
+  if (user.removed_at === null) assertPoolNotOnHold(pool, user, ctx.now());
   if (!(await verifyPassword(passwordHash, request.password))) {
-    if (user.removed_at !== null || user.blocked) throw wrongLogin();
-    throw await recordWrongPassword(ctx, user, policy);
+    if (user.removed_at !== null || user.blocked || isPoolBlocked(pool, user)) throw wrongLogin();
+    throw await recordPoolFailure(ctx, user, pool, policy);
   }
   // Account state is told only to someone who knows the password.
+  if (isPoolBlocked(pool, user) && user.removed_at === null && !user.blocked) {
+    throw new AppError("USER_BLOCKED", "The user is blocked after too many failed sign-in attempts");
+  }
   await assertAccountMaySignIn(ctx, user, policy);
-  return user;
+  return { user, pool };
+}
+
+/** What a sign-in answers: the session user, and a device cookie for a browser that had none. */
+export interface SignInResult {
+  user: SessionUser;
+  deviceCookie: DeviceCookie | null;
 }
 
 /** Signs a user in: checks credentials and account state, opens a session, answers the session user. */
-export async function login(ctx: AppContext, request: LoginRequest, clientIp: string): Promise<SessionUser> {
-  const user = await authenticate(ctx, request);
+export async function login(ctx: AppContext, input: SignInInput): Promise<SignInResult> {
+  const { user, pool } = await authenticate(ctx, input);
   if (user.blocked) throw new AppError("USER_BLOCKED", "The user is blocked");
   const now = ctx.now();
 
   const token = generateToken();
+  let deviceCookie: DeviceCookie | null = null;
   await ctx.db.transaction().execute(async (trx) => {
     await sessionsRepo(trx).insertSessionAcrossDomains({
       user_id: user.id,
@@ -73,12 +92,15 @@ export async function login(ctx: AppContext, request: LoginRequest, clientIp: st
       create_time: now,
       expires_at: new Date(now.getTime() + ctx.config.sessionTtlHours * HOUR_MS),
       last_seen_at: now,
-      client_ip: clientIp,
+      client_ip: input.clientIp,
     });
-    await usersRepo(trx).updateUser(user.domain_id, user.id, signedInColumns(now));
+    // A browser with its own count leaves the account's count (strangers' guesses) as it is.
+    const columns = pool?.kind === "device" ? { last_login: now } : signedInColumns(now);
+    await usersRepo(trx).updateUser(user.domain_id, user.id, columns);
     if (user.domain_id !== null) await domainsRepo(trx).recordDomainSession(user.domain_id, now);
+    if (pool && !user.is_demo) deviceCookie = await rememberSignedInBrowser({ ...ctx, db: trx }, user, pool);
   });
-  return toSessionUser({ ...user, last_login: now, failed_attempts: 0 }, token);
+  return { user: toSessionUser({ ...user, last_login: now, failed_attempts: 0 }, token), deviceCookie };
 }
 
 /** Ends the caller's session; its open sockets are told and closed. */

@@ -5,6 +5,7 @@ import {
   type ErrorCode,
 } from "@cellfleet/contract";
 import { AppError } from "../../platform/errors";
+import { parseCsvRows } from "../../platform/http/csv";
 
 /** A bulk line that passed validation: what will be inserted. */
 export interface BulkCandidate {
@@ -29,54 +30,76 @@ export function codeForDeviceField(field: string | undefined): ErrorCode {
   return "BAD_REQUEST";
 }
 
-/**
- * Splits one line at commas: ident, description, tags (separated by `;`), key. With more than
- * four fields the extra commas belong to the description.
- */
-function splitLine(text: string): { ident: string; description: string; tags: string[]; key: string } {
-  const fields = text.split(",").map((field) => field.trim());
-  const [ident = "", description = "", tagText = "", key = ""] = fields;
-  const tags = tagText
+interface BulkFields {
+  ident: string;
+  description: string;
+  tags: string[];
+  key: string;
+}
+
+function splitTags(text: string): string[] {
+  return text
     .split(";")
     .map((tag) => tag.trim())
     .filter((tag) => tag.length > 0);
-  // A description may itself hold commas: everything between the ident and the last two fields.
+}
+
+/**
+ * A headerless row: ident, description, tags (separated by `;`), key. With more than four fields
+ * (a pasted line with unquoted commas) the extra ones belong to the description.
+ */
+function fieldsByPosition(fields: string[]): BulkFields {
+  const [ident = "", description = "", tagText = "", key = ""] = fields;
   if (fields.length > 4) {
     return {
       ident,
       description: fields.slice(1, -2).join(", "),
-      tags: (fields.at(-2) ?? "")
-        .split(";")
-        .map((tag) => tag.trim())
-        .filter((tag) => tag.length > 0),
+      tags: splitTags(fields.at(-2) ?? ""),
       key: fields.at(-1) ?? "",
     };
   }
-  return { ident, description, tags, key };
+  return { ident, description, tags: splitTags(tagText), key };
+}
+
+/** The columns a header row names (the device export's among them); others are ignored. */
+function columnsOfHeader(header: string[]): (fields: string[]) => BulkFields {
+  const index = (...names: string[]) => header.findIndex((name) => names.includes(name.toLowerCase()));
+  const [ident, description, tags, key] = [
+    index("ident"),
+    index("description"),
+    index("tags"),
+    index("key", "aes_key"),
+  ];
+  const at = (fields: string[], column: number) => (column >= 0 ? (fields[column] ?? "") : "");
+  return (fields) => ({
+    ident: at(fields, ident),
+    description: at(fields, description),
+    tags: splitTags(at(fields, tags)),
+    key: at(fields, key),
+  });
 }
 
 /**
- * Parses pasted text or CSV, one device a line: `ident[,description[,tag;tag[,key]]]`. Blank lines
- * and `#` comments are skipped; a first line starting with `ident,` is taken as a CSV header.
- * Each line is validated like POST /api/devices/new; an ident repeated in the text is refused
- * from its second line on.
+ * Parses pasted text or CSV (the platform's CSV reader: quoted fields as the device export writes
+ * them), one device a row: `ident[,description[,tag;tag[,key]]]`. Blank lines and `#` comments are
+ * skipped; a first row starting with `ident` is a header, whose named columns are read (so the
+ * device export imports as it is). Each row is validated like POST /api/devices/new; an ident
+ * repeated in the text is refused from its second row on.
  */
 export function parseBulkDevices(text: string): ParsedBulk {
-  const lines = text.split(/\r?\n/);
+  const rows = parseCsvRows(text);
   const candidates: BulkCandidate[] = [];
   const refused: BulkLineResult[] = [];
   const seen = new Set<string>();
-  let counted = 0;
-  lines.forEach((raw, index) => {
-    const line = index + 1;
-    const trimmed = raw.trim();
-    if (trimmed === "" || trimmed.startsWith("#")) return;
-    if (index === 0 && /^ident\s*(,|$)/i.test(trimmed)) return;
-    counted++;
-    if (counted > BULK_DEVICES_MAX_LINES) {
-      throw new AppError("BAD_REQUEST", `At most ${BULK_DEVICES_MAX_LINES} devices at once`);
-    }
-    const fields = splitLine(trimmed);
+  let read = fieldsByPosition;
+  if (rows[0] && rows[0].fields[0]?.toLowerCase() === "ident")
+    read = columnsOfHeader(rows.shift()?.fields ?? []);
+  if (rows.length > BULK_DEVICES_MAX_LINES) {
+    throw new AppError("BAD_REQUEST", `At most ${BULK_DEVICES_MAX_LINES} devices at once`);
+  }
+  for (const row of rows) {
+    const line = row.line;
+    const fields = read(row.fields);
     const parsed = CreateDeviceSchema.safeParse({
       ident: fields.ident,
       description: fields.description,
@@ -91,7 +114,7 @@ export function parseBulkDevices(text: string): ParsedBulk {
         result: codeForDeviceField(issue?.path[0]?.toString()),
         reason: issue?.message,
       });
-      return;
+      continue;
     }
     const device = parsed.data;
     if (seen.has(device.ident)) {
@@ -101,7 +124,7 @@ export function parseBulkDevices(text: string): ParsedBulk {
         result: "DEVICE_ALREADY_EXIST",
         reason: "repeated in the list",
       });
-      return;
+      continue;
     }
     seen.add(device.ident);
     candidates.push({
@@ -111,6 +134,6 @@ export function parseBulkDevices(text: string): ParsedBulk {
       tags: device.tags,
       aes_key: device.aes_key === "" ? null : device.aes_key.toUpperCase(),
     });
-  });
+  }
   return { candidates, refused };
 }

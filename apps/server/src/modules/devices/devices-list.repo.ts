@@ -136,6 +136,7 @@ const LINE_TAIL = sql.raw(` || '","events":' || devices.events_unread::text
     || ',"signal":{"csq":' || coalesce(devices.signal_csq::text, 'null')
     || ',"quality":"' || ${QUALITY_TEXT}
     || '"},"network_mode":' || ${jsonText("network_mode")}
+    || ',"wan_up":' || coalesce(devices.wan_up::text, 'null')
     || ',"has_backups":' || devices.has_backups::text
     || ',"has_journals":' || devices.has_journals::text
     || ',"has_key":' || (coalesce(devices.aes_key, '') <> '')::text

@@ -16,7 +16,7 @@ import {
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
-import { csvField } from "../../platform/http/csv";
+import { type CsvCell, toCsvLines } from "../../platform/http/csv";
 import { JsonLine } from "../../platform/http/ndjson";
 import {
   type ContactRange,
@@ -143,12 +143,12 @@ export async function* exportDevicesCsv(
   const now = ctx.now();
   const filter = toDeviceFilter(query, contactRangesByStatus(settings.status, now));
   const repo = devicesListRepo(ctx.db);
-  yield `${CSV_COLUMNS.join(",")}\r\n`;
+  yield toCsvLines([CSV_COLUMNS]);
   let after: string | null = null;
   for (;;) {
     const rows = await repo.findDevicesByFilterAfter(domainId, filter, after, EXPORT_CHUNK);
     if (rows.length === 0) return;
-    let chunk = "";
+    const lines: CsvCell[][] = [];
     for (const row of rows) {
       const device = toDeviceDto(row, settings, now.getTime());
       const fields = [
@@ -165,9 +165,9 @@ export async function* exportDevicesCsv(
         device.events,
         new Date(device.create_time).toISOString(),
       ];
-      chunk += `${fields.map(csvField).join(",")}\r\n`;
+      lines.push(fields);
     }
-    yield chunk;
+    yield toCsvLines(lines);
     after = rows[rows.length - 1]?.ident ?? null;
     if (rows.length < EXPORT_CHUNK) return;
   }

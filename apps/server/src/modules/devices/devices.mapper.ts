@@ -7,7 +7,10 @@ import {
 import type { DeviceRow } from "../../platform/db/schema";
 
 /** The columns the device DTO needs: every device column but the key itself, plus whether it is set. */
-export type DeviceDtoRow = Omit<DeviceRow, "aes_key" | "last_status" | "last_seq"> & {
+export type DeviceDtoRow = Omit<
+  DeviceRow,
+  "aes_key" | "last_status" | "last_seq" | "seq_epoch" | "seq_offset" | "seq_prev_epoch" | "seq_prev_offset"
+> & {
   aes_key?: string | null;
   has_key?: boolean;
 };
@@ -35,6 +38,7 @@ export function toDeviceDto(
     events: row.events_unread,
     signal: { csq: row.signal_csq, quality: signalQualityFromCsq(row.signal_csq) },
     network_mode: row.network_mode,
+    wan_up: row.wan_up,
     has_backups: row.has_backups,
     has_journals: row.has_journals,
     has_key: row.has_key ?? (row.aes_key !== null && row.aes_key !== undefined && row.aes_key !== ""),

@@ -17,6 +17,7 @@ export const DEVICE_DTO_COLUMNS = [
   "devices.events_unread",
   "devices.signal_csq",
   "devices.network_mode",
+  "devices.wan_up",
   "devices.has_backups",
   "devices.has_journals",
   "devices.meta",

@@ -18,7 +18,11 @@ import { domainTopic } from "../../platform/bus/bus";
 import type { AppContext } from "../../platform/context";
 import { type DB, type DeviceRow, toJsonb } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
-import { type DeviceUserActionPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
+import {
+  type DeviceCredentialsChangedPayload,
+  type DeviceUserActionPayload,
+  OUTBOX_EVENTS,
+} from "../../platform/jobs/outbox-events";
 import { type DeviceDtoRow, toDeviceDto } from "./devices.mapper";
 import { type DevicesRepo, devicesRepo } from "./devices.repo";
 import { type BulkCandidate, parseBulkDevices } from "./devices-bulk";
@@ -67,6 +71,22 @@ export async function publishDevices(
 }
 
 /**
+ * Writes `device.credentials_changed` in the caller's transaction: these routers were created,
+ * deleted or given another key, so the broker's accounts follow them (modules/broker-accounts, with
+ * MQTT_DYNSEC; without it nobody subscribes and nothing is written).
+ */
+export async function emitCredentialsChanged(
+  ctx: AppContext,
+  trx: Kysely<DB>,
+  domainId: string,
+  idents: readonly string[],
+): Promise<void> {
+  if (idents.length === 0) return;
+  const payload: DeviceCredentialsChangedPayload = { idents: [...idents] };
+  await ctx.jobs.emit(trx, OUTBOX_EVENTS.deviceCredentialsChanged, { ...payload }, { domainId });
+}
+
+/**
  * Writes the `device.user_action` outbox event in the caller's transaction: a person edited or
  * deleted these devices (notification rules watching actions hear of it once it committed).
  */
@@ -103,7 +123,7 @@ async function insertWithinLimit(
   candidates: readonly BulkCandidate[],
 ): Promise<Map<string, string>> {
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    return await ctx.jobs.transaction(async (trx) => {
       const repo: DevicesRepo = devicesRepo(trx);
       const limit = await repo.lockDomainForDeviceCount(domainId);
       if (limit === undefined) throw new AppError("DEVICE_CREATE_ERROR", "The domain does not exist");
@@ -132,6 +152,7 @@ async function insertWithinLimit(
       });
       const inserted = new Set(await repo.insertDevices(domainId, rows));
       for (const [ident, id] of created) if (!inserted.has(id)) created.delete(ident);
+      await emitCredentialsChanged(ctx, trx, domainId, [...created.keys()]);
       return created;
     });
   } catch (error) {
@@ -222,6 +243,8 @@ export async function updateDevice(
     });
     const updated = isFound ? await repo.findDevice(domainId, deviceId) : undefined;
     if (updated) await emitUserAction(ctx, trx, session, domainId, "edit", [updated]);
+    if (updated && input.aes_key !== undefined)
+      await emitCredentialsChanged(ctx, trx, domainId, [updated.ident]);
     return updated;
   });
   if (!row) throw new AppError("DEVICE_NOT_FOUND");
@@ -265,6 +288,12 @@ export async function changeDevices(
       await repo.deleteDevices(domainId, targets);
       // What else a router owns (its files) goes after the commit, through the outbox.
       await ctx.jobs.emit(trx, DEVICE_DELETED_EVENT, { domainId, deviceIds: targets }, { domainId });
+      await emitCredentialsChanged(
+        ctx,
+        trx,
+        domainId,
+        rows.map((row) => row.ident),
+      );
       return { affected: rows.length, rows };
     }
     const tags = input.tags ?? [];

@@ -26,7 +26,7 @@ export async function createDomainAdmin(
   domainId: string,
   body: CreateManager,
 ): Promise<AccountingUser> {
-  await assertDomainExists(ctx, domainId);
+  await assertDomainExists(ctx, domainId, true);
   return presentUser(
     ctx,
     session,

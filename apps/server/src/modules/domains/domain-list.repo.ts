@@ -69,11 +69,9 @@ export function domainListRepo(db: Kysely<DB>) {
     ): Promise<{ rows: DomainWithCounts[]; total: number }> {
       const text = search?.trim().toLowerCase();
       const pattern = text ? `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-      let list = selectWithCounts(now).where("domains.is_demo", "=", false);
-      let count = db
-        .selectFrom("domains")
-        .select(sql<number>`count(*)::int`.as("total"))
-        .where("domains.is_demo", "=", false);
+      // The demo domain is listed too (issue 11: root saw "Total: 0" beside it); it stays unchangeable.
+      let list = selectWithCounts(now);
+      let count = db.selectFrom("domains").select(sql<number>`count(*)::int`.as("total"));
       if (pattern) {
         const filter = sql<boolean>`(lower(domains.name) like ${pattern} or lower(domains.full_name) like ${pattern} or lower(coalesce(domains.email, '')) like ${pattern} or lower(coalesce(domains.manager, '')) like ${pattern} or lower(coalesce(domains.tin, '')) like ${pattern})`;
         list = list.where(filter);

@@ -195,3 +195,27 @@ describe("superusers", () => {
     expect((await api("DELETE", `/api/superuser/${id}`, rootToken)).status).toBe(200);
   });
 });
+
+describe("the demo domain (issue 11: root's list said 'Total: 0' beside it)", () => {
+  it("is listed and readable by root, and refuses changes with DEMO_PERMISSIONS_DENIED", async () => {
+    const demo = await t.db
+      .selectFrom("domains")
+      .select("id")
+      .where("is_demo", "=", true)
+      .executeTakeFirstOrThrow();
+    const list = DomainListAnswerSchema.parse((await api("POST", "/api/domains/", rootToken, {})).body);
+    expect(list.items.map((domain) => domain._id)).toContain(demo.id);
+    expect(list.total).toBeGreaterThanOrEqual(1);
+    expect((await api("POST", `/api/domain/${demo.id}`, rootToken, {})).status).toBe(200);
+    const changed = await api("POST", `/api/domain/${demo.id}`, rootToken, { manager: "Someone" });
+    expect(changed.status).toBe(403);
+    expect(changed.body.code).toBe("DEMO_PERMISSIONS_DENIED");
+    const admin = await api("POST", `/api/domain/${demo.id}/admins/new`, rootToken, {
+      username: `demoadmin${randomUUID().slice(0, 6)}`,
+      full_name: "Demo Admin",
+      password: "Secret-pass-1",
+    });
+    expect(admin.body.code).toBe("DEMO_PERMISSIONS_DENIED");
+    expect((await api("POST", `/api/domain/${demo.id}/admins/`, rootToken, {})).status).toBe(200);
+  });
+});

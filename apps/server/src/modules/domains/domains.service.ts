@@ -37,7 +37,7 @@ export async function readDomain(
   domainId: string,
 ): Promise<DomainDetail> {
   const row = await domainListRepo(ctx.db).findDomainWithCounts(domainId, ctx.now());
-  if (!row || row.is_demo) throw new AppError("DOMAIN_NOT_FOUND", "No such domain");
+  if (!row) throw new AppError("DOMAIN_NOT_FOUND", "No such domain");
   const policyRow = row.policy_id
     ? await policiesRepo(ctx.db).findPolicyAcrossDomains(row.policy_id)
     : undefined;
@@ -101,7 +101,8 @@ export async function updateDomain(
 ): Promise<DomainDetail> {
   const repo = domainsRepo(ctx.db);
   const current = await repo.findDomain(domainId);
-  if (!current || current.is_demo) throw new AppError("DOMAIN_NOT_FOUND", "No such domain");
+  if (!current) throw new AppError("DOMAIN_NOT_FOUND", "No such domain");
+  if (current.is_demo) throw new AppError("DEMO_PERMISSIONS_DENIED", "The demo domain cannot be changed");
   if (
     changes.name !== undefined &&
     changes.name !== current.name &&
@@ -114,8 +115,13 @@ export async function updateDomain(
   return readDomain(ctx, session, domainId);
 }
 
-/** The domain of an admins route: DOMAIN_NOT_FOUND when unknown. */
-export async function assertDomainExists(ctx: AppContext, domainId: string): Promise<void> {
+/**
+ * The domain of an admins route: DOMAIN_NOT_FOUND when unknown. The demo domain's admins are shown
+ * but none is added to it (DEMO_PERMISSIONS_DENIED when `isChange`).
+ */
+export async function assertDomainExists(ctx: AppContext, domainId: string, isChange = false): Promise<void> {
   const row = await domainsRepo(ctx.db).findDomain(domainId);
-  if (!row || row.is_demo) throw new AppError("DOMAIN_NOT_FOUND", "No such domain");
+  if (!row) throw new AppError("DOMAIN_NOT_FOUND", "No such domain");
+  if (row.is_demo && isChange)
+    throw new AppError("DEMO_PERMISSIONS_DENIED", "The demo domain cannot be changed");
 }

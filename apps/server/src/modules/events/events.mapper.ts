@@ -1,13 +1,19 @@
 import type { FleetEvent } from "@cellfleet/contract";
 import type { EventRow } from "../../platform/db/schema";
 
-/** An event row as the API sends it; `device` is the event's device when it has one (looked up or joined). */
-export function toEventDto(row: EventRow, device?: { id: string; ident: string } | null): FleetEvent {
+/**
+ * An event row as the API sends it; `device` is the event's device when it has one (looked up or
+ * joined). `read` is the reader's own read state (per user) when the row carries it.
+ */
+export function toEventDto(
+  row: EventRow & { read_by_me?: boolean },
+  device?: { id: string; ident: string } | null,
+): FleetEvent {
   return {
     _id: String(row.id),
     level: row.level,
     kind: row.kind,
-    read: row.is_read,
+    read: row.read_by_me ?? row.is_read,
     author_id: row.author_id,
     message: row.message,
     device: device ? { _id: device.id, ident: device.ident } : null,

@@ -11,8 +11,14 @@ export interface EventFilter {
   isRead?: boolean;
 }
 
-/** An event row with its device's ident, when it has a device. */
-export type EventWithDeviceRow = EventRow & { device_ident: string | null };
+/** An event row with its device's ident, when it has a device, and whether the reader read it. */
+export type EventWithDeviceRow = EventRow & { device_ident: string | null; read_by_me: boolean };
+
+/** Whether `userId` read the event: one by one (event_reads), or all up to `events_read_through`. */
+function readBy(userId: string) {
+  return sql<boolean>`(events.id <= coalesce((select u.events_read_through from users u where u.id = ${userId}), 0)
+    or exists (select 1 from event_reads r where r.user_id = ${userId} and r.event_id = events.id))`;
+}
 
 /** Events of one domain: every function takes the domain id first and filters by it. */
 export function eventsRepo(db: Kysely<DB>) {
@@ -20,6 +26,7 @@ export function eventsRepo(db: Kysely<DB>) {
     /** Newest first (ties by id, newest first), so offsets page stably. */
     async findEvents(
       domainId: string,
+      userId: string,
       filter: EventFilter,
       limit: number,
       offset: number,
@@ -31,11 +38,13 @@ export function eventsRepo(db: Kysely<DB>) {
         )
         .selectAll("events")
         .select("devices.ident as device_ident")
+        .select(readBy(userId).as("read_by_me"))
         .where("events.domain_id", "=", domainId);
       if (filter.deviceId !== undefined) query = query.where("events.device_id", "=", filter.deviceId);
       if (filter.from) query = query.where("events.create_time", ">=", filter.from);
       if (filter.to) query = query.where("events.create_time", "<", filter.to);
-      if (filter.isRead !== undefined) query = query.where("events.is_read", "=", filter.isRead);
+      if (filter.isRead !== undefined)
+        query = query.where(filter.isRead ? readBy(userId) : sql<boolean>`not ${readBy(userId)}`);
       return query
         .orderBy("events.create_time", "desc")
         .orderBy("events.id", "desc")
@@ -44,14 +53,63 @@ export function eventsRepo(db: Kysely<DB>) {
         .execute();
     },
 
-    async countUnreadEvents(domainId: string): Promise<number> {
+    /** The events of the domain `userId` has not read (the 'new' badge is per user). */
+    async countUnreadEvents(domainId: string, userId: string): Promise<number> {
       const row = await db
         .selectFrom("events")
         .select((eb) => eb.fn.countAll<string>().as("count"))
         .where("domain_id", "=", domainId)
-        .where("is_read", "=", false)
+        .where(sql<boolean>`not ${readBy(userId)}`)
         .executeTakeFirstOrThrow();
       return Number(row.count);
+    },
+
+    /**
+     * Marks events read for one user: the ids, or all of the domain's so far (the watermark moves to
+     * the newest id, and the single reads under it go). Answers how many were unread for the user.
+     */
+    async markEventsReadByUser(
+      domainId: string,
+      userId: string,
+      ids: readonly string[] | null,
+    ): Promise<number> {
+      if (ids === null) {
+        const unread = await this.countUnreadEvents(domainId, userId);
+        const newest = await db
+          .selectFrom("events")
+          .select((eb) => eb.fn.max("id").as("id"))
+          .where("domain_id", "=", domainId)
+          .executeTakeFirst();
+        if (newest?.id == null) return 0;
+        await db
+          .updateTable("users")
+          .set({ events_read_through: String(newest.id) })
+          .where("id", "=", userId)
+          .where("domain_id", "=", domainId)
+          .execute();
+        await db
+          .deleteFrom("event_reads")
+          .where("user_id", "=", userId)
+          .where("event_id", "<=", String(newest.id))
+          .execute();
+        return unread;
+      }
+      if (ids.length === 0) return 0;
+      const rows = await db
+        .insertInto("event_reads")
+        .columns(["user_id", "event_id"])
+        .expression((eb) =>
+          eb
+            .selectFrom("events")
+            .select([sql<string>`${userId}`.as("user_id"), "events.id as event_id"])
+            .where("events.domain_id", "=", domainId)
+            .where("events.id", "in", ids)
+            .where(sql<boolean>`not ${readBy(userId)}`),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .returning("event_id")
+        .execute();
+      return rows.length;
     },
 
     /** How many of the ids (decimal strings) are events of the domain. */

@@ -31,6 +31,7 @@ function toFilter(query: EventsQuery, now: Date): EventFilter {
 async function* streamEvents(
   ctx: AppContext,
   domainId: string,
+  userId: string,
   filter: EventFilter,
   query: EventsQuery,
 ): AsyncGenerator<FleetEvent[]> {
@@ -38,7 +39,7 @@ async function* streamEvents(
   let sent = 0;
   while (sent < query.limit) {
     const size = Math.min(STREAM_CHUNK, query.limit - sent);
-    const rows = await repo.findEvents(domainId, filter, size, query.offset + sent);
+    const rows = await repo.findEvents(domainId, userId, filter, size, query.offset + sent);
     yield rows.map((row) =>
       toEventDto(
         row,
@@ -57,7 +58,7 @@ export async function* listEvents(
   query: EventsQuery,
 ): AsyncGenerator<FleetEvent[]> {
   const domainId = requireDeviceDomain(session);
-  yield* streamEvents(ctx, domainId, toFilter(query, ctx.now()), query);
+  yield* streamEvents(ctx, domainId, session.user.id, toFilter(query, ctx.now()), query);
 }
 
 /** POST /api/events/{dev_id}: one device's events; another domain's device is DEVICE_NOT_FOUND. */
@@ -70,21 +71,24 @@ export async function* listDeviceEvents(
   const domainId = requireDeviceDomain(session);
   if (!(await eventsRepo(ctx.db).isDeviceInDomain(domainId, deviceId)))
     throw new AppError("DEVICE_NOT_FOUND");
-  yield* streamEvents(ctx, domainId, { ...toFilter(query, ctx.now()), deviceId }, query);
+  yield* streamEvents(ctx, domainId, session.user.id, { ...toFilter(query, ctx.now()), deviceId }, query);
 }
 
-/** POST /api/events/unread: the domain's unread count, for the 'new' badge. */
+/** POST /api/events/unread: the caller's unread count in the domain, for the 'new' badge (per user). */
 export async function countUnreadEvents(
   ctx: AppContext,
   session: SessionContext,
 ): Promise<{ count: number }> {
   const domainId = requireDeviceDomain(session);
-  return { count: await eventsRepo(ctx.db).countUnreadEvents(domainId) };
+  return { count: await eventsRepo(ctx.db).countUnreadEvents(domainId, session.user.id) };
 }
 
 /**
- * POST /api/events/read: marks events read and recounts the touched devices' unread events in the
- * same transaction; then tells the domain's sockets, so other tabs' badges and lists refresh.
+ * POST /api/events/read: marks events read for the caller only (read state is per user: a
+ * view-only operator's reads clear no one else's badge, approval events included). The events'
+ * domain-wide flag, which the device list's event counts follow, is set alongside and the touched
+ * devices recounted in the same transaction; then the domain's sockets are told, so the caller's
+ * other tabs refresh (others re-read their own counts, unchanged).
  */
 export async function markEventsRead(
   ctx: AppContext,
@@ -100,12 +104,13 @@ export async function markEventsRead(
     if (ids !== null && (await repo.countEventsByIds(domainId, ids)) !== ids.length) {
       throw new AppError("EVENT_NOT_FOUND");
     }
+    const updated = await repo.markEventsReadByUser(domainId, session.user.id, ids);
     const marked = await repo.markEventsRead(domainId, ids);
     await repo.recountDeviceUnread(domainId, marked.deviceIds);
-    return marked;
+    return { updated, deviceIds: marked.deviceIds };
   });
-  const unread = await eventsRepo(ctx.db).countUnreadEvents(domainId);
-  if (outcome.updated > 0) {
+  const unread = await eventsRepo(ctx.db).countUnreadEvents(domainId, session.user.id);
+  if (outcome.updated > 0 || outcome.deviceIds.length > 0) {
     try {
       await ctx.bus.publish(domainTopic(domainId), { type: "events", action: "read", content: ids ?? [] });
     } catch (error) {

@@ -88,7 +88,7 @@ describe.each(DEVICE_FILE_STORAGES)("device transfers on $name", (backend) => {
       const file = await f.prepareUpload("report", { maxBytes: 1000 });
       const refused = await f.put(file, Buffer.alloc(1001, 1));
       expect(refused.statusCode).toBe(413);
-      expect(refused.json().code).toBe("PAYLOAD_TOO_LARGE");
+      expect(refused.json().code).toBe("BAD_REQUEST");
       expect(await f.t.storage.exists(keyOf(file))).toBe(false);
       const transfer = await f.t.db
         .selectFrom("file_transfers")

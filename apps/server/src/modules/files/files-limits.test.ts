@@ -101,7 +101,7 @@ describe.each(BACKENDS)("upload limits on $name", (backend) => {
     });
     expect(refused.statusCode).toBe(413);
     expect(refused.json()).toMatchObject({
-      code: "PAYLOAD_TOO_LARGE",
+      code: "BAD_REQUEST",
       message: expect.stringContaining("too-large.bin"),
     });
     expect(await stored()).not.toContain("too-large.bin");

@@ -11,6 +11,7 @@ import {
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { takeTransactionLock } from "../../platform/db/locks";
+import { runPendingSaveWork } from "../../platform/db/unit-of-work";
 import { AppError } from "../../platform/errors";
 import { FileTooLargeError, newStorageKey, type StoredFile } from "../../platform/storage/file-storage";
 import { toFileDto } from "./files.mapper";
@@ -44,7 +45,7 @@ export interface IncomingUpload {
 const PLAIN_ENCODINGS = new Set(["7bit", "8bit", "binary"]);
 
 function tooLarge(filename: string): AppError {
-  return new AppError("PAYLOAD_TOO_LARGE", `"${filename}" is 25 MB or more`);
+  return new AppError("BAD_REQUEST", `"${filename}" is 25 MB or more`, { status: 413 });
 }
 
 /** Checks what can be checked before a byte is stored; answers the name to keep. */
@@ -108,7 +109,7 @@ async function forgetBlob(ctx: AppContext, domainId: string, key: string): Promi
  * POST /api/file/{kind} and the base upload URL (spec sections 5 and 7): a common file streamed to
  * storage, never held whole in memory. The type is the one asked for, or the extension's when none
  * is (.bin firmware, .ipk package, otherwise file). Refusals: nothing sent NOTHING_TO_UPLOAD, a name
- * that does not fit the type INVALID_FILE_TYPE, 25 MB or more PAYLOAD_TOO_LARGE (naming the file,
+ * that does not fit the type INVALID_FILE_TYPE, 25 MB or more BAD_REQUEST with 413 (naming the file,
  * cut off while streaming), a name taken FILE_EXISTS, a name or body not in plain UTF-8
  * UNSUPPORTED_ENCODING, a broken multipart body FILE_PARSING_FAILED.
  */
@@ -153,6 +154,8 @@ export async function uploadCommonFile(
       user_id: session.user.id,
       create_time: ctx.now(),
     });
+    // The call keeps its own transactions (the bytes stream first): its audit entry goes in this one.
+    await runPendingSaveWork(trx);
     return repo.findFile(domainId, key);
   });
   if (!row) throw new AppError("FILE_EXISTS", `A file named "${filename}" exists already`);

@@ -112,7 +112,7 @@ export const filesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         summary: "Upload firmware (.bin), a package (.ipk) or a file (multipart field `file`, Token header)",
         params: z.object({ kind: UploadKindSchema }),
       },
-      config: { saves: true, permission: "files.upload" },
+      config: { saves: true, permission: "files.upload", unitOfWork: "service" },
     },
     async (request, reply) => handleUpload(ctx, request, reply, request.params.kind),
   );
@@ -124,7 +124,7 @@ export const filesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         ...uploadSchema,
         summary: "Upload a common file, its type from the extension (.bin, .ipk, other)",
       },
-      config: { saves: true, permission: "files.upload" },
+      config: { saves: true, permission: "files.upload", unitOfWork: "service" },
     },
     async (request, reply) => handleUpload(ctx, request, reply, null),
   );
@@ -137,7 +137,7 @@ export const filesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         summary: "Upload a common file of this type (file, package, firmware, bin)",
         params: z.object({ file_type: CommonFileTypeSchema }),
       },
-      config: { saves: true, permission: "files.upload" },
+      config: { saves: true, permission: "files.upload", unitOfWork: "service" },
     },
     async (request, reply) => handleUpload(ctx, request, reply, request.params.file_type),
   );

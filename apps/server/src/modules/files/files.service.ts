@@ -11,7 +11,7 @@ import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { takeTransactionLock } from "../../platform/db/locks";
 import { AppError } from "../../platform/errors";
-import { csvField } from "../../platform/http/csv";
+import { type CsvCell, toCsv } from "../../platform/http/csv";
 import { type ByteRange, type FileRead, isStorageKey } from "../../platform/storage/file-storage";
 import { parseRangeHeader } from "../../platform/storage/http-range";
 import { requireDeviceDomain } from "../devices/devices.service";
@@ -176,9 +176,9 @@ export async function exportFilesCsv(
   request: CommonFilesRequest,
 ): Promise<string> {
   const files = await listFiles(ctx, session, request);
-  const lines = [FILES_CSV_COLUMNS.join(",")];
+  const lines: CsvCell[][] = [];
   for (const file of files) {
-    const fields = [
+    const fields: CsvCell[] = [
       file.filename,
       file.file_type,
       file.size,
@@ -187,7 +187,7 @@ export async function exportFilesCsv(
       file.status,
       file.metadata.user_name ?? file.metadata.user_id,
     ];
-    lines.push(fields.map(csvField).join(","));
+    lines.push(fields);
   }
-  return `${lines.join("\r\n")}\r\n`;
+  return toCsv(FILES_CSV_COLUMNS, lines);
 }

@@ -48,8 +48,9 @@ describe("GET /api/health", () => {
   it("refuses other methods with a JSON 404", async () => {
     const response = await t.app.inject({ method: "DELETE", url: "/api/health" });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ code: "NOT_FOUND", message: expect.any(String) });
-    expect(response.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(response.json()).toEqual({ code: "OPERATION_IS_NOT_SUPPORTED", message: expect.any(String) });
+    // X-Frame-Options says what the CSP says: no page of ours is ever framed.
+    expect(response.headers["x-frame-options"]).toBe("DENY");
     expect(String(response.headers["content-security-policy"])).toContain("frame-ancestors 'none'");
   });
 });

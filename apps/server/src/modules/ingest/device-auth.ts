@@ -1,4 +1,9 @@
-import { canDevicePublish, canDeviceSubscribe, verifyDeviceToken } from "@cellfleet/contract";
+import {
+  canDevicePublish,
+  canDeviceSubscribe,
+  unsupportedTopicReason,
+  verifyDeviceToken,
+} from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../platform/db/schema";
 import { ingestRepo } from "./ingest.repo";
@@ -46,7 +51,13 @@ function createCredentialCheck(db: Kysely<DB>): DeviceAuthenticator {
 /** What an ACL check asks: publish or subscribe on a topic. */
 export type DeviceAccess = "publish" | "subscribe";
 
-/** Whether the device may publish or subscribe on the topic (only under its own ident). */
+/**
+ * Whether the device may publish or subscribe on the topic (only under its own ident). A publish on
+ * an unsupported topic of its own (v2, a new collect type) is let through, to be acknowledged,
+ * counted and explained rather than to close the connection (docs/device-protocol.md 9); with an
+ * external broker that is what the HTTP ACL hook answers.
+ */
 export function isDeviceAccessAllowed(ident: string, access: DeviceAccess, topic: string): boolean {
-  return access === "publish" ? canDevicePublish(ident, topic) : canDeviceSubscribe(ident, topic);
+  if (access === "subscribe") return canDeviceSubscribe(ident, topic);
+  return canDevicePublish(ident, topic) || unsupportedTopicReason(ident, topic) !== null;
 }

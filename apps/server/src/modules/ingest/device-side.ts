@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import type { Fleet } from "@cellfleet/simulator";
 import type { Kysely } from "kysely";
@@ -5,10 +6,13 @@ import type { Bus } from "../../platform/bus/bus";
 import type { Config } from "../../platform/config";
 import type { DB } from "../../platform/db/schema";
 import type { Jobs } from "../../platform/jobs/jobs";
+import { redactUrl } from "../../platform/mqtt/gateway";
 import { type PeriodicJob, startPeriodicJob } from "../../platform/scheduler/lease";
+import { prepareExternalBroker } from "../broker-accounts/broker-accounts.start";
 import { runStatusSweep, STATUS_SWEEP_INTERVAL_MS } from "../devices-status/status-sweep.service";
 import { seedDemoFleet, startDemoFleet } from "../setup/demo-fleet";
 import { type DeviceIngest, startDeviceIngest } from "./ingest.runtime";
+import type { CommandStatusHook } from "./ingest.service";
 
 interface Log {
   info(obj: object, msg: string): void;
@@ -27,17 +31,35 @@ export interface DeviceSide {
 /** Starts everything devices need, as main.ts runs it; throws MqttPortInUseError when MQTT_PORT is taken. */
 export async function startDeviceSide(
   config: Config,
-  deps: { db: Kysely<DB>; bus: Bus; now: () => Date; log: Log; jobs?: Jobs },
+  deps: {
+    db: Kysely<DB>;
+    bus: Bus;
+    now: () => Date;
+    log: Log;
+    jobs?: Jobs;
+    commandStatuses?: CommandStatusHook;
+  },
 ): Promise<DeviceSide> {
+  await prepareExternalBroker(config, deps);
   const ingest = await startDeviceIngest({
     ...deps,
     mqttUrl: config.mqttUrl,
     mqttPort: config.mqttPort,
     isMqttPortFlexible: config.isMqttPortDefault,
     sharedSubscription: config.mqttSharedSubscription,
+    clientId: config.mqttClientId,
+    tls: config.mqttTls && {
+      port: config.mqttTls.port,
+      cert: readFileSync(config.mqttTls.certFile),
+      key: readFileSync(config.mqttTls.keyFile),
+    },
     jobs: deps.jobs,
+    commandStatuses: deps.commandStatuses,
   });
-  deps.log.info({ mode: ingest.gateway.mode, url: ingest.gateway.url }, "device gateway ready");
+  deps.log.info(
+    { mode: ingest.gateway.mode, url: redactUrl(ingest.gateway.url), tlsPort: ingest.gateway.tlsPort },
+    "device gateway ready",
+  );
   const sweep: PeriodicJob = startPeriodicJob({
     db: deps.db,
     name: "status-sweep",

@@ -64,6 +64,15 @@ describe("planBatch", () => {
     expect(plan.unknownDevice).toBe(1);
   });
 
+  it("reads WAN as up while a modem is online and down when every modem is offline (issue 11)", () => {
+    const online = parsed("cellfleet/v1/PLAN0001/collect/modems", modemsReport(7, 25));
+    expect(planBatch([online], [device], [], now).touches[0]).toMatchObject({ wan_up: true });
+    const report = modemsReport(8, 25);
+    const offline = { ...report, modems: report.modems.map((modem) => ({ ...modem, state: 0 })) };
+    const down = parsed("cellfleet/v1/PLAN0001/collect/modems", offline);
+    expect(planBatch([down], [device], [], now).touches[0]).toMatchObject({ wan_up: false, signal_csq: 25 });
+  });
+
   it("counts a contact stale CONTACT_GRANULARITY_MS (5 s) before the batch's time", () => {
     const plan = planBatch([board(1, 10)], [device], [], now);
     expect(CONTACT_GRANULARITY_MS).toBe(5000);

@@ -1,4 +1,4 @@
-import type { DeviceMessageParseResult } from "@cellfleet/contract";
+import type { CommandStatusMessage, DeviceMessageParseResult } from "@cellfleet/contract";
 import type {
   CollectUpsert,
   DeviceTouch,
@@ -28,7 +28,10 @@ export interface BatchPlan {
   contactStaleBefore: Date;
   /** Reports whose device no longer exists (deleted after it connected): acknowledged, not stored. */
   unknownDevice: number;
-  /** Collects at or below the stored seq that were already stored: acknowledged, not applied twice. */
+  /**
+   * Repeats within the batch (a collect at the stored seq, an event twice): acknowledged, not
+   * applied twice. Events already in the database are found at insert (ingest.service.ts).
+   */
   duplicates: number;
   /** Device time (`ts`) of each upserted collect, by device id and type, for the realtime push. */
   collectTimes: Map<string, number>;
@@ -36,11 +39,25 @@ export interface BatchPlan {
   insight: InsightPlan;
   /** Devices that said hello in the batch (connected), for the `device.reported` outbox event. */
   connected: string[];
+  /** Command statuses, in seq order, for the actions feature's hook (applied in the batch's transaction). */
+  commandStatuses: CommandStatusReport[];
+}
+
+/** A router's status of a command, resolved to its device. */
+export interface CommandStatusReport {
+  domain_id: string;
+  device_id: string;
+  message: CommandStatusMessage;
 }
 
 /** The report without its envelope (`v`, `seq`, `ts`), which changes every time and says nothing of state. */
-export function collectData(message: { v: number; seq: number; ts: number }): Record<string, unknown> {
-  const { v: _v, seq: _seq, ts: _ts, ...data } = message;
+export function collectData(message: {
+  v: number;
+  seq: number;
+  ts: number;
+  epoch?: number;
+}): Record<string, unknown> {
+  const { v: _v, seq: _seq, ts: _ts, epoch: _epoch, ...data } = message;
   return data;
 }
 
@@ -81,6 +98,7 @@ function emptyTouch(id: string): DeviceTouch {
     has_modems: false,
     signal_csq: null,
     network_mode: null,
+    wan_up: null,
     events_added: 0,
   };
 }
@@ -109,6 +127,7 @@ export function planBatch(
     collectTimes: new Map(),
     insight: emptyInsightPlan(),
     connected: [],
+    commandStatuses: [],
   };
   const touches = new Map<string, DeviceTouch>();
   const upserts = new Map<string, CollectUpsert>();
@@ -140,7 +159,10 @@ export function planBatch(
       touch.serial = report.message.serial;
     } else if (report.kind === "event") {
       const key = `${device.id}\u0000${report.message.seq}`;
-      if (seen.has(key)) continue;
+      if (seen.has(key)) {
+        plan.duplicates++;
+        continue;
+      }
       seen.add(key);
       plan.events.push({
         domain_id: device.domain_id,
@@ -204,16 +226,25 @@ export function planBatch(
         touch.serial = board.serial;
       } else if (report.collectType === "modems") {
         const modems = (
-          report.message as { modems: Array<{ primary: boolean; csq: number | null; mode: string }> }
+          report.message as {
+            modems: Array<{ primary: boolean; state: number; csq: number | null; mode: string }>;
+          }
         ).modems;
         planModemsReport(plan.insight, device, previous?.data, data, report.message.ts, now);
         const main = modems.find((modem) => modem.primary) ?? modems[0];
         touch.has_modems = true;
         touch.signal_csq = main?.csq ?? null;
         touch.network_mode = main?.mode ?? null;
+        touch.wan_up = modems.length > 0 ? modems.some((modem) => modem.state === 1) : null;
       }
     }
-    // command_status: contact only, until commands are stored (a later issue).
+    if (report.kind === "command_status") {
+      plan.commandStatuses.push({
+        domain_id: device.domain_id,
+        device_id: device.id,
+        message: report.message,
+      });
+    }
   }
   plan.collects = [...upserts.values()];
   plan.touches = [...touches.values()];

@@ -2,6 +2,7 @@ import type { DomainSettings } from "@cellfleet/contract";
 import { type Kysely, sql } from "kysely";
 import type { DB, DeviceRow, EventRow } from "../../platform/db/schema";
 import { toJsonb } from "../../platform/db/schema";
+import type { SeqNumbering } from "./seq-epochs";
 
 /** Rows per multi-row insert of events: well under PostgreSQL's 65,535 bind parameters. */
 const CHUNK_ROWS = 1000;
@@ -20,6 +21,9 @@ export interface IngestDevice {
   /** The contact before this batch (read under its lock): a long gap is an outage. */
   last_contact: Date | null;
 }
+
+/** A locked device with its seq numbering (seq-epochs.ts). */
+export type LockedDevice = IngestDevice & SeqNumbering;
 
 /** The stored latest report of one type. */
 export interface StoredCollect {
@@ -71,10 +75,11 @@ export interface DeviceTouch {
   model: string | null;
   firmware: string | null;
   serial: string | null;
-  /** Whether a modems report came: then signal_csq and network_mode take the values below (even null). */
+  /** Whether a modems report came: then signal_csq, network_mode and wan_up take the values below (even null). */
   has_modems: boolean;
   signal_csq: number | null;
   network_mode: string | null;
+  wan_up: boolean | null;
   events_added: number;
 }
 
@@ -91,15 +96,40 @@ export function ingestRepo(db: Kysely<DB>) {
     },
 
     /** Locks the devices' rows for the batch (ordered, so two nodes never deadlock) and answers them. */
-    async lockDevicesByIdentAcrossDomains(idents: readonly string[]): Promise<IngestDevice[]> {
+    async lockDevicesByIdentAcrossDomains(idents: readonly string[]): Promise<LockedDevice[]> {
       if (idents.length === 0) return [];
-      return db
+      const rows = await db
         .selectFrom("devices")
-        .select(["id", "domain_id", "ident", "last_contact"])
+        .select(["id", "domain_id", "ident", "last_contact", "last_seq"])
+        .select(["seq_epoch", "seq_offset", "seq_prev_epoch", "seq_prev_offset"])
         .where("ident", "in", idents)
         .orderBy("id")
         .forUpdate()
         .execute();
+      return rows.map((row) => ({
+        ...row,
+        last_seq: Number(row.last_seq),
+        seq_epoch: row.seq_epoch === null ? null : Number(row.seq_epoch),
+        seq_offset: Number(row.seq_offset),
+        seq_prev_epoch: row.seq_prev_epoch === null ? null : Number(row.seq_prev_epoch),
+        seq_prev_offset: Number(row.seq_prev_offset),
+      }));
+    },
+
+    /** Stores the numbering of devices that started a new seq epoch in the batch. */
+    async updateSeqEpochsAcrossDomains(devices: readonly SeqNumbering[]): Promise<void> {
+      for (const device of devices) {
+        await db
+          .updateTable("devices")
+          .set({
+            seq_epoch: device.seq_epoch,
+            seq_offset: device.seq_offset,
+            seq_prev_epoch: device.seq_prev_epoch,
+            seq_prev_offset: device.seq_prev_offset,
+          })
+          .where("id", "=", device.id)
+          .execute();
+      }
     },
 
     /** Seqs of the stored latest states (no data: the service keeps recent data in memory). */
@@ -204,18 +234,19 @@ export function ingestRepo(db: Kysely<DB>) {
           serial = coalesce(v.serial, d.serial),
           signal_csq = case when v.has_modems then v.signal_csq else d.signal_csq end,
           network_mode = case when v.has_modems then v.network_mode else d.network_mode end,
+          wan_up = case when v.has_modems then v.wan_up else d.wan_up end,
           events_unread = d.events_unread + v.events_added
         from unnest(
           ${col("id")}::text[], ${col("seq")}::bigint[], ${col("model")}::text[], ${col("firmware")}::text[],
           ${col("serial")}::text[], ${col("has_modems")}::boolean[], ${col("signal_csq")}::smallint[],
-          ${col("network_mode")}::text[], ${col("events_added")}::integer[]
-        ) as v(id, seq, model, firmware, serial, has_modems, signal_csq, network_mode, events_added)
+          ${col("network_mode")}::text[], ${col("wan_up")}::boolean[], ${col("events_added")}::integer[]
+        ) as v(id, seq, model, firmware, serial, has_modems, signal_csq, network_mode, wan_up, events_added)
         where d.id = v.id and (
           -- Only rows that visibly change: a stale contact time, new events, board data or facets.
           d.last_contact is null or d.last_contact < ${contactStaleBefore}
           or v.events_added > 0
           or (v.model is not null and (v.model, v.firmware, v.serial) is distinct from (d.model, d.firmware, d.serial))
-          or (v.has_modems and (v.signal_csq, v.network_mode) is distinct from (d.signal_csq, d.network_mode)))
+          or (v.has_modems and (v.signal_csq, v.network_mode, v.wan_up) is distinct from (d.signal_csq, d.network_mode, d.wan_up)))
         returning d.*`.execute(db);
       return result.rows;
     },

@@ -2,9 +2,14 @@ import type { Kysely } from "kysely";
 import type { Bus } from "../../platform/bus/bus";
 import type { DB } from "../../platform/db/schema";
 import type { Jobs } from "../../platform/jobs/jobs";
-import { type Gateway, startGateway } from "../../platform/mqtt/gateway";
+import { type Gateway, type GatewayOptions, startGateway } from "../../platform/mqtt/gateway";
 import { createDeviceAuthenticator, isDeviceAccessAllowed } from "./device-auth";
-import { createIngestPipeline, type IngestOptions, type IngestPipeline } from "./ingest.service";
+import {
+  type CommandStatusHook,
+  createIngestPipeline,
+  type IngestOptions,
+  type IngestPipeline,
+} from "./ingest.service";
 import { createRefusalRecorder } from "./refusal-recorder";
 
 /** What the device side of the server is started with. */
@@ -26,8 +31,12 @@ export interface DeviceIngestOptions {
   sharedSubscription?: boolean;
   shareGroup?: string;
   ingest?: Partial<IngestOptions>;
+  /** The embedded broker also serves MQTT over TLS with this certificate and key. */
+  tls?: GatewayOptions["tls"];
   /** The outbox: a batch with hellos or events emits `device.reported` in its transaction. */
   jobs?: Jobs;
+  /** The actions feature's hook for routers' command statuses. */
+  commandStatuses?: CommandStatusHook;
 }
 
 /** The gateway and the ingest pipeline behind it, started and stopped together. */
@@ -43,7 +52,14 @@ export interface DeviceIngest {
 /** Starts ingest and the gateway (embedded broker, or MQTT_URL) in front of it. */
 export async function startDeviceIngest(options: DeviceIngestOptions): Promise<DeviceIngest> {
   const ingest = createIngestPipeline(
-    { db: options.db, bus: options.bus, now: options.now, log: options.log, jobs: options.jobs },
+    {
+      db: options.db,
+      bus: options.bus,
+      now: options.now,
+      log: options.log,
+      jobs: options.jobs,
+      commandStatuses: options.commandStatuses,
+    },
     options.ingest,
   );
   const refusals = createRefusalRecorder({ db: options.db, now: options.now, log: options.log });
@@ -59,6 +75,7 @@ export async function startDeviceIngest(options: DeviceIngestOptions): Promise<D
     isAllowed: isDeviceAccessAllowed,
     sink: ingest,
     log: options.log,
+    tls: options.tls,
   }).catch(async (error: unknown) => {
     await refusals.close();
     await ingest.close();

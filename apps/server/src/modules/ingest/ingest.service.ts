@@ -3,10 +3,11 @@ import type { Bus } from "../../platform/bus/bus";
 import type { DB } from "../../platform/db/schema";
 import type { Jobs } from "../../platform/jobs/jobs";
 import { type DeviceReportedPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
-import { type BatchPlan, type ParsedReport, planBatch } from "./ingest.plan";
+import { type BatchPlan, type CommandStatusReport, type ParsedReport, planBatch } from "./ingest.plan";
 import { publishBatch, type WrittenBatch } from "./ingest.realtime";
 import { type IngestRepo, ingestRepo, type StoredCollect } from "./ingest.repo";
 import { ingestInsightRepo } from "./insight.repo";
+import { renumberReports } from "./seq-epochs";
 
 /** Batching and backpressure settings of the ingest pipeline. */
 export interface IngestOptions {
@@ -48,7 +49,18 @@ export interface IngestDeps {
    * it (tests of ingest alone) nothing is emitted.
    */
   jobs?: Jobs;
+  /**
+   * Applies routers' command statuses inside the batch's transaction (the actions feature), so a
+   * status is acknowledged only once its execution moved. Without it statuses only count as contact.
+   */
+  commandStatuses?: CommandStatusHook;
 }
+
+/** The actions feature's hook: moves executions by routers' statuses in the ingest transaction. */
+export type CommandStatusHook = (
+  trx: Kysely<DB>,
+  reports: readonly CommandStatusReport[],
+) => Promise<() => Promise<void>>;
 
 /** Counters of what ingest did, for GET /api/mqtt/stats. */
 export interface IngestStats {
@@ -57,6 +69,8 @@ export interface IngestStats {
   unknownDevice: number;
   batches: number;
   failedBatches: number;
+  /** Routers that started a new seq epoch (counters restarted, docs/device-protocol.md 5.1). */
+  epochsRestarted: number;
   queued: number;
 }
 
@@ -114,7 +128,14 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
   const pushes = new Set<Promise<void>>();
   let closed = false;
   const roomWaiters: Array<() => void> = [];
-  const counters = { stored: 0, duplicates: 0, unknownDevice: 0, batches: 0, failedBatches: 0 };
+  const counters = {
+    stored: 0,
+    duplicates: 0,
+    unknownDevice: 0,
+    batches: 0,
+    failedBatches: 0,
+    epochsRestarted: 0,
+  };
 
   const waiting = () => queue.length + inFlight;
 
@@ -165,13 +186,23 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
   };
 
   const writeBatch = async (
-    reports: readonly ParsedReport[],
-  ): Promise<{ plan: BatchPlan; written: WrittenBatch }> => {
+    sent: readonly ParsedReport[],
+  ): Promise<{ plan: BatchPlan; written: WrittenBatch; afterCommit: (() => Promise<void>) | null }> => {
     const now = deps.now();
     return deps.db.transaction().execute(async (trx) => {
       const r = ingestRepo(trx);
-      const idents = [...new Set(reports.map((report) => report.ident))];
+      const idents = [...new Set(sent.map((report) => report.ident))];
       const devices = await r.lockDevicesByIdentAcrossDomains(idents);
+      const numbered = renumberReports(sent, devices);
+      const reports = numbered.reports;
+      if (numbered.restarted.length > 0) {
+        await r.updateSeqEpochsAcrossDomains(numbered.restarted);
+        counters.epochsRestarted += numbered.restarted.length;
+        deps.log.warn(
+          { idents: numbered.restarted.slice(0, 10).map((device) => device.ident) },
+          "routers restarted their sequence numbers (new epoch)",
+        );
+      }
       const hasCollects = reports.some((report) => report.kind === "collect");
       const stored = hasCollects
         ? await readLatest(
@@ -192,6 +223,10 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
       if (plan.collects.length > 0) await r.upsertCollectsAcrossDomains(plan.collects);
       if (plan.history.length > 0) await r.insertHistoryAcrossDomains(plan.history);
       await writeInsight(ingestInsightRepo(trx), plan);
+      const afterCommit =
+        deps.commandStatuses && plan.commandStatuses.length > 0
+          ? await deps.commandStatuses(trx, plan.commandStatuses)
+          : null;
       const touched = await r.touchDevicesAcrossDomains(plan.touches, now, plan.contactStaleBefore);
       if (deps.jobs && (plan.connected.length > 0 || fresh.length > 0)) {
         const payload: DeviceReportedPayload = {
@@ -200,7 +235,7 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
         };
         await deps.jobs.emit(trx, OUTBOX_EVENTS.deviceReported, { ...payload });
       }
-      return { plan, written: { touched, events } };
+      return { plan, written: { touched, events }, afterCommit };
     });
   };
 
@@ -209,17 +244,21 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
     inFlight += batch.length;
     try {
       const reports = batch.map((entry) => entry.report);
-      const { plan, written } = await writeBatch(reports);
-      if (plan.connected.length > 0 || written.events.length > 0) deps.jobs?.wake();
+      const { plan, written, afterCommit } = await writeBatch(reports);
+      if (plan.connected.length > 0 || written.events.length > 0 || plan.commandStatuses.length > 0)
+        deps.jobs?.wake();
       rememberLatest(plan);
       counters.batches++;
-      counters.stored += reports.length - plan.duplicates - plan.unknownDevice;
-      counters.duplicates += plan.duplicates;
+      // An event already stored (a repeat after a reconnect) is skipped by the insert: a duplicate too.
+      const duplicates = plan.duplicates + (plan.events.length - written.events.length);
+      counters.stored += reports.length - duplicates - plan.unknownDevice;
+      counters.duplicates += duplicates;
       counters.unknownDevice += plan.unknownDevice;
       if (plan.unknownDevice > 0)
         deps.log.warn({ count: plan.unknownDevice }, "reports of devices that no longer exist");
       for (const entry of batch) entry.resolve();
       const push: Promise<void> = publishBatch(deps, written, plan, repo)
+        .then(() => afterCommit?.())
         .catch((error: unknown) => deps.log.error({ err: error }, "realtime push after ingest failed"))
         .finally(() => pushes.delete(push));
       pushes.add(push);

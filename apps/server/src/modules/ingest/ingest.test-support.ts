@@ -44,7 +44,12 @@ export async function insertDevice(
  */
 export async function startTestIngest(
   t: TestApp,
-  options: { mqttUrl?: string; clientId?: string; sharedSubscription?: boolean } = {},
+  options: {
+    mqttUrl?: string;
+    clientId?: string;
+    sharedSubscription?: boolean;
+    tls?: { port: number; cert: string; key: string };
+  } = {},
 ): Promise<DeviceIngest> {
   const quiet = { info() {}, warn() {}, error() {} };
   const clientId = options.clientId ?? `cellfleet-test-${randomBytes(4).toString("hex")}`;
@@ -60,6 +65,7 @@ export async function startTestIngest(
     sharedSubscription: options.sharedSubscription,
     shareGroup: `test${randomBytes(4).toString("hex")}`,
     ingest: { flushIntervalMs: 20 },
+    tls: options.tls,
   });
   if (!options.mqttUrl || options.clientId) return runtime;
   const mqttUrl = options.mqttUrl;

@@ -83,6 +83,11 @@ describe("POST /api/mqtt/acl (external broker hook)", () => {
       (await post("/api/mqtt/acl", { clientid: device.ident, topic: commandTopic(device.ident), acc: 4 }))
         .statusCode,
     ).toBe(200);
+    // A topic of its own this server does not speak (v2, a new collect type): let through, so the
+    // server acknowledges it and tells the device why instead of the broker closing the connection.
+    for (const topic of [`cellfleet/v2/${device.ident}/hello`, `cellfleet/v1/${device.ident}/collect/wifi`]) {
+      expect((await post("/api/mqtt/acl", { clientid: device.ident, topic, acc: 2 })).statusCode).toBe(200);
+    }
     // Publishing as another device, subscribing to its commands, wildcards: denied.
     expect(
       (

@@ -9,7 +9,12 @@ import type { Config } from "../../platform/config";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { devicesRepo } from "../devices/devices.repo";
-import { publishDevices, requireDeviceDomain, toDeviceDtos } from "../devices/devices.service";
+import {
+  emitCredentialsChanged,
+  publishDevices,
+  requireDeviceDomain,
+  toDeviceDtos,
+} from "../devices/devices.service";
 import { refusalsRepo } from "../ingest/refusals.repo";
 
 const DEFAULT_PORTS = { mqtt: 1883, mqtts: 8883 } as const;
@@ -79,11 +84,16 @@ export async function replaceDeviceKey(
   deviceId: string,
 ): Promise<{ aes_key: string }> {
   const domainId = requireDeviceDomain(session);
-  const repo = devicesRepo(ctx.db);
   const key = generateDeviceKey();
-  if (!(await repo.updateDevice(domainId, deviceId, { aes_key: key })))
-    throw new AppError("DEVICE_NOT_FOUND");
-  const row = await repo.findDevice(domainId, deviceId);
+  const row = await ctx.jobs.transaction(async (trx) => {
+    const repo = devicesRepo(trx);
+    if (!(await repo.updateDevice(domainId, deviceId, { aes_key: key })))
+      throw new AppError("DEVICE_NOT_FOUND");
+    const updated = await repo.findDevice(domainId, deviceId);
+    // The broker's account takes the new token too (MQTT_DYNSEC), after the commit.
+    if (updated) await emitCredentialsChanged(ctx, trx, domainId, [updated.ident]);
+    return updated;
+  });
   if (row) await publishDevices(ctx, domainId, "update", await toDeviceDtos(ctx, domainId, [row]));
   return { aes_key: key };
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDevice } from "../../test/device-factories";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
+import { WATCHDOG_JOB } from "../actions/actions.jobs";
 import { callApi } from "../devices/devices.test-support";
 import { HISTORY_MAINTENANCE_JOB } from "./history.jobs";
 import { createFeeder, type Feeder, SIM_A, SIM_B } from "./insight.test-support";
@@ -142,14 +143,17 @@ describe("data plans", () => {
 
   it("run as periodic durable jobs: each kind is enqueued once when due, whichever node asks", async () => {
     expect((await t.jobs.runSchedules()).sort()).toEqual(
-      [DATA_PLAN_CHECK_JOB, HISTORY_MAINTENANCE_JOB].sort(),
+      [DATA_PLAN_CHECK_JOB, HISTORY_MAINTENANCE_JOB, WATCHDOG_JOB].sort(),
     );
     expect(await t.jobs.runSchedules()).toEqual([]);
     await t.jobs.runUntilIdle();
     const done = await t.db.selectFrom("jobs").select(["kind", "state"]).orderBy("kind").execute();
-    expect(done).toEqual([
-      { kind: DATA_PLAN_CHECK_JOB, state: "done" },
-      { kind: HISTORY_MAINTENANCE_JOB, state: "done" },
-    ]);
+    expect(done).toEqual(
+      [
+        { kind: DATA_PLAN_CHECK_JOB, state: "done" },
+        { kind: HISTORY_MAINTENANCE_JOB, state: "done" },
+        { kind: WATCHDOG_JOB, state: "done" },
+      ].sort((a, b) => a.kind.localeCompare(b.kind)),
+    );
   });
 });

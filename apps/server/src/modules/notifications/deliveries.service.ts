@@ -100,7 +100,7 @@ export async function resendDelivery(
     const row = await repo.requeueDelivery(scope, id, ctx.now());
     if (!row) {
       const exists = await repo.findDeliveryWithTransport(scope, id);
-      if (!exists) throw new AppError("NOT_FOUND", "No such delivery");
+      if (!exists) throw new AppError("REPORT_NOT_FOUND", "No such delivery");
       throw new AppError(
         "BAD_REQUEST",
         `Only a sent or failed message can be sent again; this one is ${exists.delivery.state}`,
@@ -116,7 +116,7 @@ export async function resendDelivery(
   });
   const rows = await deliveriesRepo(ctx.db).findDeliveries(scope, { id, limit: 1, offset: 0 });
   const [delivery] = await withAttempts(ctx, scope, rows);
-  if (!delivery) throw new AppError("NOT_FOUND", "No such delivery");
+  if (!delivery) throw new AppError("REPORT_NOT_FOUND", "No such delivery");
   return delivery;
 }
 

@@ -77,7 +77,7 @@ async function findVisiblePolicy(
     session.domainId === null
       ? await repo.findPolicyAcrossDomains(policyId)
       : await repo.findPolicy(session.domainId, policyId);
-  if (!row) throw new AppError("NOT_FOUND", "No such policy");
+  if (!row) throw new AppError("BAD_IDENT", "No such policy", { status: 404 });
   return row;
 }
 
@@ -161,7 +161,7 @@ export async function uploadDictionary(
   if (problem === "invalidFileType" || problem === "emptyFile") {
     throw new AppError("DICTIONARY_FILE_NOT_TEXT", "The dictionary must be a non-empty .txt or .csv file");
   }
-  if (problem === "tooLarge") throw new AppError("PAYLOAD_TOO_LARGE", "The file is too large");
+  if (problem === "tooLarge") throw new AppError("BAD_REQUEST", "The file is too large", { status: 413 });
   if (problem === "noFile") throw new AppError("DICTIONARY_FILE_NOT_GIVEN", "No file given");
   let text: string;
   try {

@@ -116,7 +116,7 @@ export const policiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
           if (file) upload = { filename: file.filename, bytes: await file.toBuffer() };
         } catch (error) {
           if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") {
-            throw new AppError("PAYLOAD_TOO_LARGE", "The file is too large");
+            throw new AppError("BAD_REQUEST", "The file is too large", { status: 413 });
           }
           throw new AppError("DICTIONARY_FILE_NOT_GIVEN", "The upload could not be read");
         }

@@ -15,7 +15,7 @@ import { forgotPassword, register, resetPassword, sendRegistrationCode } from ".
 export const registrationRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const config = {
     isPublic: true,
-    audited: true,
+    audited: true as const,
     rateLimit: { max: ctx.config.loginRateLimit, timeWindow: 60_000 },
   };
 

@@ -25,8 +25,7 @@ export function accountingUsersRepo(db: Kysely<DB>) {
         "domains.policy_id as domain_policy_id",
         "security_policies.name as policy_name",
       ])
-      .where("users.removed_at", "is", null)
-      .where("users.is_demo", "=", false);
+      .where("users.removed_at", "is", null);
   }
 
   function applyFilter(query: ReturnType<typeof selectUsers>, filter: UserListFilter) {
@@ -64,8 +63,7 @@ export function accountingUsersRepo(db: Kysely<DB>) {
         "domains.policy_id as domain_policy_id",
         "security_policies.name as policy_name",
       ])
-      .where("users.id", "=", userId)
-      .where("users.is_demo", "=", false);
+      .where("users.id", "=", userId);
     if (domainId !== undefined) query = query.where("users.domain_id", domainOp(domainId), domainId);
     const row = await query.executeTakeFirst();
     if (!row) return undefined;

@@ -102,5 +102,5 @@ export function generatePolicyPassword(policy: SecurityPolicy, role: number): st
     const candidate = `${base.slice(0, 2)}${special}7Aa${base.slice(2)}`.slice(0, Math.max(length, 8));
     if (checkPassword(candidate, policy, { isAdmin: isAdminRole(role) }) === null) return candidate;
   }
-  throw new AppError("INTERNAL_ERROR", "Could not generate a password for the policy");
+  throw new AppError("WRITE_DATA_FAILED", "Could not generate a password for the policy");
 }

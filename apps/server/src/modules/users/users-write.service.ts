@@ -20,6 +20,7 @@ import type { AppContext } from "../../platform/context";
 import { toJsonb, type UserUpdate } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { assertOwnPasswordChangeAllowed, endUserSessions } from "../auth/account-rules";
+import { signInRepo } from "../auth/sign-in.repo";
 import { domainsRepo } from "../domains/domains.repo";
 import { policiesRepo } from "../policies/policies.repo";
 import { findEffectivePolicy } from "../policies/policies.service";
@@ -27,7 +28,7 @@ import { type AccountingUserRow, accountingUsersRepo } from "./accounting-users.
 import { applyPasswordChange, assertAcceptablePassword, preparePassword } from "./password.service";
 import { usersRepo } from "./users.repo";
 import { computePasswordExpiry } from "./users.rules";
-import { findVisibleUser, presentUser } from "./users.service";
+import { assertNotDemoUser, findVisibleUser, presentUser } from "./users.service";
 
 /** The fields of a new account, whichever screen creates it. */
 export interface NewAccount {
@@ -160,6 +161,7 @@ export async function updateAccount(
   expectedRole?: Role,
 ): Promise<AccountingUserRow> {
   const target = await findVisibleUser(ctx, session, userId);
+  assertNotDemoUser(target);
   if (expectedRole !== undefined && target.role !== expectedRole)
     throw new AppError("USER_NOT_FOUND", "No such user");
   const isSelf = target.id === session.user.id;
@@ -191,7 +193,13 @@ export async function updateAccount(
   if (changes.plugins !== undefined) columns.plugins = toJsonb(checkPlugins(session, changes.plugins, role));
   if (changes.blocked === true) Object.assign(columns, { blocked: true, block_reason: "manual" });
   if (changes.blocked === false) {
-    Object.assign(columns, { blocked: false, block_reason: null, blocked_until: null, failed_attempts: 0 });
+    Object.assign(columns, {
+      blocked: false,
+      block_reason: null,
+      blocked_until: null,
+      failed_attempts: 0,
+      untrusted_blocked: false,
+    });
   }
 
   if (changes.password !== undefined) {
@@ -209,6 +217,8 @@ export async function updateAccount(
     await usersRepo(ctx.db).updateUser(target.domain_id, target.id, columns);
   }
   if (changes.blocked === true) await endUserSessions(ctx, target);
+  // An unblock lifts every block sign-in set: the account's and each of its browsers' (ADR 016).
+  if (changes.blocked === false) await signInRepo(ctx.db).resetDevicesOfUserAcrossDomains(target.id);
   return findVisibleUser(ctx, session, target.id);
 }
 

@@ -67,7 +67,8 @@ export function toAccountingUser(
     phone: user.phone,
     policy: user.policy_id !== null ? { _id: user.policy_id, name: user.policy_name ?? "" } : null,
     last_login: toMillis(user.last_login),
-    blocked: user.blocked || isTemporarilyBlocked,
+    // Blocked for browsers that never signed in (ADR 016) reads as blocked: an admin's unblock lifts it.
+    blocked: user.blocked || user.untrusted_blocked || isTemporarilyBlocked,
     factory_password: user.factory_password,
     domain_name: user.domain_name,
     domain_id: user.domain_id,

@@ -34,6 +34,8 @@ export function usersRepo(db: Kysely<DB>) {
         "users.blocked_until",
         "users.block_reason",
         "users.removed_at",
+        "users.untrusted_blocked",
+        "users.events_read_through",
         "domains.name as domain_name",
         "domains.policy_id as domain_policy_id",
       ]);

@@ -228,3 +228,23 @@ describe("DELETE /api/user/{user_id}", () => {
     expect((await api("DELETE", `/api/user/${admin.id}`, adminToken)).status).toBe(403);
   });
 });
+
+describe("the demo user (issue 11: an empty list, and its own record unreadable)", () => {
+  it("sees itself in the list and reads its own record; nobody changes or removes it", async () => {
+    const demoToken = await signInDemo(t.app);
+    const list = UserListAnswerSchema.parse((await api("POST", "/api/users/", demoToken, {})).body);
+    const demo = await t.db
+      .selectFrom("users")
+      .select("id")
+      .where("is_demo", "=", true)
+      .executeTakeFirstOrThrow();
+    expect(list.items.map((user) => user._id)).toContain(demo.id);
+    const own = await api("POST", `/api/user/${demo.id}`, demoToken, {});
+    expect(own.status).toBe(200);
+    expect(AccountingUserSchema.parse(own.body)._id).toBe(demo.id);
+    const changed = await api("POST", `/api/user/${demo.id}`, rootToken, { full_name: "Renamed" });
+    expect(changed.body.code).toBe("DEMO_PERMISSIONS_DENIED");
+    const removed = await api("DELETE", `/api/user/${demo.id}`, rootToken);
+    expect(removed.body.code).toBe("DEMO_PERMISSIONS_DENIED");
+  });
+});

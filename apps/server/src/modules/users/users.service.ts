@@ -47,6 +47,14 @@ export async function findVisibleUser(
   return row;
 }
 
+/**
+ * The demo user is listed and readable like anyone (issue 11: the demo session saw an empty list
+ * and could not read its own record), but nobody changes or removes it: the demo must keep working.
+ */
+export function assertNotDemoUser(row: AccountingUserRow): void {
+  if (row.is_demo) throw new AppError("DEMO_PERMISSIONS_DENIED", "The demo user cannot be changed");
+}
+
 /** POST /api/users/: superusers see every user or one domain's; admins and helpers their domain's. */
 export async function listUsers(
   ctx: AppContext,
@@ -93,6 +101,7 @@ export async function removeUser(
   if (expectedRole !== undefined && target.role !== expectedRole)
     throw new AppError("USER_NOT_FOUND", "No such user");
   if (target.id === session.user.id) throw new AppError("PERMISSION_DENIED", "You cannot remove yourself");
+  assertNotDemoUser(target);
   assertCan(session, "users.delete", { role: target.role as Role });
   if (target.username === ROOT_USERNAME && hasNoDomain(target.role as Role))
     throw new AppError("PERMISSION_DENIED", "The root cannot be removed");

@@ -6,6 +6,7 @@ import {
 } from "@cellfleet/contract";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
+import { toCsv } from "../../platform/http/csv";
 import { type WebActionFilter, type WebActionRow, webActionsRepo } from "./web-actions.repo";
 
 /** The archive holds at most this many entries. */
@@ -66,10 +67,6 @@ export async function listWebActions(
   return list(ctx, session, toFilter(ctx, request), { limit: request.limit, offset: request.offset });
 }
 
-function csvField(value: string): string {
-  return /[",\r\n;]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
 /** POST /api/web_actions/export: the filtered log as CSV (RFC 4180, CRLF line ends). */
 export async function exportWebActions(
   ctx: AppContext,
@@ -77,20 +74,16 @@ export async function exportWebActions(
   request: WebActionsExportRequest,
 ): Promise<string> {
   const entries = await list(ctx, session, toFilter(ctx, request), { limit: EXPORT_MAX_ROWS, offset: 0 });
-  const lines = [WEB_ACTIONS_CSV_COLUMNS.join(",")];
-  for (const entry of entries) {
-    lines.push(
-      [
-        entry.author,
-        entry.action,
-        entry.status,
-        new Date(entry.create_time).toISOString(),
-        entry.client_ip ?? "",
-        JSON.stringify(entry.info),
-      ]
-        .map(csvField)
-        .join(","),
-    );
-  }
-  return `${lines.join("\r\n")}\r\n`;
+  // The author and the info are what people typed: the CSV module guards them against formulas.
+  return toCsv(
+    WEB_ACTIONS_CSV_COLUMNS,
+    entries.map((entry) => [
+      entry.author,
+      entry.action,
+      entry.status,
+      new Date(entry.create_time).toISOString(),
+      entry.client_ip ?? "",
+      JSON.stringify(entry.info),
+    ]),
+  );
 }

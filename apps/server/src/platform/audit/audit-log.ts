@@ -1,14 +1,28 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
+import type { Kysely } from "kysely";
 import type { AppContext } from "../context";
+import type { DB } from "../db/schema";
+import { runBeforeServiceCommit, runInUnitOfWork } from "../db/unit-of-work";
 import { auditRepo } from "./audit.repo";
 import { auditActionName, sanitizeAuditInfo } from "./sanitize";
 
 declare module "fastify" {
   interface FastifyContextConfig {
-    /** Record the call in the audit log even though it does not save (sign-in, sign-out). */
-    audited?: boolean;
+    /**
+     * Record the call in the audit log even though it does not save (registration, password reset;
+     * they run as a unit of work like saves). "after-answer": sign-in and sign-out, whose refusals
+     * must keep what they count (failed attempts, blocks), are recorded after the answer.
+     */
+    audited?: true | "after-answer";
+    /**
+     * "service": the call keeps its own transactions (an upload streams its bytes first), and its
+     * entry is written in the first of them that commits instead of in a transaction of the request.
+     */
+    unitOfWork?: "service";
   }
   interface FastifyRequest {
+    /** The call's entry is in the database already, committed with what it saved. */
+    auditWritten?: boolean;
     /** Who acted, for calls without a session (registration, password reset); set by the handler. */
     auditActor?: { id: string | null; username: string; domainId?: string | null };
   }
@@ -18,9 +32,9 @@ declare module "fastify" {
   }
 }
 
-/** The audit log writer: entries are written after the answer is sent; `settle` waits for them. */
+/** The audit log writer; `settle` waits for the entries written after an answer. */
 export interface AuditLog {
-  /** Adds the recording hook to a scope; every route of it (and its children) is covered. */
+  /** Adds the recording hooks to a scope before its routes; every route of it (and its children) is covered. */
   install(scope: FastifyInstance): void;
   /** Resolves once every entry started so far is in the database (tests, shutdown). */
   settle(): Promise<void>;
@@ -52,15 +66,17 @@ function bodyAuthor(body: unknown): string | null {
 
 /**
  * Records every call of the scope whose route config `saves` (true, or its function says so for
- * this request) or is `audited`, in an onResponse hook: the entry is written after the answer has
- * gone out, so it never slows the call; a failed write is logged, never answered. Calls refused
- * for want of a session (401 before a session exists) are not recorded: nobody acted, and logging
- * them would let anyone fill the log.
+ * this request) or is `audited`. A call that saves runs as one unit of work (platform/db/
+ * unit-of-work): every query of its handler in one transaction, its SUCCESS entry the last
+ * statement of it, so the save and its entry commit together or not at all. A refused call rolls
+ * back, and its FAILURE entry is written after the answer, as are sign-in's and sign-out's. Calls
+ * refused for want of a session (401 before a session exists) are not recorded: nobody acted, and
+ * logging them would let anyone fill the log.
  */
-export function createAuditLog(ctx: AppContext): AuditLog {
+export function createAuditLog(ctx: AppContext, root: Kysely<DB>): AuditLog {
   const pending = new Set<Promise<void>>();
 
-  async function write(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  async function write(request: FastifyRequest, reply: FastifyReply, db: Kysely<DB>): Promise<void> {
     const session = request.session;
     const status = reply.statusCode < 400 ? "SUCCESS" : "FAILURE";
     let actor: { id: string | null; username: string; domainId: string | null } | null = session
@@ -71,14 +87,14 @@ export function createAuditLog(ctx: AppContext): AuditLog {
       if (!named || !request.routeOptions.config.isPublic) return;
       const known = request.auditActor?.domainId;
       const found =
-        known === undefined ? await auditRepo(ctx.db).findAuthorByUsernameAcrossDomains(named) : undefined;
+        known === undefined ? await auditRepo(db).findAuthorByUsernameAcrossDomains(named) : undefined;
       actor = {
         id: request.auditActor?.id ?? found?.id ?? null,
         username: named,
         domainId: known ?? found?.domain_id ?? null,
       };
     }
-    await auditRepo(ctx.db).insertWebAction(actor.domainId, {
+    await auditRepo(db).insertWebAction(actor.domainId, {
       authorId: actor.id,
       author: actor.username,
       action: auditActionName(request.method, request.routeOptions.url ?? request.url),
@@ -89,11 +105,36 @@ export function createAuditLog(ctx: AppContext): AuditLog {
     });
   }
 
+  /** The handler of a route that may save, run as a unit of work with its entry inside. */
+  function wrapHandler(handler: RouteHandlerMethod, ownTransactions: boolean): RouteHandlerMethod {
+    return async function auditedHandler(this: FastifyInstance, request, reply) {
+      if (!shouldAudit(request)) return handler.call(this, request, reply);
+      const writeInside = async (trx: Kysely<DB>) => {
+        await write(request, reply, trx);
+        request.auditWritten = true;
+      };
+      if (ownTransactions) {
+        return runBeforeServiceCommit(async () => handler.call(this, request, reply), writeInside);
+      }
+      try {
+        return await runInUnitOfWork(root, async () => handler.call(this, request, reply), writeInside);
+      } catch (error) {
+        request.auditWritten = false;
+        throw error;
+      }
+    };
+  }
+
   return {
     install(scope) {
+      scope.addHook("onRoute", (route) => {
+        const config = (route.config ?? {}) as { saves?: unknown; audited?: unknown; unitOfWork?: unknown };
+        if (!config.saves && config.audited !== true) return;
+        route.handler = wrapHandler(route.handler, config.unitOfWork === "service");
+      });
       scope.addHook("onResponse", async (request, reply) => {
-        if (!shouldAudit(request)) return;
-        const job: Promise<void> = write(request, reply)
+        if (request.auditWritten || !shouldAudit(request)) return;
+        const job: Promise<void> = write(request, reply, ctx.db)
           .catch((error: unknown) => request.log.error({ err: error }, "audit log entry not written"))
           .finally(() => pending.delete(job));
         pending.add(job);

@@ -53,3 +53,39 @@ describe("sanitizeAuditInfo properties", () => {
     expect(sanitizeAuditInfo({ device_id: "abc" })).toEqual({ device_id: "abc" });
   });
 });
+
+describe("sanitizeAuditInfo hides secrets whatever the body's shape", () => {
+  const deviceKey = "A1".repeat(32);
+
+  it("hides a device's AES key and any other key or credential field, keeping has_key", () => {
+    const cleaned = sanitizeAuditInfo({
+      ident: "R1",
+      aes_key: deviceKey,
+      api_key: "k",
+      credentials: { user: "u" },
+      has_key: true,
+    });
+    expect(cleaned).toEqual({
+      ident: "R1",
+      aes_key: "***",
+      api_key: "***",
+      credentials: "***",
+      has_key: true,
+    });
+  });
+
+  it("hides keys, bot tokens and URL credentials inside text (a pasted CSV, a note)", () => {
+    const text = [
+      `ident,description,tags,key`,
+      `R1,"first, router",a;b,${deviceKey}`,
+      `note: bot 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0 and s3://AKIA:wJalrXUtn@minio:9000/b`,
+      `https://example.com/hook?token=abc123&x=1`,
+    ].join("\n");
+    const cleaned = JSON.stringify(sanitizeAuditInfo({ text }));
+    for (const secret of [deviceKey, "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0", "wJalrXUtn", "abc123"]) {
+      expect(cleaned).not.toContain(secret);
+    }
+    expect(cleaned).toContain("first, router");
+    expect(cleaned).toContain("x=1");
+  });
+});

@@ -2,21 +2,40 @@
 export const HIDDEN_VALUE = "***";
 
 // Spec section 2: keys containing "password" or "_id" are hidden, but device_id is kept. Tokens,
-// registration keys and reset codes are secrets of the same kind, so they are hidden too, as are a
-// notification provider's secrets (a webhook's URL is its credential).
+// keys of any kind (a device's AES key, a registration key), reset codes and credentials are
+// secrets of the same kind, so they are hidden too, as are a notification provider's secrets (a
+// webhook's URL is its credential). `has_key`/`has_secret` only say whether one exists.
 function isSecretKey(key: string): boolean {
   const lower = key.toLowerCase();
-  if (lower === "device_id") return false;
+  if (lower === "device_id" || lower.startsWith("has_")) return false;
   return (
     lower.includes("password") ||
     lower.includes("_id") ||
     lower.includes("token") ||
     lower.includes("secret") ||
+    lower.includes("key") ||
+    lower.includes("credential") ||
     lower === "webhook_url" ||
-    lower === "key" ||
     lower === "code" ||
     lower === "confirm"
   );
+}
+
+// Secrets that travel inside text whatever field holds it (a pasted CSV of devices with their
+// keys, a note quoting a webhook): 64-hex device keys, messenger bot tokens, URL credentials and
+// the query of a URL with a secret-looking parameter.
+const SECRETS_IN_TEXT: [RegExp, string][] = [
+  [/\b[0-9a-fA-F]{64}\b/g, HIDDEN_VALUE],
+  [/\b\d{6,12}:[A-Za-z0-9_-]{30,}\b/g, HIDDEN_VALUE],
+  [/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:]*:[^\s/@]*@/gi, `$1${HIDDEN_VALUE}@`],
+  [/([?&](?:token|key|secret|signature|sig|password|access_token)=)[^&\s#]*/gi, `$1${HIDDEN_VALUE}`],
+];
+
+/** `text` with every secret-looking part replaced by HIDDEN_VALUE. */
+export function hideSecretsInText(text: string): string {
+  let hidden = text;
+  for (const [pattern, replacement] of SECRETS_IN_TEXT) hidden = hidden.replace(pattern, replacement);
+  return hidden;
 }
 
 const TIME_KEY = /(time|date|since|until|_at)$/i;
@@ -39,7 +58,10 @@ function clean(key: string, value: unknown, depth: number): unknown {
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clean(k, v, depth + 1)]));
   }
-  if (typeof value === "string" && value.length > 2000) return `${value.slice(0, 2000)}…`;
+  if (typeof value === "string") {
+    const hidden = hideSecretsInText(value);
+    return hidden.length > 2000 ? `${hidden.slice(0, 2000)}…` : hidden;
+  }
   return value;
 }
 

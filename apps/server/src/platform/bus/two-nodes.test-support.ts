@@ -76,6 +76,8 @@ export interface NodeOptions {
   smtpUrl: string;
   /** False: the node queues jobs but runs none (JOBS_WORKER=0). */
   runsJobs: boolean;
+  /** More of the environment (an external broker: MQTT_URL, MQTT_CLIENT_ID…). */
+  env?: Record<string, string>;
 }
 
 export async function startNode(
@@ -102,6 +104,7 @@ export async function startNode(
       SMTP_URL: options.smtpUrl,
       JOBS_WORKER: options.runsJobs ? "1" : "0",
       LOGIN_RATE_LIMIT: "1000",
+      ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -12,6 +12,10 @@ import * as m0009 from "./migrations/0009_jobs";
 import * as m0010 from "./migrations/0010_files";
 import * as m0013 from "./migrations/0013_insight";
 import * as m0014 from "./migrations/0014_notifications";
+import * as m0015 from "./migrations/0015_actions";
+import * as m0016 from "./migrations/0016_hardening";
+import * as m0017 from "./migrations/0017_gateway_epochs";
+import * as m0018 from "./migrations/0018_first_user";
 import * as m0019 from "./migrations/0019_settings";
 
 /**
@@ -31,6 +35,10 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0010_files": m0010,
   "0013_insight": m0013,
   "0014_notifications": m0014,
+  "0015_actions": m0015,
+  "0016_hardening": m0016,
+  "0017_gateway_epochs": m0017,
+  "0018_first_user": m0018,
   "0019_settings": m0019,
 };
 

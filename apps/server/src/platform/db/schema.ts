@@ -1,5 +1,6 @@
 import type { DomainSettings, FileStatus, FileType, JobState } from "@cellfleet/contract";
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { CommandExecutionsTable, CommandsTable, CommandTypesTable } from "./schema-actions";
 import type {
   DeviceOutagesTable,
   GatewayRefusalsTable,
@@ -106,6 +107,35 @@ export interface UsersTable {
   block_reason: ColumnType<string | null, string | null | undefined, string | null>;
   /** Soft removal: the row stays for the audit log's authors (0005_accounting). */
   removed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Browsers that never signed in as the user are refused (the policy's permanent count, 0016). */
+  untrusted_blocked: Generated<boolean>;
+  /** Every event up to this id counts as read by the user ("all read", 0016). */
+  events_read_through: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** An event one user read (0016): read state is per user. */
+export interface EventReadsTable {
+  user_id: string;
+  event_id: string;
+}
+
+/** A browser that signed in as a user: its device cookie's hash and its own failures (0016, ADR 016). */
+export interface SignInDevicesTable {
+  token_hash: string;
+  user_id: string;
+  failed_attempts: Generated<number>;
+  blocked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  blocked: Generated<boolean>;
+  create_time: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** Failed sign-ins under a username nobody has, so its lockout answers like a real one's (0016). */
+export interface SignInUnknownTable {
+  username_hash: string;
+  failed_attempts: Generated<number>;
+  blocked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  update_time: Timestamp;
 }
 
 /** Earlier password hashes, so a user cannot go back to a recent password. */
@@ -144,9 +174,16 @@ export interface DevicesTable {
   last_status: Generated<string>;
   /** bigint: node-postgres and PGlite read it as a string. */
   last_seq: ColumnType<string, string | number | undefined, string | number>;
+  /** The router's current sequence epoch and what is added to its seqs (0017_gateway_epochs). */
+  seq_epoch: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  seq_offset: ColumnType<string, string | number | undefined, string | number>;
+  seq_prev_epoch: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  seq_prev_offset: ColumnType<string, string | number | undefined, string | number>;
   events_unread: Generated<number>;
   signal_csq: number | null;
   network_mode: string | null;
+  /** A modem online in the last modems report; null before one (0018_first_user). */
+  wan_up: boolean | null;
   has_backups: Generated<boolean>;
   has_journals: Generated<boolean>;
   meta: ColumnType<Record<string, unknown>, string | undefined, string>;
@@ -308,7 +345,13 @@ export interface DB {
   users: UsersTable;
   password_history: PasswordHistoryTable;
   sessions: SessionsTable;
+  sign_in_devices: SignInDevicesTable;
+  sign_in_unknown: SignInUnknownTable;
+  event_reads: EventReadsTable;
   devices: DevicesTable;
+  commands: CommandsTable;
+  command_executions: CommandExecutionsTable;
+  command_types: CommandTypesTable;
   device_collects: DeviceCollectsTable;
   collect_history: CollectHistoryTable;
   events: EventsTable;

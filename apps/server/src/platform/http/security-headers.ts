@@ -23,6 +23,8 @@ const middleware = helmet({
       // No upgrade-insecure-requests: installations on a plain-HTTP LAN address must keep working.
     },
   },
+  // Old browsers read only X-Frame-Options: it says what frame-ancestors 'none' says.
+  xFrameOptions: { action: "deny" },
 });
 
 /**
@@ -47,8 +49,11 @@ function helmetHeaders(): Record<string, string> {
 
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   const headers = helmetHeaders();
-  app.addHook("onRequest", (_request, reply, done) => {
+  app.addHook("onRequest", (request, reply, done) => {
     reply.headers(headers);
+    // API answers carry sessions, tokens and personal data: no cache keeps them (sign-in above all).
+    // A route that may be cached (a file download) sets its own header, which wins.
+    if (request.url.startsWith("/api/")) reply.header("cache-control", "no-store");
     done();
   });
 }

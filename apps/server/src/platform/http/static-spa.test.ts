@@ -68,7 +68,7 @@ describe("serving the built web app", () => {
   it("keeps /api paths JSON", async () => {
     const response = await t.app.inject({ method: "GET", url: "/api/dashboard" });
     expect(response.statusCode).toBe(404);
-    expect(response.json().code).toBe("NOT_FOUND");
+    expect(response.json().code).toBe("OPERATION_IS_NOT_SUPPORTED");
   });
 });
 

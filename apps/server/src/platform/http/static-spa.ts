@@ -45,10 +45,11 @@ export async function registerStaticSpa(app: FastifyInstance, distDir: string): 
   app.setNotFoundHandler((request, reply) => {
     const isPageRequest = request.method === "GET" || request.method === "HEAD";
     if (isApiPath(request.url) || !isPageRequest || looksLikeFile(request.url)) {
-      return sendError(reply, {
-        code: "NOT_FOUND",
-        message: `Route ${request.method} ${request.url} not found`,
-      });
+      return sendError(
+        reply,
+        { code: "OPERATION_IS_NOT_SUPPORTED", message: `Route ${request.method} ${request.url} not found` },
+        404,
+      );
     }
     if (!isBuilt) {
       return reply

@@ -10,6 +10,8 @@ export const OUTBOX_EVENTS = {
   deviceStatusChanged: "device.status_changed",
   /** A person acted on devices: edited, deleted, sent a command (the commands module emits it too). */
   deviceUserAction: "device.user_action",
+  /** Routers were created, deleted or given another key: the broker's accounts follow (MQTT_DYNSEC). */
+  deviceCredentialsChanged: "device.credentials_changed",
   /** A sign-in met an expired password (blocked, or a new one mailed). */
   userPasswordExpired: "user.password_expired",
   /** A password was reset: by the e-mailed code, or replaced by a mailed new one. */
@@ -46,4 +48,9 @@ export interface DeviceUserActionPayload {
 /** `user.password_expired` and `user.password_reset`. */
 export interface UserPasswordPayload {
   user_id: string;
+}
+
+/** `device.credentials_changed`: the idents whose broker account must match the database again. */
+export interface DeviceCredentialsChangedPayload {
+  idents: string[];
 }

@@ -11,13 +11,22 @@ export const REFUSAL_REASONS = [
   "not_json",
   "schema",
   "ingest_failed",
+  /** A topic of the device's own under another major version (cellfleet/v2/…): acknowledged, not stored. */
+  "unsupported_version",
+  /** A v1 topic of the device's own the server does not know (a newer collect type): acknowledged, not stored. */
+  "unsupported_topic",
+  /** A CONNECT of an MQTT version the embedded broker does not speak (MQTT 5): CONNACK 0x84. */
+  "unsupported_protocol",
 ] as const;
 /** One of {@link REFUSAL_REASONS}. */
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 /** Counts of the gateway since start, for GET /api/mqtt/stats. */
 export interface GatewayCounts {
-  connections: number;
+  /** Device connections open now (embedded broker); null with an external broker, which knows its own. */
+  connections: number | null;
+  /** Device connections accepted since start. */
+  connectionsAccepted: number;
   accepted: number;
   refused: Record<RefusalReason, number>;
 }
@@ -33,7 +42,8 @@ const LOGS_PER_WINDOW = 10;
 /** Refusal counters with rate-limited logging, so a misbehaving device cannot flood the log. */
 export class GatewayCounters {
   readonly counts: GatewayCounts = {
-    connections: 0,
+    connections: null,
+    connectionsAccepted: 0,
     accepted: 0,
     refused: Object.fromEntries(REFUSAL_REASONS.map((reason) => [reason, 0])) as Record<
       RefusalReason,

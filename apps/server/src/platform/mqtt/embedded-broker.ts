@@ -1,7 +1,10 @@
 import { createServer, type Server, type Socket } from "node:net";
+import { createServer as createTlsServer } from "node:tls";
 import { MAX_PAYLOAD_BYTES } from "@cellfleet/contract";
 import { Aedes, type AuthenticateError, type Client } from "aedes";
 import type { GatewayCounters, RefusalReason } from "./counters";
+import { createNotifier } from "./notices";
+import { refuseUnsupportedProtocol } from "./protocol-version";
 import { acceptPublished, type ReportSink } from "./reports";
 
 /** Checks a device's CONNECT (see modules/ingest/device-auth.ts); `peer` is where it came from. */
@@ -29,11 +32,15 @@ export interface EmbeddedBrokerOptions {
   isAllowed: AccessCheck;
   sink: ReportSink;
   counters: GatewayCounters;
+  /** MQTT over TLS too (MQTT_TLS_PORT, MQTT_TLS_CERT, MQTT_TLS_KEY): the PEM certificate chain and key. */
+  tls?: { port: number; cert: Buffer | string; key: Buffer | string };
 }
 
 /** A listening embedded broker. */
 export interface EmbeddedBroker {
   port: number;
+  /** The TLS port, when TLS was asked for. */
+  tlsPort?: number;
   broker: Aedes;
   close(): Promise<void>;
 }
@@ -81,7 +88,10 @@ export class MqttPortInUseError extends Error {
  */
 export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const { counters, sink } = options;
+  let publishNotice: (topic: string, payload: Buffer) => void = () => {};
+  const notifier = createNotifier((topic, payload) => publishNotice(topic, payload));
   const broker = await Aedes.createBroker({
+    preConnect: refuseUnsupportedProtocol(counters),
     authenticate: (client, username, password, done) => {
       const ident = client.id;
       options
@@ -91,7 +101,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
         .then(
           (result) => {
             if (result.ok) {
-              counters.counts.connections++;
+              counters.counts.connectionsAccepted++;
               return done(null, true);
             }
             counters.refuse(result.reason, { ident: ident.slice(0, 100) });
@@ -110,11 +120,12 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     authorizePublish: (client, packet, callback) => {
       // The server's own publishes (commands) have no client.
       if (client === null) return callback(null);
+      // isAllowed lets a device's own unsupported topics through (acceptPublished explains them).
       if (!options.isAllowed(client.id, "publish", packet.topic)) {
         counters.refuse("acl_publish", { ident: client.id, topic: packet.topic });
         return callback(new Error("topic not allowed"));
       }
-      acceptPublished(sink, counters, packet.topic, packet.payload as Buffer, client.id).then(
+      acceptPublished(sink, counters, packet.topic, packet.payload as Buffer, client.id, notifier).then(
         () => callback(null),
         (error: unknown) => {
           counters.refuse("ingest_failed", { ident: client.id, detail: String(error) });
@@ -130,18 +141,23 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       callback(new Error("subscription not allowed"), null);
     },
     // Devices' reports are for the server only: never forward one device's message to another client.
-    authorizeForward: (_client, packet) => (packet.topic.endsWith("/command") ? packet : null),
+    // Notices (notices.ts) are the server's too; no device may publish on either topic.
+    authorizeForward: (_client, packet) => (/\/(command|notice)$/.test(packet.topic) ? packet : null),
   });
+  publishNotice = (topic, payload) =>
+    broker.publish({ cmd: "publish", topic, payload, qos: 0, retain: false, dup: false }, () => {});
   const server: Server = createServer((socket) => guardPacketSize(broker.handle(socket), socket, counters));
+  const tlsServer = options.tls
+    ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, (socket) =>
+        guardPacketSize(broker.handle(socket), socket as unknown as Socket, counters),
+      )
+    : undefined;
+  const servers = tlsServer ? [server, tlsServer] : [server];
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port, options.host ?? "0.0.0.0", () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
+    await listen(server, options.port, options.host);
+    if (tlsServer && options.tls) await listen(tlsServer, options.tls.port, options.host);
   } catch (error) {
+    await Promise.all(servers.filter((s) => s.listening).map((s) => new Promise((r) => s.close(r))));
     await new Promise<void>((resolve) => broker.close(() => resolve()));
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
       throw new MqttPortInUseError(
@@ -150,16 +166,30 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     }
     throw error;
   }
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : options.port;
   return {
-    port,
+    port: boundPort(server, options.port),
+    tlsPort: tlsServer ? boundPort(tlsServer, options.tls?.port ?? 0) : undefined,
     broker,
     async close() {
       await Promise.all([
         new Promise<void>((resolve) => broker.close(() => resolve())),
-        new Promise<void>((resolve) => server.close(() => resolve())),
+        ...servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))),
       ]);
     },
   };
+}
+
+function listen(server: Server, port: number, host: string | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host ?? "0.0.0.0", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+function boundPort(server: Server, fallback: number): number {
+  const address = server.address();
+  return typeof address === "object" && address !== null ? address.port : fallback;
 }

@@ -86,9 +86,19 @@ export async function startExternalSubscriber(
     // Read on only while ingest has room: this is the backpressure towards the broker.
     void sink.waitForRoom().then(() => callback());
   };
-  client.on("connect", () =>
-    log.info({ url: redact(options.url), clientId: options.clientId }, "mqtt connected"),
-  );
+  let isReconnect = false;
+  client.on("connect", (connack) => {
+    log.info({ url: redact(options.url), clientId: options.clientId }, "mqtt connected");
+    // What can be checked of the broker's settings: after a reconnect it must still hold our
+    // session, or whatever was published meanwhile is gone (persistence off, session expired).
+    if (isReconnect && !connack.sessionPresent) {
+      log.warn(
+        { url: redact(options.url), clientId: options.clientId },
+        "the broker kept no session for this server: reports published while it was disconnected may be lost (docs/operations.md, Mosquitto)",
+      );
+    }
+    isReconnect = true;
+  });
   client.on("error", (error) => log.warn({ err: error }, "mqtt client error"));
 
   await new Promise<void>((resolve, reject) => {

@@ -10,6 +10,11 @@ import {
 import { startExternalSubscriber } from "./external-subscriber";
 import type { ReportSink } from "./reports";
 
+/** A broker URL fit for a log line or an answer: its password replaced by `***`. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
+}
+
 /** What the gateway is built from. */
 export interface GatewayOptions {
   /** Unset: the embedded broker listens on `mqttPort`. Set: subscribe to this broker instead. */
@@ -28,6 +33,8 @@ export interface GatewayOptions {
   sink: ReportSink;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   counters?: GatewayCounters;
+  /** Embedded mode: also serve MQTT over TLS (MQTT_TLS_PORT, MQTT_TLS_CERT, MQTT_TLS_KEY). */
+  tls?: EmbeddedBrokerOptions["tls"];
 }
 
 /** A running gateway, embedded or external. */
@@ -35,10 +42,19 @@ export interface Gateway {
   mode: "embedded" | "external";
   /** The embedded broker's port (0 in external mode). */
   port: number;
-  /** Where devices (and the demo fleet) connect. */
+  /** Where devices (and the demo fleet) connect; log it through {@link redactUrl}. */
   url: string;
+  /** The embedded broker's TLS port, when it serves TLS. */
+  tlsPort?: number;
   counters: GatewayCounters;
   stats(): GatewayCounts & { mode: "embedded" | "external" };
+  /**
+   * Publishes a message to a device with QoS 1 (commands). Resolves when the broker took it, which
+   * says nothing of the device: only its `accepted` status does (docs/device-protocol.md 6.1).
+   */
+  publish(topic: string, payload: string): Promise<void>;
+  /** Whether a device is connected now: known to the embedded broker, unknown (null) behind an external one. */
+  isConnected(ident: string): boolean | null;
   close(): Promise<void>;
 }
 
@@ -61,6 +77,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       url: options.mqttUrl,
       counters,
       stats: () => ({ ...counters.snapshot(), mode: "external" }),
+      publish: async (topic, payload) => {
+        await subscriber.client.publishAsync(topic, payload, { qos: 1 });
+      },
+      isConnected: () => null,
       close: () => subscriber.close(),
     };
   }
@@ -71,6 +91,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     isAllowed: options.isAllowed,
     sink: options.sink,
     counters,
+    tls: options.tls,
   };
   const broker = await startEmbeddedBroker(brokerOptions).catch(async (error: unknown) => {
     // A first `npm start` must work beside another broker on 1883; an explicit MQTT_PORT must not move.
@@ -86,8 +107,23 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     mode: "embedded",
     port: broker.port,
     url: `mqtt://127.0.0.1:${broker.port}`,
+    tlsPort: broker.tlsPort,
     counters,
-    stats: () => ({ ...counters.snapshot(), mode: "embedded" }),
+    stats: () => ({
+      ...counters.snapshot(),
+      connections: broker.broker.connectedClients,
+      mode: "embedded",
+    }),
+    publish: (topic, payload) =>
+      new Promise<void>((resolve, reject) => {
+        broker.broker.publish(
+          { cmd: "publish", topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false },
+          (error) => (error ? reject(error) : resolve()),
+        );
+      }),
+    // Aedes keeps its connected clients by id; its types do not declare the map.
+    isConnected: (ident) =>
+      Object.hasOwn((broker.broker as unknown as { clients: Record<string, unknown> }).clients, ident),
     close: () => broker.close(),
   };
 }

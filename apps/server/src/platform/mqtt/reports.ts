@@ -1,5 +1,11 @@
-import { type DeviceMessageParseResult, parseDeviceMessage } from "@cellfleet/contract";
+import {
+  type DeviceMessageParseResult,
+  isProtocolIdent,
+  parseDeviceMessage,
+  unsupportedTopicReason,
+} from "@cellfleet/contract";
 import type { GatewayCounters } from "./counters";
+import type { Notifier } from "./notices";
 
 /** A report that passed the protocol checks. */
 export type ValidReport = Extract<DeviceMessageParseResult, { ok: true }>;
@@ -24,10 +30,21 @@ export async function acceptPublished(
   topic: string,
   payload: Uint8Array,
   publisher?: string,
+  notifier?: Notifier,
 ): Promise<void> {
+  const owner = publisher ?? topic.split("/", 3)[2] ?? "";
+  const unsupported = unsupportedTopicReason(owner, topic);
+  if (unsupported) {
+    // A newer agent (a new collect type, v2): acknowledged so it is not resent, and the device is told.
+    counters.refuse(unsupported, { ident: owner, topic });
+    notifier?.notify(owner, unsupported, topic);
+    return;
+  }
   const parsed = parseDeviceMessage(topic, payload);
   if (!parsed.ok) {
-    counters.refuse(parsed.reason, { ident: parsed.ident ?? publisher, topic, detail: parsed.detail });
+    const ident = parsed.ident ?? publisher;
+    counters.refuse(parsed.reason, { ident, topic, detail: parsed.detail });
+    if (ident !== undefined && isProtocolIdent(ident)) notifier?.notify(ident, parsed.reason, topic);
     return;
   }
   if (publisher !== undefined && parsed.ident !== publisher) {

@@ -152,7 +152,7 @@ function serveConnection(socket: WebSocket, options: RealtimeOptions, log: Fasti
       send({ type: "ready", domain_id: current.domainId });
     } catch (error) {
       if (!(error instanceof AppError)) log.error({ err: error }, "realtime hello failed");
-      endWith(error instanceof AppError ? error.code : "INTERNAL_ERROR", SOCKET_CLOSE.tokenRejected);
+      endWith(error instanceof AppError ? error.code : "WRITE_DATA_FAILED", SOCKET_CLOSE.tokenRejected);
     }
   };
 

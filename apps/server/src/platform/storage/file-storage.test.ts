@@ -132,7 +132,7 @@ describe.each(BACKENDS)("FileStorage on $name", (backend) => {
       .put(key, patternStream(5000, 1000), { maxBytes: 4096 })
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(FileTooLargeError);
-    expect((refused as FileTooLargeError).code).toBe("PAYLOAD_TOO_LARGE");
+    expect((refused as FileTooLargeError).code).toBe("BAD_REQUEST");
     expect(await storage.exists(key)).toBe(false);
     expect(await leftovers()).toEqual([]);
     // Exactly the limit is accepted.

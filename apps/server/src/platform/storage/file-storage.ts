@@ -77,12 +77,12 @@ export function newStorageKey(): string {
   return randomUUID();
 }
 
-/** A put's stream ran past its `maxBytes`; answers PAYLOAD_TOO_LARGE. */
+/** A put's stream ran past its `maxBytes`; answers BAD_REQUEST with 413. */
 export class FileTooLargeError extends AppError {
   readonly maxBytes: number;
 
   constructor(maxBytes: number) {
-    super("PAYLOAD_TOO_LARGE", `The file is larger than ${maxBytes} bytes`);
+    super("BAD_REQUEST", `The file is larger than ${maxBytes} bytes`, { status: 413 });
     this.maxBytes = maxBytes;
   }
 }

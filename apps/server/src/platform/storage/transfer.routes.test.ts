@@ -127,22 +127,19 @@ describe.each(TRANSFER_TEST_STORAGES)(
           "found while streaming",
           (bytes: Buffer) => Readable.from([bytes.subarray(0, 600), bytes.subarray(600)]),
         ],
-      ])(
-        "refuses a body over the limit %s with PAYLOAD_TOO_LARGE and keeps nothing",
-        async (_how, payload) => {
-          const key = newStorageKey();
-          fixture.state.smallUploads.add(key);
-          const url = fixture.signer.sign({ fileId: key, deviceId: DEVICE, method: "PUT" });
-          const response = await fixture.test.app.inject({
-            method: "PUT",
-            url,
-            payload: payload(Buffer.alloc(2000, 1)),
-          });
-          expect(response.statusCode).toBe(413);
-          expect(response.json()).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
-          expect(await fixture.test.storage.exists(key)).toBe(false);
-        },
-      );
+      ])("refuses a body over the limit %s with 413 BAD_REQUEST and keeps nothing", async (_how, payload) => {
+        const key = newStorageKey();
+        fixture.state.smallUploads.add(key);
+        const url = fixture.signer.sign({ fileId: key, deviceId: DEVICE, method: "PUT" });
+        const response = await fixture.test.app.inject({
+          method: "PUT",
+          url,
+          payload: payload(Buffer.alloc(2000, 1)),
+        });
+        expect(response.statusCode).toBe(413);
+        expect(response.json()).toMatchObject({ code: "BAD_REQUEST" });
+        expect(await fixture.test.storage.exists(key)).toBe(false);
+      });
 
       it("answers 413 over a real connection while a chunked upload is still being sent", async () => {
         const key = newStorageKey();

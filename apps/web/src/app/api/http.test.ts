@@ -57,21 +57,31 @@ describe("apiRequest", () => {
   });
 
   it("frames a 500 as a server connection error", async () => {
-    vi.stubGlobal("fetch", answer(500, { code: "INTERNAL_ERROR", message: "boom" }));
+    vi.stubGlobal("fetch", answer(500, { code: "WRITE_DATA_FAILED", message: "boom" }));
     await expect(apiRequest("/api/profile")).rejects.toBeInstanceOf(ApiError);
-    const text = noticeText("serverConnectionError", "en", { text: errorText("INTERNAL_ERROR", "en") });
+    const text = noticeText("serverConnectionError", "en", { text: errorText("WRITE_DATA_FAILED", "en") });
     expect(shown()).toEqual([{ level: "warning", text }]);
     expect(sessionStore.get()).not.toBeNull();
   });
 
   it("frames other statuses as a server error with the path", async () => {
-    vi.stubGlobal("fetch", answer(404, { code: "DEVICE_NOT_FOUND", message: "nope" }));
-    await expect(apiRequest("/api/device/1")).rejects.toBeInstanceOf(ApiError);
+    vi.stubGlobal("fetch", answer(409, { code: "FILE_EXISTS", message: "nope" }));
+    await expect(apiRequest("/api/file/1")).rejects.toBeInstanceOf(ApiError);
     const text = noticeText("serverErrorAt", "en", {
-      path: "/api/device/1",
-      text: errorText("DEVICE_NOT_FOUND", "en"),
+      path: "/api/file/1",
+      text: errorText("FILE_EXISTS", "en"),
     });
     expect(shown()).toEqual([{ level: "warning", text }]);
+  });
+
+  it("says a missing object by its text alone, and leaves a query's read of it to the page", async () => {
+    vi.stubGlobal("fetch", answer(404, { code: "DEVICE_NOT_FOUND", message: "nope" }));
+    await expect(apiRequest("/api/device/1", { method: "DELETE" })).rejects.toBeInstanceOf(ApiError);
+    expect(shown()).toEqual([{ level: "warning", text: errorText("DEVICE_NOT_FOUND", "en") }]);
+    await expect(
+      apiRequest("/api/device/1", { signal: new AbortController().signal }),
+    ).rejects.toBeInstanceOf(ApiError);
+    expect(shown()).toHaveLength(1);
   });
 
   it("leaves the message to the caller when quiet, but still logs out a dead session", async () => {

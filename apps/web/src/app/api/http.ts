@@ -64,7 +64,13 @@ async function send(path: string, options: SendOptions, accept: string): Promise
   }
   if (!response.ok) {
     const { code, message } = await readErrorBody(response);
-    throw handleTransportError(new ApiError(response.status, code, message, path), options.quiet ?? false);
+    // A query's read of a missing object is shown by its page (QueryState's MissingEntity), not as a
+    // message: after a delete, a list or page still open must not report the object gone (issue 11).
+    const isPageRead = response.status === 404 && options.signal !== undefined;
+    throw handleTransportError(
+      new ApiError(response.status, code, message, path),
+      (options.quiet ?? false) || isPageRead,
+    );
   }
   return response;
 }

@@ -28,7 +28,7 @@ describe("decideTransportAction (spec section 8 and ADR 002)", () => {
   });
 
   it("frames 500 and 501 as a server connection error", () => {
-    expect(decideTransportAction(500, "INTERNAL_ERROR")).toEqual({ kind: "notify", frame: "connection" });
+    expect(decideTransportAction(500, "WRITE_DATA_FAILED")).toEqual({ kind: "notify", frame: "connection" });
     expect(decideTransportAction(501, null)).toEqual({ kind: "notify", frame: "connection" });
   });
 
@@ -37,9 +37,13 @@ describe("decideTransportAction (spec section 8 and ADR 002)", () => {
   });
 
   it("frames any other status as a server error with the path", () => {
-    for (const status of [404, 409, 413, 429, 503, 200]) {
+    for (const status of [409, 413, 429, 503, 200]) {
       expect(decideTransportAction(status, null)).toEqual({ kind: "notify", frame: "server" });
     }
+  });
+
+  it("shows a 404 by its code's text, without the path (the object is missing, not the server)", () => {
+    expect(decideTransportAction(404, "DEVICE_NOT_FOUND")).toEqual({ kind: "notify", frame: "plain" });
   });
 
   it("reports a missing answer as a communication error", () => {

@@ -5,6 +5,8 @@
  *   except a 403 whose code only says "not allowed" (see STAY_SIGNED_IN_CODES), which shows its text and stays.
  * - 500, 501: 'server connection error' plus the text.
  * - 400: the text looked up by code.
+ * - 404: the object does not exist — its code's own text, without the path (issue 11); a read made
+ *   by a query leaves it to the page (`MissingEntity`), so no message is raised.
  * - no answer at all (network down): 'server communication error'.
  * - anything else: 'server error' with the path plus the text.
  */
@@ -30,6 +32,6 @@ export function decideTransportAction(status: number, code: string | null): Tran
   }
   if (status === 401 || status === 403 || status === 502) return { kind: "logout", frame: "plain" };
   if (status === 500 || status === 501) return { kind: "notify", frame: "connection" };
-  if (status === 400) return { kind: "notify", frame: "plain" };
+  if (status === 400 || status === 404) return { kind: "notify", frame: "plain" };
   return { kind: "notify", frame: "server" };
 }

@@ -9,12 +9,17 @@ import Toolbar from "@mui/material/Toolbar";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import useScrollTrigger from "@mui/material/useScrollTrigger";
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
-import { NewsBell } from "../../features/notifications/components/NewsBell";
 import { matchRoute } from "../navigation/resolveNavigation";
 import { useSession } from "../session/useSession";
 import { UserMenu } from "./UserMenu";
+
+// Only a signed-in user has news: the bell and its popover stay out of the /login bundle.
+const NewsBell = lazy(async () => ({
+  default: (await import("../../features/notifications/components/NewsBell")).NewsBell,
+}));
 
 interface AppToolbarProps {
   hasDrawerBeside: boolean;
@@ -77,7 +82,11 @@ export function AppToolbar({ hasDrawerBeside, onMenuClick }: AppToolbarProps) {
               {userCaption(user)}
             </Typography>
           ) : null}
-          {user && !user.factory_password ? <NewsBell /> : null}
+          {user && !user.factory_password ? (
+            <Suspense fallback={null}>
+              <NewsBell />
+            </Suspense>
+          ) : null}
           <UserMenu />
         </Toolbar>
       </AppBar>

@@ -25,11 +25,14 @@ class FakeSocket implements SocketLike {
   }
 }
 
-function setup() {
+function setup({ random = () => 0.999_999 }: { random?: () => number } = {}) {
   const sockets: FakeSocket[] = [];
   const loading: boolean[] = [];
   const ended: string[] = [];
+  const reconnected: number[] = [];
   const client = new RealtimeClient({
+    random,
+    onReconnected: () => reconnected.push(sockets.length),
     url: () => "ws://test/api/ws/",
     timeoutMs: 15_000,
     createSocket: () => {
@@ -40,7 +43,7 @@ function setup() {
     setLoading: (on) => loading.push(on),
     onSessionEnded: (code) => ended.push(code),
   });
-  return { client, sockets, loading, ended };
+  return { client, sockets, loading, ended, reconnected };
 }
 
 describe("RealtimeClient", () => {
@@ -115,5 +118,35 @@ describe("RealtimeClient", () => {
     sockets[0].drop(1000);
     vi.advanceTimersByTime(60_000);
     expect(sockets).toHaveLength(1);
+  });
+
+  it("re-reads live data when a dropped socket is ready again, not on the first connection", () => {
+    const { client, sockets, reconnected } = setup();
+    client.start("tok");
+    sockets[0].open();
+    sockets[0].receive({ type: "ready", domain_id: "d1" });
+    expect(reconnected).toEqual([]);
+    sockets[0].drop(1006);
+    vi.advanceTimersByTime(1000);
+    sockets[1].open();
+    sockets[1].receive({ type: "ready", domain_id: "d1" });
+    expect(reconnected).toEqual([2]);
+    client.stop();
+    client.start("tok2");
+    sockets[2].receive({ type: "ready", domain_id: "d1" });
+    expect(reconnected).toEqual([2]);
+  });
+
+  it("spreads the backoff between half and all of each step (jitter)", () => {
+    const { client, sockets } = setup({ random: () => 0 });
+    client.start("tok");
+    sockets[0].drop(1006);
+    vi.advanceTimersByTime(499);
+    expect(sockets).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(sockets).toHaveLength(2);
+    sockets[1].drop(1006);
+    vi.advanceTimersByTime(1000);
+    expect(sockets).toHaveLength(3);
   });
 });

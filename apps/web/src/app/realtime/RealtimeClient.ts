@@ -44,6 +44,10 @@ export interface RealtimeDeps {
   /** How long one attempt may wait for `ready` before it is dropped (spec section 9: 15 s). */
   timeoutMs: number;
   maxBackoffMs?: number;
+  /** Called on `ready` after a reconnect: what was pushed while the socket was down is lost, so live data is re-read. */
+  onReconnected?: () => void;
+  /** A number in [0, 1) for the backoff's jitter (Math.random; tests pass their own). */
+  random?: () => number;
 }
 
 const FIRST_BACKOFF_MS = 1000;
@@ -56,6 +60,8 @@ export class RealtimeClient {
   private socket: SocketLike | null = null;
   private token: string | null = null;
   private attempt = 0;
+  /** This token's socket has been ready before: the next `ready` is a reconnect. */
+  private hasBeenReady = false;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private readyTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly handlers = new Map<string, Set<RealtimeHandler>>();
@@ -74,6 +80,7 @@ export class RealtimeClient {
   stop(): void {
     this.token = null;
     this.attempt = 0;
+    this.hasBeenReady = false;
     this.clearTimers();
     const socket = this.socket;
     this.socket = null;
@@ -131,6 +138,8 @@ export class RealtimeClient {
       if (this.readyTimer) clearTimeout(this.readyTimer);
       this.readyTimer = null;
       this.deps.setLoading(false);
+      if (this.hasBeenReady) this.deps.onReconnected?.();
+      this.hasBeenReady = true;
     }
     if (message.type === "session" && message.state === "ended") {
       const code = typeof message.code === "string" ? message.code : "TOKEN_INVALID";
@@ -153,14 +162,19 @@ export class RealtimeClient {
     this.retry(socket, event.code !== 1000);
   }
 
-  /** Drops this attempt and schedules the next one, 1 s, 2 s, 4 s … up to the cap. */
+  /**
+   * Drops this attempt and schedules the next one: 1 s, 2 s, 4 s … up to the cap, each taken at
+   * random between half and all of it, so tabs dropped together by a server restart do not all
+   * come back in the same instant.
+   */
   private retry(socket: SocketLike, afterError: boolean): void {
     if (socket !== this.socket || !this.token) return;
     this.socket = null;
     this.clearTimers();
     discard(socket);
     if (afterError) this.deps.setLoading(true);
-    const delay = Math.min(FIRST_BACKOFF_MS * 2 ** this.attempt, this.deps.maxBackoffMs ?? 30_000);
+    const ceiling = Math.min(FIRST_BACKOFF_MS * 2 ** this.attempt, this.deps.maxBackoffMs ?? 30_000);
+    const delay = Math.round(ceiling * (0.5 + 0.5 * (this.deps.random ?? Math.random)()));
     this.attempt += 1;
     this.reconnectTimer = setTimeout(() => this.open(), delay);
   }

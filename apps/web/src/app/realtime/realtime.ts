@@ -2,6 +2,7 @@ import { SOCKET_TIMEOUT_MS } from "@cellfleet/contract";
 import { loadingStore } from "../loading/loadingStore";
 import { pushInfoMessage } from "../messages/messageStore";
 import { translateErrorCode } from "../messages/texts";
+import { queryClient } from "../queryClient";
 import { endSession } from "../session/endSession";
 import { RealtimeClient } from "./RealtimeClient";
 
@@ -15,6 +16,8 @@ export const realtime = new RealtimeClient({
   url: socketUrl,
   timeoutMs: SOCKET_TIMEOUT_MS,
   setLoading: (on) => loadingStore.setFlag("realtime", on),
+  // Messages pushed while the socket was down are lost: every open list and page reads again.
+  onReconnected: () => void queryClient.invalidateQueries(),
   onSessionEnded: (code) => {
     if (endSession()) pushInfoMessage({ level: "critical", text: translateErrorCode(code, code) });
   },

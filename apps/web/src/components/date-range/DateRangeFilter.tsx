@@ -1,9 +1,9 @@
 import Stack from "@mui/material/Stack";
 import Tab from "@mui/material/Tab";
 import Tabs from "@mui/material/Tabs";
-import TextField from "@mui/material/TextField";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { DayField } from "./DayField";
 import { customRange, type DateRange, type DateRangeTab, presetRange, toDateInput } from "./dateRange";
 
 interface DateRangeFilterProps {
@@ -48,21 +48,13 @@ export function DateRangeFilter({ value, onChange }: DateRangeFilterProps) {
       </Tabs>
       {value.tab === "custom" ? (
         <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
-          <TextField
-            type="date"
-            size="small"
-            label={t("dateRange.from")}
-            value={from}
-            onChange={(event) => handleFrom(event.target.value)}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: to || today } }}
-          />
-          <TextField
-            type="date"
-            size="small"
+          <DayField label={t("dateRange.from")} value={from} onChange={handleFrom} max={to || today} />
+          <DayField
             label={t("dateRange.to")}
             value={to}
-            onChange={(event) => handleTo(event.target.value)}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: from || undefined, max: today } }}
+            onChange={handleTo}
+            min={from || undefined}
+            max={today}
           />
         </Stack>
       ) : null}

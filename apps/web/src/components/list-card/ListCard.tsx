@@ -9,6 +9,7 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { isSameTitle, usePageTitle } from "../PageTitle";
 
 interface ListCardProps {
   title: string;
@@ -33,17 +34,22 @@ interface ListCardProps {
 /**
  * The generic list card of spec section 2: a title with reload, download and add actions, a row of
  * filters, the chips of active filters, the table, and the paginator. Lists bring their own state
- * (`useListState`) and columns; the card only arranges them.
+ * (`useListState`) and columns; the card only arranges them. A title that repeats the page's heading is
+ * left out.
  */
 export function ListCard(props: ListCardProps) {
   const { t } = useTranslation();
+  // The page's heading already names the list: the card keeps only its count line.
+  const isTitleRepeated = isSameTitle(usePageTitle(), props.title);
   return (
     <Card variant="outlined" data-testid="list-card">
       <Stack direction="row" sx={{ alignItems: "center", gap: 1, px: 2, pt: 1.5, pb: 1 }}>
         <Stack sx={{ flexGrow: 1, minWidth: 0 }}>
-          <Typography variant="h6" component="h2" noWrap>
-            {props.title}
-          </Typography>
+          {isTitleRepeated ? null : (
+            <Typography variant="h6" component="h2" noWrap data-testid="list-card-title">
+              {props.title}
+            </Typography>
+          )}
           {props.subtitle ? (
             <Typography variant="body2" color="text.secondary" component="div">
               {props.subtitle}

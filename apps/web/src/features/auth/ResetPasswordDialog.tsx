@@ -11,8 +11,8 @@ import TextField from "@mui/material/TextField";
 import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { apiErrorText } from "../../app/api/handleTransportError";
 import { rule } from "../accounting/shared/formRules";
+import { mailErrorText } from "../registry/mailErrorText";
 import { requestPasswordReset } from "../registry/registry.api";
 
 interface ResetPasswordDialogProps {
@@ -54,7 +54,7 @@ export function ResetPasswordDialog({ isOpen, onClose, onHaveCode }: ResetPasswo
                 {t("accounting.reset.sent")}
               </Alert>
             ) : null}
-            {send.isError ? <Alert severity="error">{apiErrorText(send.error)}</Alert> : null}
+            {send.isError ? <Alert severity="error">{mailErrorText(send.error)}</Alert> : null}
             <TextField
               autoFocus
               label={t("accounting.reset.login")}

@@ -17,6 +17,7 @@ const device = (id: string, status: Device["status"]): Device => ({
   events: 0,
   signal: { csq: null, quality: "unknown" },
   network_mode: null,
+  wan_up: null,
   has_backups: false,
   has_journals: false,
   has_key: false,

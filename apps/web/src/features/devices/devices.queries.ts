@@ -93,13 +93,16 @@ export function useUpdateDevice(id: string) {
 
 export function useDeleteDevice() {
   const queryClient = useQueryClient();
-  const invalidate = useInvalidateDevices();
   return useMutation({
     mutationFn: (id: string) => deleteDevice(id),
-    onSuccess: async (_result, id) => {
-      queryClient.removeQueries({ queryKey: devicesKeys.detail(id) });
-      await invalidate();
-    },
+    // The deleted device's own query is left alone: the page that deleted it is still mounted, and
+    // removing or invalidating it would read the device again and answer DEVICE_NOT_FOUND (issue 11).
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: devicesKeys.lists() }),
+        queryClient.invalidateQueries({ queryKey: devicesKeys.totals() }),
+        queryClient.invalidateQueries({ queryKey: devicesKeys.tags() }),
+      ]),
   });
 }
 

@@ -1,5 +1,6 @@
 import type { FleetEvent } from "@cellfleet/contract";
 import DoneIcon from "@mui/icons-material/Done";
+import Box from "@mui/material/Box";
 import Chip from "@mui/material/Chip";
 import IconButton from "@mui/material/IconButton";
 import Link from "@mui/material/Link";
@@ -19,7 +20,8 @@ import { formatBytes } from "../devices/detail/format";
 
 const LEVEL_COLORS = { info: "info", warning: "warning", error: "error" } as const;
 
-// On a phone the message, device, time and state matter most; level and kind wait for a wider screen.
+// On a phone the message, device, time and state matter most; the kind waits for a wider screen and
+// the level moves into the message cell.
 const WIDE_ONLY = { display: { xs: "none", md: "table-cell" } } as const;
 
 /** An event level chip; `alert` is shown as info (spec section 3). */
@@ -97,7 +99,25 @@ export function EventsTable({ events, hasDevice = true, onMarkRead }: EventsTabl
               <TableCell sx={{ whiteSpace: "nowrap", ...WIDE_ONLY }}>
                 {t(`fleet.eventKinds.${event.kind}`, { defaultValue: event.kind })}
               </TableCell>
-              <TableCell sx={{ minWidth: 160 }}>{eventMessage(t, event)}</TableCell>
+              <TableCell sx={{ minWidth: 160 }}>
+                {/* The level column waits for a wider screen; on a phone the level leads the message. */}
+                <Box data-testid="event-level-narrow" sx={{ display: { xs: "block", md: "none" }, mb: 0.5 }}>
+                  <EventLevelChip level={event.level} />
+                </Box>
+                {eventMessage(t, event)}
+                {event.kind === "command_needs_approval" && typeof event.details.command_id === "string" ? (
+                  <>
+                    {" "}
+                    <Link
+                      component={RouterLink}
+                      to={`/command/${event.details.command_id}`}
+                      data-testid="approval-link"
+                    >
+                      {t("commands.approval.open")}
+                    </Link>
+                  </>
+                ) : null}
+              </TableCell>
               {hasDevice ? (
                 <TableCell>
                   {event.device ? (
@@ -110,7 +130,7 @@ export function EventsTable({ events, hasDevice = true, onMarkRead }: EventsTabl
                 </TableCell>
               ) : null}
               <TableCell>
-                <RelativeTime time={event.create_time} now={now} />
+                <RelativeTime time={event.create_time} now={now} hasClock />
               </TableCell>
               <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
                 {event.read ? (

@@ -59,7 +59,8 @@ export function useMarkEventsRead() {
 }
 
 /**
- * Whether the 'new' badge of the Events menu entry shows: POST /api/events/unread, re-read every
+ * Whether the 'new' badge of the Events menu entry shows: POST /api/events/unread (the user's own
+ * unread events: another user's "all read" leaves it lit), re-read every
  * 30 s (spec section 7) for everyone but superusers (who have no events), and at once when the
  * socket brings alerts or notifications. (Open lists add the socket's events themselves.)
  */

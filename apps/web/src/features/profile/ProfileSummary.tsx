@@ -1,4 +1,4 @@
-import { type Profile, roleLabelKey } from "@cellfleet/contract";
+import type { Profile } from "@cellfleet/contract";
 import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
 import Divider from "@mui/material/Divider";
@@ -6,6 +6,7 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { roleText } from "../accounting/shared/roleText";
 import { healthQueryOptions } from "./profile.queries";
 
 function Row({ label, value }: { label: string; value: string }) {
@@ -37,7 +38,7 @@ export function ProfileSummary({ profile }: { profile: Profile }) {
             {t("profile.account")}
           </Typography>
           <Row label={t("profile.username")} value={profile.username} />
-          <Row label={t("profile.role")} value={t(`roles.${roleLabelKey(profile.role)}`)} />
+          <Row label={t("profile.role")} value={roleText(t, profile)} />
           <Row label={t("profile.domain")} value={profile.domain_name ?? t("profile.noDomain")} />
           <Row label={t("profile.lastLogin")} value={lastLogin} />
           <Divider />

@@ -21,9 +21,9 @@ import { useMutation } from "@tanstack/react-query";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
-import { apiErrorText } from "../../app/api/handleTransportError";
 import { PageTitle } from "../../components/PageTitle";
 import { rule } from "../accounting/shared/formRules";
+import { mailErrorText } from "./mailErrorText";
 import { type RegistrationForm, register, sendRegistrationCode } from "./registry.api";
 
 const EMPTY: RegistrationForm = {
@@ -49,7 +49,8 @@ export function RegistryPage() {
   const { errors } = form.formState;
 
   const handleSendCode = async () => {
-    if (await form.trigger("email")) sendCode.mutate(form.getValues("email").trim());
+    // The key is mailed to a person's address: not before the consent to the personal-data terms.
+    if (await form.trigger(["email", "consent"])) sendCode.mutate(form.getValues("email").trim());
   };
   const handleSubmit = form.handleSubmit((values) => submit.mutate(values));
 
@@ -74,7 +75,7 @@ export function RegistryPage() {
         <CardContent component="form" noValidate onSubmit={handleSubmit}>
           <Stack spacing={2.5}>
             <Typography color="text.secondary">{t("accounting.registry.intro")}</Typography>
-            {submit.isError ? <Alert severity="error">{apiErrorText(submit.error)}</Alert> : null}
+            {submit.isError ? <Alert severity="error">{mailErrorText(submit.error)}</Alert> : null}
             <TextField
               label={t("accounting.registry.companyName")}
               autoComplete="organization"
@@ -143,7 +144,7 @@ export function RegistryPage() {
                 variant="outlined"
                 onClick={handleSendCode}
                 loading={sendCode.isPending}
-                sx={{ mt: { sm: 1 } }}
+                sx={{ mt: { sm: 1 }, whiteSpace: "nowrap", flexShrink: 0 }}
               >
                 {t("accounting.registry.sendKey")}
               </Button>
@@ -161,7 +162,7 @@ export function RegistryPage() {
                 {t("accounting.registry.keySent")}
               </Alert>
             ) : null}
-            {sendCode.isError ? <Alert severity="error">{apiErrorText(sendCode.error)}</Alert> : null}
+            {sendCode.isError ? <Alert severity="error">{mailErrorText(sendCode.error)}</Alert> : null}
             <Button type="submit" variant="contained" size="large" loading={submit.isPending}>
               {t("accounting.registry.submit")}
             </Button>

@@ -160,6 +160,10 @@ export function PolicyForm({ policy, isReadOnly }: { policy: PolicyDetail | null
                       cellSize={THIRD_ROW}
                       inputMode="numeric"
                       label={t(`accounting.policies.fields.${name}`)}
+                      // What 0 means sits under the field, so the label is short enough to be read whole.
+                      helperText={
+                        t(`accounting.policies.fieldHints.${name}`, { defaultValue: "" }) || undefined
+                      }
                       rules={numberRule(name)}
                     />
                   ))}

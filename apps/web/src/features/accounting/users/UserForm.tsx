@@ -1,4 +1,5 @@
 import {
+  defaultPluginsFor,
   mayBeJunior,
   type PasswordRules,
   type Role,
@@ -58,7 +59,16 @@ export function UserForm(props: UserFormProps) {
   const { user, mode } = props;
   const isNew = user === null;
   const shape: UserFormShape = { ...props.shape, isNew, hasRole: props.roleOptions !== null };
-  const defaults = props.roleOptions?.length === 1 && isNew ? { role: props.roleOptions[0] } : {};
+  const defaultRole = props.roleOptions?.length === 1 ? props.roleOptions[0] : props.fixedRole;
+  // A new person starts with the plugins their role needs to do its job (issue 11: a new domain
+  // admin got none, and then met 'insufficient rights' on its own domain's policy).
+  const defaults =
+    isNew && defaultRole !== undefined
+      ? {
+          ...(props.roleOptions?.length === 1 ? { role: defaultRole } : {}),
+          plugins: defaultPluginsFor(defaultRole),
+        }
+      : {};
   const form = useForm<UserFormValues>({ defaultValues: toUserForm(user, defaults), mode: "onTouched" });
   const policyId = form.watch("policy_id");
   const role = form.watch("role");

@@ -5,6 +5,7 @@ import FormGroup from "@mui/material/FormGroup";
 import FormLabel from "@mui/material/FormLabel";
 import Grid from "@mui/material/Grid";
 import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
 import { type Control, Controller, type UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { FormTextField } from "../shared/formFields";
@@ -60,7 +61,7 @@ export function PasswordFields({ form, isNew, isRequired, rules, isAdmin }: Pass
   );
 }
 
-/** The plugins (notification, accounting, keychain) that enable features for the person. */
+/** The plugins (notification, accounting, keychain) that enable features for the person, each saying what it enables. */
 export function PluginsField({ control }: { control: Control<UserFormValues> }) {
   const { t } = useTranslation();
   return (
@@ -75,7 +76,19 @@ export function PluginsField({ control }: { control: Control<UserFormValues> }) 
               {PLUGINS.map((plugin) => (
                 <FormControlLabel
                   key={plugin}
-                  label={t(`accounting.plugins.${plugin}`)}
+                  sx={{ alignItems: "flex-start", maxWidth: 300, mr: 3, mb: 1 }}
+                  label={
+                    <Stack sx={{ pt: 1 }}>
+                      <span>{t(`accounting.plugins.${plugin}`)}</span>
+                      <Typography
+                        variant="caption"
+                        color="text.secondary"
+                        data-testid={`plugin-hint-${plugin}`}
+                      >
+                        {t(`accounting.pluginHints.${plugin}`)}
+                      </Typography>
+                    </Stack>
+                  }
                   control={
                     <Checkbox
                       checked={field.value.includes(plugin)}

@@ -1,4 +1,4 @@
-import { type AccountingUser, roleColor, roleLabelKey } from "@cellfleet/contract";
+import { type AccountingUser, roleColor } from "@cellfleet/contract";
 import Chip from "@mui/material/Chip";
 import Link from "@mui/material/Link";
 import { useQuery } from "@tanstack/react-query";
@@ -9,6 +9,7 @@ import { useListState } from "../../../components/list-card";
 import { PageTitle } from "../../../components/PageTitle";
 import { AccountingList, type ListColumn, stopRowClick } from "../shared/AccountingList";
 import { usePersonColumns } from "../shared/personColumns";
+import { isJuniorAssistant, roleText } from "../shared/roleText";
 import { userListQueryOptions } from "./users.queries";
 
 /** The title of the users list is the list of roles it holds (spec section 2). */
@@ -32,7 +33,13 @@ export function UsersPage() {
     key: "role",
     label: t("accounting.fields.role"),
     render: (user) => (
-      <Chip size="small" color={roleColor(user.role)} label={t(`roles.${roleLabelKey(user.role)}`)} />
+      <Chip
+        size="small"
+        color={roleColor(user.role)}
+        variant={isJuniorAssistant(user) ? "outlined" : "filled"}
+        data-testid="user-role"
+        label={roleText(t, user)}
+      />
     ),
   };
   const policyColumn: ListColumn<AccountingUser> = {

@@ -3,7 +3,7 @@ import Chip from "@mui/material/Chip";
 import Typography from "@mui/material/Typography";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
-import { formatMoment } from "../../../app/format";
+import { formatClock, formatMoment } from "../../../app/format";
 
 /** Chip colours of device statuses (spec section 4). */
 export const STATUS_COLORS: Record<DeviceStatus, "error" | "warning" | "default" | "success"> = {
@@ -71,12 +71,25 @@ export function SignalLabel({ quality, csq }: { quality: SignalQuality; csq?: nu
 }
 
 /** How long ago a moment was (spec section 9: under 30 minutes 'just now'); the exact time on hover. */
-export function RelativeTime({ time, now }: { time: number | null; now: number }) {
+export function RelativeTime({
+  time,
+  now,
+  hasClock = false,
+}: {
+  time: number | null;
+  now: number;
+  hasClock?: boolean;
+}) {
   const { t, i18n } = useTranslation();
   if (time === null) return <>{t("fleet.time.never")}</>;
   return (
     <span title={formatMoment(time, i18n.language)} style={{ whiteSpace: "nowrap" }}>
       {relativeTimeText(t, time, now)}
+      {hasClock ? (
+        <span data-testid="time-clock" style={{ display: "block", fontSize: "0.75rem", opacity: 0.7 }}>
+          {formatClock(time, now, i18n.language)}
+        </span>
+      ) : null}
     </span>
   );
 }

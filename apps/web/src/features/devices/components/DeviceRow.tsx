@@ -3,7 +3,7 @@ import Checkbox from "@mui/material/Checkbox";
 import type { TFunction } from "i18next";
 import { memo } from "react";
 import { Link as RouterLink } from "react-router";
-import { formatMoment, formatNumber } from "../../../app/format";
+import { formatClock, formatMoment, formatNumber } from "../../../app/format";
 import { relativeTimeText, STATUS_COLORS, signalTitle } from "./DeviceLabels";
 import { chipColorClass, rowClasses as cls, signalClass } from "./deviceTableStyles";
 
@@ -54,15 +54,29 @@ export const DeviceRow = memo(function DeviceRow({
       </td>
       <td className={`${WIDE_CELL} ${cls.description}`}>{device.description}</td>
       <td className={WIDE_CELL}>{device.board.model ?? "—"}</td>
-      <td className={WIDE_CELL}>{device.firmware ?? "—"}</td>
+      <td className={`${WIDE_CELL} ${cls.clipped}`} title={device.firmware ?? undefined}>
+        {device.firmware ?? "—"}
+      </td>
       <td className={CELL}>
-        <span
-          className={`${cls.chip} ${chipColorClass(STATUS_COLORS[status])}`}
-          data-testid="status-chip"
-          data-status={status}
-        >
-          <span className={cls.chipLabel}>{t(`fleet.status.${status}`)}</span>
-        </span>
+        <div className={cls.statusStack}>
+          <span
+            className={`${cls.chip} ${chipColorClass(STATUS_COLORS[status])}`}
+            data-testid="status-chip"
+            data-status={status}
+          >
+            <span className={cls.chipLabel}>{t(`fleet.status.${status}`)}</span>
+          </span>
+          {/* Status is about contact (spec §4): an online router whose uplink is down says so too. */}
+          {device.wan_up === false ? (
+            <span
+              className={`${cls.chip} ${chipColorClass("error")}`}
+              data-testid="wan-down"
+              title={t("fleet.wanDown.hint")}
+            >
+              <span className={cls.chipLabel}>{t("fleet.wanDown.label")}</span>
+            </span>
+          ) : null}
+        </div>
       </td>
       <td className={CELL}>
         <span className={`${signalClass(signal.quality)} ${cls.nowrap}`} title={signalTitle(signal.csq)}>
@@ -93,6 +107,9 @@ export const DeviceRow = memo(function DeviceRow({
         ) : (
           <span className={cls.nowrap} title={formatMoment(time, language)}>
             {relativeTimeText(t, time, now)}
+            <span className={cls.clock} data-testid="time-clock">
+              {formatClock(time, now, language)}
+            </span>
           </span>
         )}
       </td>

@@ -37,6 +37,33 @@ function renderTable(rows: Device[]) {
   return { ...result, rerenderRows: (next: Device[]) => result.rerender(view(next)) };
 }
 
+describe("DeviceTable: WAN beside the status (issue 11)", () => {
+  beforeAll(() => setLocale("en"));
+  afterEach(cleanup);
+
+  it("marks an online router whose modems are all offline as WAN down, and only that one", () => {
+    renderTable([device(1, { wan_up: false }), device(2, { wan_up: true }), device(3, { wan_up: null })]);
+    const rows = screen.getAllByTestId("device-row");
+    expect(within(rows[0]).getByTestId("wan-down").textContent).toBe("WAN down");
+    expect(within(rows[0]).getByTestId("status-chip").dataset.status).toBe("online");
+    expect(within(rows[1]).queryByTestId("wan-down")).toBeNull();
+    expect(within(rows[2]).queryByTestId("wan-down")).toBeNull();
+  });
+
+  it("shows the time of day under 'just now', so two recent contacts can be told apart", () => {
+    vi.useFakeTimers({ now: NOW, toFake: ["Date"] });
+    try {
+      renderTable([device(1, { time: NOW - 2 * 60_000 }), device(2, { time: NOW - 20 * 60_000 })]);
+      const clocks = screen.getAllByTestId("time-clock").map((clock) => clock.textContent);
+      expect(clocks).toHaveLength(2);
+      expect(clocks[0]).not.toBe(clocks[1]);
+      expect(screen.getAllByTestId("device-row")[0].textContent).toContain("just now");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe("DeviceTable rows", () => {
   beforeAll(() => setLocale("en"));
   afterEach(() => {

@@ -75,7 +75,12 @@ export function DeviceTable({ rows, pageSize, sort, onSort, selected, onSelect }
             {COLUMNS.map((column) => (
               <TableCell
                 key={column.id}
-                sx={{ whiteSpace: "nowrap", ...("isWideOnly" in column ? WIDE_ONLY : {}) }}
+                sx={{
+                  px: 1,
+                  "&:first-of-type": { pl: 2 },
+                  "&:last-of-type": { pr: 2 },
+                  ...("isWideOnly" in column ? WIDE_ONLY : {}),
+                }}
               >
                 {column.sort ? (
                   <TableSortLabel

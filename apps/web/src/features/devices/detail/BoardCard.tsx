@@ -49,6 +49,19 @@ export function BoardCard({
         <Field label={t("fleet.columns.signal")}>
           <SignalLabel quality={device.signal.quality} csq={device.signal.csq} />
         </Field>
+        <Field label={t("fleet.device.wan")}>
+          {device.wan_up === null ? (
+            "—"
+          ) : (
+            <Chip
+              data-testid="device-wan"
+              size="small"
+              color={device.wan_up ? "success" : "error"}
+              variant={device.wan_up ? "outlined" : "filled"}
+              label={t(device.wan_up ? "fleet.wan.online" : "fleet.wan.offline")}
+            />
+          )}
+        </Field>
         <Field label={t("fleet.columns.events")}>{device.events}</Field>
         <Field label={t("fleet.columns.description")}>{orDash(device.description)}</Field>
         <Field label={t("fleet.columns.tags")}>

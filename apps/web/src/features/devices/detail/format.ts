@@ -1,19 +1,28 @@
 import { fileSizeParts } from "@cellfleet/contract";
+import { formatNumber } from "../../../app/format";
+import { i18n } from "../../../app/i18n";
 
-/** A byte count as '1.5 MB' (units of 1024, spec section 9). */
-export function formatBytes(bytes: number): string {
+// Units follow the interface language (issue 11): "1,5 МБ" and "3д 4ч 5м" in Russian, "1.5 MB" and
+// "3d 4h 5m" in English. The texts are the locale's (files.units, units.duration).
+
+/** A byte count as '1.5 MB' (units of 1024, spec section 9), in the interface language. */
+export function formatBytes(bytes: number, language: string = i18n.language): string {
   const { value, unit } = fileSizeParts(bytes);
-  return `${value} ${unit}`;
+  return `${formatNumber(value, language)} ${i18n.t(`files.units.${unit}`, { lng: language })}`;
 }
 
-/** A duration in seconds as '3d 4h 5m' (or '45s' under a minute). */
-export function formatDuration(totalSeconds: number): string {
+/** A duration in seconds as '3d 4h 5m' (or '45s' under a minute), in the interface language. */
+export function formatDuration(totalSeconds: number, language: string = i18n.language): string {
+  const unit = (key: "d" | "h" | "m" | "s", count: number) =>
+    `${count}${i18n.t(`units.duration.${key}`, { lng: language })}`;
   const seconds = Math.max(0, Math.floor(totalSeconds));
-  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 60) return unit("s", seconds);
   const days = Math.floor(seconds / 86_400);
   const hours = Math.floor((seconds % 86_400) / 3600);
   const minutes = Math.floor((seconds % 3600) / 60);
-  return [days ? `${days}d` : "", hours ? `${hours}h` : "", `${minutes}m`].filter(Boolean).join(" ");
+  return [days ? unit("d", days) : "", hours ? unit("h", hours) : "", unit("m", minutes)]
+    .filter(Boolean)
+    .join(" ");
 }
 
 /** A value that may be missing, as text; missing shows a dash. */

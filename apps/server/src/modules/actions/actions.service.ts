@@ -1,0 +1,197 @@
+import { randomUUID } from "node:crypto";
+import {
+  approverKinds,
+  COMMAND_TYPES_WITH_DOWNLOAD,
+  type Command,
+  type CommandDryRun,
+  type CommandType,
+  type CreateCommandInput,
+  initialExecutionStatus,
+  isBuiltInCommandType,
+  needsApproval,
+} from "@cellfleet/contract";
+import type { Kysely } from "kysely";
+import { assertCan, subjectOf } from "../../platform/auth/permissions";
+import type { SessionContext } from "../../platform/auth/session-guard";
+import type { AppContext } from "../../platform/context";
+import { type DB, toJsonb } from "../../platform/db/schema";
+import { AppError } from "../../platform/errors";
+import { type DeviceUserActionPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
+import { requireDeviceDomain } from "../devices/devices.service";
+import { toCommandDto } from "./actions.mapper";
+import { announceApproval, raiseApprovalEvent } from "./approvals.service";
+import { commandsRepo, type TargetDevice } from "./commands.repo";
+import { enqueuePump } from "./delivery.service";
+import { executionsRepo } from "./executions.repo";
+import { publishCommandChanges, recountCommands } from "./executions.service";
+
+/** A router counts as offline now when it has not reported for this long (the protocol's keep-alive). */
+const OFFLINE_AFTER_MS = 5 * 60_000;
+
+/** What a new command resolves to before anything is written. */
+interface ResolvedCommand {
+  type: string;
+  wireType: CommandType;
+  args: Record<string, string | number | boolean | null>;
+  devices: TargetDevice[];
+  needsApproval: boolean;
+}
+
+/** Checks a new command and resolves its type and targets (shared by the dry run and the real thing). */
+async function resolveCommand(
+  ctx: AppContext,
+  domainId: string,
+  session: SessionContext,
+  input: CreateCommandInput,
+): Promise<ResolvedCommand> {
+  if (input.type === "") throw new AppError("TYPE_NOT_SPECIFIED");
+  const repo = commandsRepo(ctx.db);
+  let wireType: CommandType;
+  let args = { ...input.args };
+  if (isBuiltInCommandType(input.type)) wireType = input.type;
+  else {
+    const custom = await repo.findCommandTypeByName(domainId, input.type);
+    if (!custom) throw new AppError("UNKNOWN_COMMAND_TYPE");
+    wireType = "shell";
+    args = { ...args, script: custom.command };
+  }
+  if (wireType === "shell" && (typeof args.script !== "string" || args.script.trim() === ""))
+    throw new AppError("COMMAND_TEMPLATE_MISSING", "A shell command needs a script");
+  if (COMMAND_TYPES_WITH_DOWNLOAD.includes(wireType) && !input.file_id)
+    throw new AppError("COMMAND_FILE_NOT_FOUND", `${wireType} needs a file`);
+  const now = ctx.now().getTime();
+  if (input.run_until !== null && input.run_until <= now)
+    throw new AppError("INVALID_VALUE_TYPE", "Run-until must be in the future");
+  if (input.run_until !== null && input.delayed_until !== null && input.delayed_until >= input.run_until)
+    throw new AppError("INVALID_VALUE_TYPE", "Delayed-until must come before run-until");
+  const { devices: ids, tags, all } = input.targets;
+  if (!all && ids.length === 0 && tags.length === 0) throw new AppError("TARGETS_NOT_SPECIFIED");
+  const devices = await repo.findTargetDevices(domainId, input.targets);
+  const found = new Set(devices.map((device) => device.id));
+  // Another domain's router is not one of ours: the same answer as for one that never existed.
+  if (ids.some((id) => !found.has(id))) throw new AppError("DEVICE_NOT_FOUND");
+  if (devices.length === 0) throw new AppError("TARGETS_NOT_SPECIFIED", "No router matches the targets");
+  return { type: input.type, wireType, args, devices, needsApproval: needsApproval(subjectOf(session)) };
+}
+
+function isOnline(device: TargetDevice, now: number): boolean {
+  return device.last_contact !== null && now - device.last_contact.getTime() < OFFLINE_AFTER_MS;
+}
+
+/** POST /api/commands/dry-run: the targets, how many are offline now, and whose approval it needs. */
+export async function dryRunCommand(
+  ctx: AppContext,
+  session: SessionContext,
+  input: CreateCommandInput,
+): Promise<CommandDryRun> {
+  const domainId = requireDeviceDomain(session);
+  const resolved = await resolveCommand(ctx, domainId, session, input);
+  const now = ctx.now().getTime();
+  return {
+    targets: resolved.devices.length,
+    offline: resolved.devices.filter((device) => !isOnline(device, now)).length,
+    sample: resolved.devices
+      .slice(0, 20)
+      .map((device) => ({ _id: device.id, ident: device.ident, is_online: isOnline(device, now) })),
+    needs_approval: resolved.needsApproval,
+    approvers: approverKinds(subjectOf(session)).filter((kind) => kind === "admin" || kind === "assistant"),
+  };
+}
+
+/** Writes the `device.user_action` outbox event: a person sent a command to these routers. */
+async function emitCommandAction(
+  ctx: AppContext,
+  trx: Kysely<DB>,
+  session: SessionContext,
+  domainId: string,
+  type: string,
+  devices: readonly TargetDevice[],
+): Promise<void> {
+  const payload: DeviceUserActionPayload = {
+    domain_id: domainId,
+    action: "command",
+    author_id: session.user.id,
+    author: session.user.username,
+    detail: type,
+    devices: devices.map((device) => ({ id: device.id, ident: device.ident, tags: device.tags })),
+  };
+  await ctx.jobs.emit(trx, OUTBOX_EVENTS.deviceUserAction, { ...payload }, { domainId });
+}
+
+/**
+ * POST /api/command/new: a command with one execution per router, waiting for approval (and
+ * announced as an event and on the socket), for its time, or queued for delivery at once.
+ */
+export async function createCommand(
+  ctx: AppContext,
+  session: SessionContext,
+  input: CreateCommandInput,
+): Promise<Command> {
+  const domainId = requireDeviceDomain(session);
+  const resolved = await resolveCommand(ctx, domainId, session, input);
+  const now = ctx.now();
+  const id = randomUUID();
+  const isDelayed = input.delayed_until !== null && input.delayed_until > now.getTime();
+  const status = initialExecutionStatus({ needsApproval: resolved.needsApproval, isDelayed });
+  await ctx.jobs.transaction(async (trx) => {
+    await commandsRepo(trx).insertCommand(domainId, {
+      id,
+      type: resolved.type,
+      wire_type: resolved.wireType,
+      args: toJsonb(resolved.args),
+      file_id: input.file_id ?? null,
+      targets: toJsonb(input.targets),
+      status: "in_progress",
+      needs_approval: resolved.needsApproval,
+      author_id: session.user.id,
+      author_name: session.user.full_name || session.user.username,
+      author_role: session.role,
+      author_is_junior: session.user.is_junior,
+      delayed_until: input.delayed_until === null ? null : new Date(input.delayed_until),
+      run_until: input.run_until === null ? null : new Date(input.run_until),
+      total: resolved.devices.length,
+      counts: toJsonb({}),
+      create_time: now,
+      update_time: now,
+    });
+    await executionsRepo(trx).insertExecutions(
+      domainId,
+      resolved.devices.map((device) => ({
+        id: randomUUID(),
+        command_id: id,
+        device_id: device.id,
+        status,
+        create_time: now,
+        update_time: now,
+      })),
+    );
+    await recountCommands(trx, domainId, [id], now);
+    await emitCommandAction(ctx, trx, session, domainId, resolved.type, resolved.devices);
+    if (status === "unapproved") await raiseApprovalEvent(trx, domainId, session, id, resolved, now);
+    if (status === "queued")
+      await enqueuePump(
+        ctx,
+        trx,
+        resolved.devices.map((device) => device.id),
+      );
+  });
+  const row = await commandsRepo(ctx.db).findCommand(domainId, id);
+  if (!row) throw new AppError("ADD_COMMAND_FAILED");
+  const command = toCommandDto(row);
+  await publishCommandChanges(ctx, domainId, [id]);
+  if (status === "unapproved") await announceApproval(ctx, domainId, command);
+  return command;
+}
+
+/** POST /api/command/{id}: one command of the domain; another domain's is COMMAND_NOT_FOUND. */
+export async function getCommand(ctx: AppContext, session: SessionContext, id: string): Promise<Command> {
+  const domainId = requireDeviceDomain(session);
+  const row = await commandsRepo(ctx.db).findCommand(domainId, id);
+  if (!row) throw new AppError("COMMAND_NOT_FOUND");
+  return toCommandDto(row);
+}
+
+/** Checks the session may create commands (the retry of failed executions is a new command). */
+export function assertMayCreate(session: SessionContext): void {
+  assertCan(session, "commands.create");
+}

@@ -1,0 +1,192 @@
+import {
+  approverKinds,
+  type Command,
+  type CommandDecision,
+  type CreateCommandInput,
+  type ExecutionEvent,
+  type Role,
+} from "@cellfleet/contract";
+import type { Kysely } from "kysely";
+import { assertCan, subjectOf } from "../../platform/auth/permissions";
+import type { SessionContext } from "../../platform/auth/session-guard";
+import { domainTopic } from "../../platform/bus/bus";
+import type { AppContext } from "../../platform/context";
+import type { DB } from "../../platform/db/schema";
+import { AppError } from "../../platform/errors";
+import { requireDeviceDomain } from "../devices/devices.service";
+import { toCommandDto } from "./actions.mapper";
+import { type CommandRow, commandsRepo } from "./commands.repo";
+import { enqueuePump } from "./delivery.service";
+import { executionsRepo } from "./executions.repo";
+import { moveExecutions, publishCommandChanges, recountCommands } from "./executions.service";
+
+/** Writes the 'command needing approval' event in the command's transaction. */
+export async function raiseApprovalEvent(
+  trx: Kysely<DB>,
+  domainId: string,
+  session: SessionContext,
+  commandId: string,
+  resolved: { type: string; devices: readonly unknown[] },
+  now: Date,
+): Promise<void> {
+  await commandsRepo(trx).insertPersonEvent(domainId, {
+    kind: "command_needs_approval",
+    level: "warning",
+    message: `${session.user.username}: ${resolved.type} → ${resolved.devices.length}`,
+    details: {
+      command_id: commandId,
+      type: resolved.type,
+      targets: resolved.devices.length,
+      author: session.user.username,
+      approvers: approverKinds(subjectOf(session)),
+    },
+    author_id: session.user.id,
+    create_time: now,
+  });
+}
+
+/** Pushes the 'approval' socket message: a command waits for a decision (or no longer does). */
+export async function announceApproval(ctx: AppContext, domainId: string, command: Command): Promise<void> {
+  try {
+    await ctx.bus.publish(domainTopic(domainId), { type: "approval", content: [command] });
+  } catch (error) {
+    ctx.log.error({ err: error, domainId }, "publishing an approval message failed");
+  }
+}
+
+function authorOf(row: CommandRow) {
+  return { _id: row.author_id, role: row.author_role as Role, is_junior: row.author_is_junior };
+}
+
+/** Applies an event to a whole command under its row lock, recounts it and pushes the change. */
+async function decide(
+  ctx: AppContext,
+  session: SessionContext,
+  id: string,
+  check: (row: CommandRow) => void,
+  event: (row: CommandRow) => ExecutionEvent,
+  write: (trx: Kysely<DB>, domainId: string, row: CommandRow) => Promise<void>,
+): Promise<Command> {
+  const domainId = requireDeviceDomain(session);
+  const now = ctx.now();
+  const moved = await ctx.jobs.transaction(async (trx) => {
+    const row = await commandsRepo(trx).lockCommand(domainId, id);
+    if (!row) throw new AppError("COMMAND_NOT_FOUND");
+    check(row);
+    const changed = await moveExecutions(trx, domainId, { commandId: id }, event(row), now);
+    if (changed.length === 0)
+      throw new AppError("OPERATION_IS_NOT_SUPPORTED", "Nothing of the command can change so");
+    await write(trx, domainId, row);
+    await recountCommands(trx, domainId, [id], now);
+    const queued = changed.filter((row) => row.status === "queued").map((row) => row.device_id);
+    if (queued.length > 0) await enqueuePump(ctx, trx, queued);
+    return changed;
+  });
+  const row = await commandsRepo(ctx.db).findCommand(domainId, id);
+  if (!row) throw new AppError("COMMAND_NOT_FOUND");
+  const executionIds = moved.map((execution) => execution.id);
+  await publishCommandChanges(ctx, domainId, [id], executionIds);
+  return toCommandDto(row);
+}
+
+/**
+ * POST /api/command/{id}/approve: an approver the permission table allows for this author (never
+ * the author) releases the waiting executions: to their delayed-until time, or queued at once.
+ */
+export async function approveCommand(
+  ctx: AppContext,
+  session: SessionContext,
+  id: string,
+  _decision: CommandDecision,
+): Promise<Command> {
+  const now = ctx.now().getTime();
+  const command = await decide(
+    ctx,
+    session,
+    id,
+    (row) => {
+      assertCan(session, "commands.approve", authorOf(row));
+      if (row.run_until && row.run_until.getTime() <= now)
+        throw new AppError("OPERATION_IS_NOT_SUPPORTED", "The approval lapsed at run-until");
+    },
+    (row) => ({
+      type: "approve",
+      isDelayed: row.delayed_until !== null && row.delayed_until.getTime() > now,
+    }),
+    (trx, domainId) =>
+      commandsRepo(trx).updateCommand(domainId, id, {
+        approver_id: session.user.id,
+        approver_name: session.user.full_name || session.user.username,
+        update_time: ctx.now(),
+      }),
+  );
+  await announceApproval(ctx, requireDeviceDomain(session), command);
+  return command;
+}
+
+/** POST /api/command/{id}/decline: the approver declines with a reason; every execution is cancelled. */
+export async function declineCommand(
+  ctx: AppContext,
+  session: SessionContext,
+  id: string,
+  decision: CommandDecision,
+): Promise<Command> {
+  const reason = decision.reason ?? "";
+  const command = await decide(
+    ctx,
+    session,
+    id,
+    (row) => assertCan(session, "commands.approve", authorOf(row)),
+    () => ({ type: "decline" }),
+    (trx, domainId) =>
+      commandsRepo(trx).updateCommand(domainId, id, {
+        approver_id: session.user.id,
+        approver_name: session.user.full_name || session.user.username,
+        declined_reason: reason,
+        update_time: ctx.now(),
+      }),
+  );
+  await announceApproval(ctx, requireDeviceDomain(session), command);
+  return command;
+}
+
+/** POST /api/command/{id}/cancel: cancels what has not reached a router yet. */
+export async function cancelCommand(ctx: AppContext, session: SessionContext, id: string): Promise<Command> {
+  return decide(
+    ctx,
+    session,
+    id,
+    () => undefined,
+    () => ({ type: "cancel" }),
+    async () => undefined,
+  );
+}
+
+/** The body of a new command that repeats one for the routers whose executions failed. */
+export async function failedRetryInput(
+  ctx: AppContext,
+  session: SessionContext,
+  id: string,
+): Promise<CreateCommandInput> {
+  const domainId = requireDeviceDomain(session);
+  const row = await commandsRepo(ctx.db).findCommand(domainId, id);
+  if (!row) throw new AppError("COMMAND_NOT_FOUND");
+  const failed = await executionsRepo(ctx.db).findExecutions(
+    domainId,
+    { commandId: id, statuses: ["failed", "timed_out", "attempts_exceeded", "expired"] },
+    100_000,
+    0,
+  );
+  if (failed.length === 0) throw new AppError("TARGETS_NOT_SPECIFIED", "No execution of the command failed");
+  const isCustom = row.type !== row.wire_type;
+  const { script: _script, ...args } = row.args;
+  return {
+    type: row.type,
+    args: isCustom ? args : row.args,
+    file_id: row.file_id ?? undefined,
+    targets: { devices: failed.map((execution) => execution.device_id), tags: [], all: false },
+    delayed_until: null,
+    run_until:
+      row.run_until && row.run_until.getTime() > ctx.now().getTime() ? row.run_until.getTime() : null,
+  };
+}

@@ -1,0 +1,188 @@
+import type { ActionStatus, ExecutionCounts } from "@cellfleet/contract";
+import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
+import { type DB, toJsonb } from "../../platform/db/schema";
+import type { CommandsTable, CommandTypesTable } from "../../platform/db/schema-actions";
+
+/** A stored command. */
+export type CommandRow = Selectable<CommandsTable>;
+/** A stored custom command type. */
+export type CommandTypeRow = Selectable<CommandTypesTable>;
+
+/** What a list of commands is narrowed by. */
+export interface CommandFilter {
+  statuses?: readonly ActionStatus[];
+  types?: readonly string[];
+}
+
+/** A router a command can go to. */
+export interface TargetDevice {
+  id: string;
+  ident: string;
+  tags: string[];
+  last_contact: Date | null;
+}
+
+/** Commands, their targets and the domain's custom types (Kysely only). */
+export function commandsRepo(db: Kysely<DB>) {
+  return {
+    async insertCommand(domainId: string, row: Omit<Insertable<CommandsTable>, "domain_id">): Promise<void> {
+      await db
+        .insertInto("commands")
+        .values({ ...row, domain_id: domainId })
+        .execute();
+    },
+
+    async findCommand(domainId: string, id: string): Promise<CommandRow | undefined> {
+      return db
+        .selectFrom("commands")
+        .selectAll()
+        .where("domain_id", "=", domainId)
+        .where("id", "=", id)
+        .executeTakeFirst();
+    },
+
+    /** Locks the command row, so two people deciding at once see each other's decision. */
+    async lockCommand(domainId: string, id: string): Promise<CommandRow | undefined> {
+      return db
+        .selectFrom("commands")
+        .selectAll()
+        .where("domain_id", "=", domainId)
+        .where("id", "=", id)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+
+    async findCommands(
+      domainId: string,
+      filter: CommandFilter,
+      limit: number,
+      offset: number,
+    ): Promise<CommandRow[]> {
+      let query = db.selectFrom("commands").selectAll().where("domain_id", "=", domainId);
+      if (filter.statuses && filter.statuses.length > 0) query = query.where("status", "in", filter.statuses);
+      if (filter.types && filter.types.length > 0) query = query.where("type", "in", filter.types);
+      return query.orderBy("create_time", "desc").orderBy("id").limit(limit).offset(offset).execute();
+    },
+
+    async updateCommand(
+      domainId: string,
+      id: string,
+      changes: Partial<Pick<CommandRow, "approver_id" | "approver_name" | "declined_reason" | "update_time">>,
+    ): Promise<void> {
+      await db
+        .updateTable("commands")
+        .set(changes)
+        .where("domain_id", "=", domainId)
+        .where("id", "=", id)
+        .execute();
+    },
+
+    /** Writes a command's counts and the status worked out from them. */
+    async setCommandCounts(
+      domainId: string,
+      id: string,
+      counts: ExecutionCounts,
+      status: ActionStatus,
+      now: Date,
+    ): Promise<void> {
+      await db
+        .updateTable("commands")
+        .set({ counts: toJsonb(counts), status, update_time: now })
+        .where("domain_id", "=", domainId)
+        .where("id", "=", id)
+        .execute();
+    },
+
+    /** The routers of the domain named by id, carrying any of the tags, or all of them. */
+    async findTargetDevices(
+      domainId: string,
+      targets: { devices: readonly string[]; tags: readonly string[]; all: boolean },
+    ): Promise<TargetDevice[]> {
+      let query = db
+        .selectFrom("devices")
+        .select(["id", "ident", "tags", "last_contact"])
+        .where("domain_id", "=", domainId);
+      if (!targets.all) {
+        query = query.where((eb) => {
+          const ors = [];
+          if (targets.devices.length > 0) ors.push(eb("id", "in", targets.devices));
+          if (targets.tags.length > 0) ors.push(sql<boolean>`tags ?| ${sql.val(targets.tags)}::text[]`);
+          return ors.length > 0 ? eb.or(ors) : sql<boolean>`false`;
+        });
+      }
+      return query.orderBy("ident").execute();
+    },
+
+    /** The types of the domain's commands, most used first: the quick list. */
+    async findMostUsedTypes(domainId: string, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom("commands")
+        .select(["type", (eb) => eb.fn.countAll<string>().as("uses")])
+        .where("domain_id", "=", domainId)
+        .groupBy("type")
+        .orderBy("uses", "desc")
+        .orderBy("type")
+        .limit(limit)
+        .execute();
+      return rows.map((row) => row.type);
+    },
+
+    /** A server-raised event about a person (no router, no seq): 'command needing approval'. */
+    async insertPersonEvent(
+      domainId: string,
+      row: {
+        kind: string;
+        level: "info" | "warning";
+        message: string;
+        details: Record<string, unknown>;
+        author_id: string;
+        create_time: Date;
+      },
+    ): Promise<void> {
+      await db
+        .insertInto("events")
+        .values({ ...row, domain_id: domainId, device_id: null, details: toJsonb(row.details) })
+        .execute();
+    },
+
+    async findCommandTypes(domainId: string): Promise<CommandTypeRow[]> {
+      return db
+        .selectFrom("command_types")
+        .selectAll()
+        .where("domain_id", "=", domainId)
+        .orderBy("type")
+        .execute();
+    },
+
+    async findCommandTypeByName(domainId: string, type: string): Promise<CommandTypeRow | undefined> {
+      return db
+        .selectFrom("command_types")
+        .selectAll()
+        .where("domain_id", "=", domainId)
+        .where(sql<string>`lower(type)`, "=", type.toLowerCase())
+        .executeTakeFirst();
+    },
+
+    async insertCommandType(
+      domainId: string,
+      row: Omit<Insertable<CommandTypesTable>, "domain_id">,
+    ): Promise<void> {
+      await db
+        .insertInto("command_types")
+        .values({ ...row, domain_id: domainId })
+        .execute();
+    },
+
+    async deleteCommandType(domainId: string, id: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom("command_types")
+        .where("domain_id", "=", domainId)
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+/** The commands repo's type. */
+export type CommandsRepo = ReturnType<typeof commandsRepo>;

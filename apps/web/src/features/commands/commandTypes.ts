@@ -1,0 +1,6 @@
+import { COMMAND_TYPES } from "@cellfleet/contract";
+
+/** A built-in type's label, or a custom type's own name. */
+export function typeLabel(t: (key: string) => string, type: string): string {
+  return (COMMAND_TYPES as readonly string[]).includes(type) ? t(`commands.types.${type}`) : type;
+}

@@ -1,0 +1,136 @@
+import { type Command, type CommandsSocketContent, canApprove, type Execution } from "@cellfleet/contract";
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { pushInfoMessage } from "../../app/messages/messageStore";
+import { notice } from "../../app/messages/texts";
+import { useRealtime } from "../../app/realtime/useRealtime";
+import { useSession } from "../../app/session/useSession";
+import { eventsKeys } from "../events/keys";
+import {
+  actOnCommand,
+  createCommand,
+  getCommand,
+  getCommands,
+  getCommandTypes,
+  getReport,
+  getReports,
+} from "./commands.api";
+import { commandsKeys } from "./keys";
+
+/** The commands list with its facets (status, type). */
+export function commandsQueryOptions(filter: { status?: string[]; type?: string[] }) {
+  return queryOptions({
+    queryKey: commandsKeys.list(filter),
+    queryFn: ({ signal }) => getCommands(filter as Parameters<typeof getCommands>[0], signal),
+  });
+}
+
+export function commandQueryOptions(id: string) {
+  return queryOptions({ queryKey: commandsKeys.detail(id), queryFn: ({ signal }) => getCommand(id, signal) });
+}
+
+export function executionsQueryOptions(commandId: string) {
+  return queryOptions({
+    queryKey: commandsKeys.executions(commandId),
+    queryFn: ({ signal }) => getReports({ command_id: commandId }, signal),
+  });
+}
+
+export function reportsQueryOptions(filter: { device_id?: string }) {
+  return queryOptions({
+    queryKey: commandsKeys.reports(filter),
+    queryFn: ({ signal }) => getReports(filter, signal),
+  });
+}
+
+export function reportQueryOptions(deviceId: string, reportId: string) {
+  return queryOptions({
+    queryKey: commandsKeys.report(deviceId, reportId),
+    queryFn: ({ signal }) => getReport(deviceId, reportId, signal),
+  });
+}
+
+export function commandTypesQueryOptions() {
+  return queryOptions({ queryKey: commandsKeys.types(), queryFn: ({ signal }) => getCommandTypes(signal) });
+}
+
+/** Replaces rows by id in a cached list, keeping its order; new commands go first. */
+export function mergeById<T extends { _id: string }>(
+  rows: readonly T[],
+  changed: readonly T[],
+  isNewFirst: boolean,
+): T[] {
+  const byId = new Map(changed.map((row) => [row._id, row]));
+  const merged = rows.map((row) => byId.get(row._id) ?? row);
+  const known = new Set(rows.map((row) => row._id));
+  const added = changed.filter((row) => !known.has(row._id));
+  return isNewFirst ? [...added, ...merged] : [...merged, ...added];
+}
+
+/**
+ * Keeps the cached commands and executions live from the socket's `commands` message: changed
+ * commands replace theirs; executions replace theirs, or (when the server sent only counts) the
+ * command's executions are read again.
+ */
+export function useLiveCommands(): void {
+  const queryClient = useQueryClient();
+  useRealtime("commands", (message) => {
+    const content = (message as { content?: CommandsSocketContent }).content;
+    if (!content) return;
+    for (const command of content.commands) {
+      queryClient.setQueryData<Command>(commandsKeys.detail(command._id), command);
+      const executions = content.executions.filter((row) => row.command_id === command._id);
+      if (executions.length > 0)
+        queryClient.setQueryData<Execution[]>(commandsKeys.executions(command._id), (rows) =>
+          rows ? mergeById(rows, executions, false) : rows,
+        );
+      else void queryClient.invalidateQueries({ queryKey: commandsKeys.executions(command._id) });
+    }
+    queryClient.setQueriesData<Command[]>({ queryKey: commandsKeys.lists() }, (rows) =>
+      rows ? mergeById(rows, content.commands, true) : rows,
+    );
+  });
+}
+
+/** Sends a new command; lists are read again. */
+export function useCreateCommand() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createCommand,
+    onSuccess: (command) => {
+      queryClient.setQueryData(commandsKeys.detail(command._id), command);
+      void queryClient.invalidateQueries({ queryKey: commandsKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: commandsKeys.types() });
+    },
+  });
+}
+
+/** Approve, decline, cancel or retry the failed: the command and the lists are updated. */
+export function useCommandAction(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (vars: { action: "approve" | "decline" | "cancel" | "retry-failed"; reason?: string }) =>
+      actOnCommand(id, vars.action, { reason: vars.reason }),
+    onSuccess: (command) => {
+      queryClient.setQueryData(commandsKeys.detail(command._id), command);
+      void queryClient.invalidateQueries({ queryKey: commandsKeys.executions(id) });
+      void queryClient.invalidateQueries({ queryKey: commandsKeys.lists() });
+    },
+  });
+}
+
+/**
+ * 'Your action is required' (spec section 8), linking to /events, when the socket announces a
+ * command waiting for a decision this person may make (never the author's own).
+ */
+export function useApprovalNotices(): void {
+  const user = useSession();
+  const queryClient = useQueryClient();
+  useRealtime("approval", (message) => {
+    const content = (message as { content?: Command[] }).content ?? [];
+    void queryClient.invalidateQueries({ queryKey: eventsKeys.all });
+    const isMine = content.some(
+      (command) => command.status === "unapproved" && user !== null && canApprove(user, command.author),
+    );
+    if (isMine) pushInfoMessage({ level: "warning", text: notice("actionRequired"), link: "/events" });
+  });
+}

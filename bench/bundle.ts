@@ -1,0 +1,86 @@
+// Bundle budget (issue 11): the gzipped JavaScript each route loads before its page can render, read
+// from the web build's manifest — the entry and everything it imports statically, plus the route's
+// page chunk and what that imports statically. Chunks a page fetches later (the device page's charts)
+// are not counted. `npm run bench:bundle -w bench` builds and prints; bundle.test.ts fails over budget.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const WEB_DIR = path.join(here, "..", "apps", "web");
+const DIST = path.join(WEB_DIR, "dist");
+
+/**
+ * Page modules whose routes are weighed, in gzipped kB (1 kB = 1000 bytes). `targetKb` is issue 11's
+ * budget; `ceilingKb` is what the test enforces today: the measured weight after the route split plus
+ * a little room, so growth fails the test while the gap to the target stays visible (bench/README.md).
+ */
+export const BUDGETS = [
+  { route: "/login", page: "src/features/auth/LoginPage.tsx", targetKb: 150, ceilingKb: 330 },
+  { route: "/dashboard", page: "src/features/devices/DashboardPage.tsx", targetKb: 300, ceilingKb: 350 },
+  { route: "/device/{id}", page: "src/features/devices/DevicePage.tsx", targetKb: null, ceilingKb: 360 },
+] as const;
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+export function buildWeb(): void {
+  // Vitest sets NODE_ENV=test, which would build React's development code: the weight is production's.
+  const env = { ...process.env, NODE_ENV: "production" };
+  execFileSync("npx", ["vite", "build", "--logLevel", "error"], { cwd: WEB_DIR, stdio: "inherit", env });
+}
+
+function readManifest(): Manifest {
+  return JSON.parse(readFileSync(path.join(DIST, ".vite", "manifest.json"), "utf8")) as Manifest;
+}
+
+/** The files a chunk pulls in through static imports, itself included. */
+function staticClosure(manifest: Manifest, key: string, into: Set<string>): Set<string> {
+  const chunk = manifest[key];
+  if (!chunk) throw new Error(`not in the build manifest: ${key}`);
+  if (into.has(chunk.file)) return into;
+  into.add(chunk.file);
+  for (const imported of chunk.imports ?? []) staticClosure(manifest, imported, into);
+  return into;
+}
+
+const gzipBytes = (file: string) => gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length;
+
+export interface RouteWeight {
+  route: string;
+  files: number;
+  gzipKb: number;
+  targetKb: number | null;
+  ceilingKb: number;
+}
+
+/** The gzipped JS of each budgeted route in the current build (apps/web/dist). */
+export function measureRoutes(): RouteWeight[] {
+  const manifest = readManifest();
+  const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
+  if (!entryKey) throw new Error("the build manifest has no entry");
+  return BUDGETS.map(({ route, page, targetKb, ceilingKb }) => {
+    const files = staticClosure(manifest, page, staticClosure(manifest, entryKey, new Set()));
+    const bytes = [...files]
+      .filter((file) => file.endsWith(".js"))
+      .reduce((sum, file) => sum + gzipBytes(file), 0);
+    return { route, files: files.size, gzipKb: Math.round(bytes / 100) / 10, targetKb, ceilingKb };
+  });
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (process.env.BENCH_BUILD !== "0") buildWeb();
+  console.log(
+    "| route | chunks | gzipped JS | ceiling (test) | target (issue 11) |\n| --- | --: | --: | --: | --: |",
+  );
+  for (const row of measureRoutes()) {
+    const target = row.targetKb === null ? "–" : `${row.targetKb} kB`;
+    console.log(`| ${row.route} | ${row.files} | ${row.gzipKb} kB | ${row.ceilingKb} kB | ${target} |`);
+  }
+}
