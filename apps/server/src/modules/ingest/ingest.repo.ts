@@ -66,6 +66,8 @@ export interface EventInsert {
   create_time: Date;
   /** True for a kind the domain switched off: stored and listed, but never 'new' (no badge, no notification). */
   is_read?: boolean;
+  /** With is_read: read for every user too (the badge is per user), see events.repo's readBy. */
+  is_quiet?: boolean;
 }
 
 /** What a batch changes on one device row. */

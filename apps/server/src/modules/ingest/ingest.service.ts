@@ -112,7 +112,10 @@ async function markInactiveKindsRead(r: IngestRepo, plan: BatchPlan): Promise<vo
   ]);
   if (inactive.size === 0) return;
   for (const event of plan.events) {
-    if (inactive.has(`${event.domain_id}\u0000${event.kind}`)) event.is_read = true;
+    if (inactive.has(`${event.domain_id}\u0000${event.kind}`)) {
+      event.is_read = true;
+      event.is_quiet = true;
+    }
   }
 }
 
@@ -214,7 +217,7 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
       if (plan.events.length > 0) await markInactiveKindsRead(r, plan);
       const events = plan.events.length > 0 ? await r.insertEventsAcrossDomains(plan.events) : [];
       // Only unread events are 'new': they count on the device and reach the notification rules.
-      const fresh = events.filter((event) => !event.is_read);
+      const fresh = events.filter((event) => !event.is_quiet);
       const added = new Map<string, number>();
       for (const event of fresh) {
         if (event.device_id) added.set(event.device_id, (added.get(event.device_id) ?? 0) + 1);

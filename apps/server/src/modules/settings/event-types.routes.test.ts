@@ -137,10 +137,10 @@ describe("event types", () => {
     expect(sent()).toEqual([]);
     const stored = await n.t.db
       .selectFrom("events")
-      .select(["kind", "is_read"])
+      .select(["kind", "is_read", "is_quiet"])
       .where("device_id", "=", device.id)
       .execute();
-    expect(stored).toEqual([{ kind: "tunnel_status", is_read: true }]);
+    expect(stored).toEqual([{ kind: "tunnel_status", is_read: true, is_quiet: true }]);
     const row = await n.t.db
       .selectFrom("devices")
       .select("events_unread")

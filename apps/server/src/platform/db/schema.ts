@@ -222,6 +222,8 @@ export interface EventsTable {
   message: Generated<string>;
   details: ColumnType<Record<string, unknown>, string | undefined, string>;
   is_read: Generated<boolean>;
+  /** Raised while its kind was switched off in the domain's event types: new to nobody (0019). */
+  is_quiet: Generated<boolean>;
   author_id: string | null;
   device_time: Timestamp | null;
   create_time: TimestampDefault;

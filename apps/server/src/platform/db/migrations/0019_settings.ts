@@ -47,12 +47,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("update_time", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint("event_types_pkey", ["domain_id", "kind"])
     .execute();
+  // An event raised while its kind was switched off is new to nobody: read for every user (the
+  // per-user read state of 0016 counts it read) and for the devices' counts (is_read).
+  await db.schema
+    .alterTable("events")
+    .addColumn("is_quiet", "boolean", (c) => c.notNull().defaultTo(false))
+    .execute();
   // Ingest asks only for the switched-off kinds of a few domains.
   await sql`create index event_types_inactive on event_types (domain_id) where not active`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable("event_types").execute();
+  await db.schema.alterTable("events").dropColumn("is_quiet").execute();
   await sql`
     update domains set settings = jsonb_set(settings, '{status}', coalesce((
       select jsonb_agg(e) from jsonb_array_elements(settings->'status') e where e->>'name' <> 'pending'), '[]'::jsonb))`.execute(
