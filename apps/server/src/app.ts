@@ -16,6 +16,7 @@ import { authRoutes } from "./modules/auth/auth.routes";
 import { announceAuthChange, createSessionResolver } from "./modules/auth/session.service";
 import { registerBrokerAccountJobs } from "./modules/broker-accounts/broker-accounts.jobs";
 import { devicesRoutes } from "./modules/devices/devices.routes";
+import { registerStatusSweepJob } from "./modules/devices-status/status-sweep.jobs";
 import { eventsRoutes } from "./modules/events/events.routes";
 import { createFileTransferHooks } from "./modules/files/device-uploads.service";
 import { createFileSweep, registerFileJobs } from "./modules/files/files.jobs";
@@ -29,6 +30,7 @@ import { jobsRoutes } from "./modules/jobs/jobs.routes";
 import { setUpNotifications } from "./modules/notifications/notifications.module";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes";
 import { profileRoutes } from "./modules/profile/profile.routes";
+import { settingsRoutes } from "./modules/settings/settings.routes";
 import { createAuditLog } from "./platform/audit/audit-log";
 import { type ApiRouteEntry, recordApiRoutes } from "./platform/auth/permissions";
 import { decorateSessionRequest, installSessionGuard } from "./platform/auth/session-guard";
@@ -165,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const actions = setUpActions(ctx, deps.deliveryTimings);
   app.decorate("deviceLink", ctx.deviceLink);
   app.decorate("commandStatuses", actions.commandStatuses);
+  registerStatusSweepJob(ctx);
   const jobDispatcher = createDispatcher({
     db: ctx.db,
     bus: ctx.bus,
@@ -211,6 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(filesRoutes, { ctx });
       await api.register(actionsRoutes, { ctx });
       await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
+      await api.register(settingsRoutes, { ctx });
       // Production's hooks are the files feature's: a URL reaches only what was granted to its router.
       await api.register(transferRoutes, { ctx, hooks: deps.transferHooks ?? createFileTransferHooks(ctx) });
       await registerRealtimeSocket(api, {

@@ -117,17 +117,32 @@ describe("DomainSettingsSchema", () => {
     expect(DomainSettingsSchema.parse(DEFAULT_DOMAIN_SETTINGS)).toEqual(DEFAULT_DOMAIN_SETTINGS);
   });
 
-  it("flags online above warning on online's minutes", () => {
-    const result = DomainSettingsSchema.safeParse({
-      ...DEFAULT_DOMAIN_SETTINGS,
-      status: [
-        { name: "online", minutes: 90 },
-        { name: "warning", minutes: 60 },
-      ],
-    });
-    expect(result.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
-      ["status.0.minutes", "statusMinutesAbovePrevious"],
-    ]);
+  it("flags online above pending, and pending above warning, on their own minutes", () => {
+    const issues = (online: number, pending: number, warning: number) =>
+      DomainSettingsSchema.safeParse({
+        ...DEFAULT_DOMAIN_SETTINGS,
+        status: [
+          { name: "online", minutes: online },
+          { name: "pending", minutes: pending },
+          { name: "warning", minutes: warning },
+        ],
+      }).error?.issues.map((issue) => [issue.path.join("."), issue.message]);
+    expect(issues(90, 90, 60)).toEqual([["status.1.minutes", "statusMinutesAbovePrevious"]]);
+    expect(issues(31, 30, 60)).toEqual([["status.0.minutes", "statusMinutesAbovePrevious"]]);
+    expect(issues(15, 30, 60)).toBeUndefined();
+    expect(issues(15, 15, 15)).toBeUndefined();
+  });
+
+  it("wants every status with minutes exactly once", () => {
+    expect(
+      DomainSettingsSchema.safeParse({
+        ...DEFAULT_DOMAIN_SETTINGS,
+        status: [
+          { name: "online", minutes: 15 },
+          { name: "warning", minutes: 60 },
+        ],
+      }).success,
+    ).toBe(false);
   });
 
   it("rejects out-of-range minutes and copies, and a repeated status", () => {
@@ -136,6 +151,7 @@ describe("DomainSettingsSchema", () => {
         ...DEFAULT_DOMAIN_SETTINGS,
         status: [
           { name: "online", minutes: 14 },
+          { name: "pending", minutes: 15 },
           { name: "warning", minutes: 60 },
         ],
       }).success,
@@ -149,6 +165,7 @@ describe("DomainSettingsSchema", () => {
         status: [
           { name: "online", minutes: 15 },
           { name: "online", minutes: 20 },
+          { name: "warning", minutes: 60 },
         ],
       }).success,
     ).toBe(false);

@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { StatusThresholdSchema, THRESHOLD_STATUSES } from "./status";
+import { EVENT_KINDS } from "./protocol/messages";
+import { DEFAULT_STATUS_THRESHOLDS, StatusThresholdSchema, THRESHOLD_STATUSES } from "./status";
 import { CopiesSchema, StatusMinutesSchema, validateStatusThresholds } from "./validators/numbers";
 
 /**
  * Domain settings (spec section 3): the minutes of each status but critical, and the copies kept
  * of backups and journals. PATCH /api/settings/domains-all takes it; POST /api/settings/all answers it.
- * Each of online and warning appears once, and online's minutes may not exceed warning's.
+ * Each of online, pending and warning appears once; online's minutes may not exceed pending's, nor
+ * pending's warning's.
  */
 export const DomainSettingsSchema = z
   .object({
@@ -28,12 +30,35 @@ export const DomainSettingsSchema = z
 /** Domain settings. */
 export type DomainSettings = z.infer<typeof DomainSettingsSchema>;
 
-/** Settings a new domain starts with: the default thresholds and 10 copies of each kind; our choice. */
+/** Settings a new domain starts with: the default thresholds (see there) and 10 copies of each kind; our choice. */
 export const DEFAULT_DOMAIN_SETTINGS: DomainSettings = {
-  status: [
-    { name: "online", minutes: 15 },
-    { name: "warning", minutes: 60 },
-  ],
+  status: DEFAULT_STATUS_THRESHOLDS.map((threshold) => ({ ...threshold })),
   backup: { copies: 10 },
   journal: { copies: 10 },
 };
+
+/** Body of PATCH /api/settings/domains-all: the whole domain settings (token optional, as on every call). */
+export const SaveDomainSettingsRequestSchema = DomainSettingsSchema;
+/** Answer of POST /api/settings/all and PATCH /api/settings/domains-all: the domain's settings as stored. */
+export const DomainSettingsAnswerSchema = z.object({ settings: DomainSettingsSchema });
+/** Answer of the settings calls. */
+export type DomainSettingsAnswer = z.infer<typeof DomainSettingsAnswerSchema>;
+
+/**
+ * An event type of the domain (spec section 3): `_id` is the event kind (one of EVENT_KINDS), unique
+ * within a domain. An inactive type's events are still stored and listed, but arrive read: they
+ * raise no 'new' badge and no notification.
+ */
+export const EventTypeSchema = z.object({
+  _id: z.enum(EVENT_KINDS),
+  type: z.enum(EVENT_KINDS),
+  active: z.boolean(),
+});
+/** An event type. */
+export type EventType = z.infer<typeof EventTypeSchema>;
+/** Answer of POST /api/event_types: every kind, in the order of EVENT_KINDS. */
+export const EventTypesAnswerSchema = z.object({ items: z.array(EventTypeSchema) });
+/** Body of PATCH /api/event_type/{id}. */
+export const EventTypeActiveRequestSchema = z.object({ active: z.boolean() });
+/** Answer of PATCH /api/event_type/{id}: the type as stored. */
+export const EventTypeAnswerSchema = z.object({ item: EventTypeSchema });

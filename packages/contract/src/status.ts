@@ -12,8 +12,12 @@ export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 /** Zod schema of a device status. */
 export const DeviceStatusSchema = z.enum(DEVICE_STATUSES);
 
-/** Statuses that carry a minutes threshold in the domain settings, in order of checking. */
-export const THRESHOLD_STATUSES = ["online", "warning"] as const;
+/**
+ * Statuses that carry a minutes threshold in the domain settings, in order of checking: online, then
+ * pending (a router late with its report: between the online and the pending minutes), then warning.
+ * Pending also means "never reported", which needs no threshold (spec section 4).
+ */
+export const THRESHOLD_STATUSES = ["online", "pending", "warning"] as const;
 /** A configured status: a device is in it while its last contact is at most `minutes` old. */
 export interface StatusThreshold {
   name: (typeof THRESHOLD_STATUSES)[number];
@@ -25,9 +29,14 @@ export const StatusThresholdSchema = z.object({
   minutes: z.number().int(),
 });
 
-/** Thresholds a new domain starts with; our choice: online up to 15 minutes, warning up to 60. */
+/**
+ * Thresholds a new domain starts with; our choice: online up to 15 minutes, warning up to 60, and
+ * pending's minutes equal to online's, so a late router goes straight to warning until an admin
+ * widens the pending band (the behaviour domains had before pending had minutes).
+ */
 export const DEFAULT_STATUS_THRESHOLDS: readonly StatusThreshold[] = [
   { name: "online", minutes: 15 },
+  { name: "pending", minutes: 15 },
   { name: "warning", minutes: 60 },
 ];
 
@@ -35,9 +44,10 @@ const MINUTE_MS = 60_000;
 
 /**
  * A device's status (spec section 4): pending when it never reported; otherwise the first
- * configured status, checked online then warning whatever the array order, whose threshold covers
- * the time since last contact (inclusive: exactly 15 minutes is within a 15-minute threshold);
- * critical beyond every threshold. A contact time in the future counts as zero minutes ago.
+ * configured status, checked online, pending, warning whatever the array order, whose threshold
+ * covers the time since last contact (inclusive: exactly 15 minutes is within a 15-minute
+ * threshold); critical beyond every threshold. A status missing from the settings is skipped.
+ * A contact time in the future counts as zero minutes ago.
  */
 export function computeDeviceStatus(
   lastContactMs: number | null,

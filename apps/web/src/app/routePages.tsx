@@ -44,6 +44,7 @@ const features = {
   notFound: () => import("../features/placeholders/NotFoundPage"),
   profile: () => import("../features/profile/ProfilePage"),
   registry: () => import("../features/registry/RegistryPage"),
+  settings: () => import("../features/settings/SettingsPage"),
 };
 
 const Pages = {
@@ -88,6 +89,7 @@ const Pages = {
   NotFoundPage: page(features.notFound, "NotFoundPage"),
   ProfilePage: page(features.profile, "ProfilePage"),
   RegistryPage: page(features.registry, "RegistryPage"),
+  SettingsPage: page(features.settings, "SettingsPage"),
 };
 
 /** Pages that are built; every other route of the contract shows the shared coming-soon page. */
@@ -97,6 +99,7 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   logout: <Pages.LogoutPage />,
   registry: <Pages.RegistryPage />,
   profile: <Pages.ProfilePage />,
+  settings: <Pages.SettingsPage />,
   notFound: <Pages.NotFoundPage />,
   deviceMonitor: <Pages.MonitorPage kind="deviceMonitor" />,
   passwordMonitor: <Pages.MonitorPage kind="passwordMonitor" />,

@@ -46,9 +46,10 @@ export function validatePort(value: NumberInput): ValidationResult<"required" | 
  * status's value", read literally: with `previous` given, `value > previous` is an error.
  *
  * "Previous" is the status shown before this one in the settings form, which lists the configured
- * statuses from the most severe down (warning, then online; critical has no minutes). So online's
- * minutes may not exceed warning's, which is also what keeps every band of `computeDeviceStatus`
- * reachable. Use {@link validateStatusThresholds} to judge a whole list.
+ * statuses in the display order of spec section 4 (critical, warning, pending, online; critical
+ * has no minutes). So pending's minutes may not exceed warning's, nor online's pending's, which is
+ * also what keeps every band of `computeDeviceStatus` reachable. Use {@link validateStatusThresholds}
+ * to judge a whole list.
  */
 export function validateStatusMinutes(
   value: NumberInput,
@@ -69,20 +70,22 @@ function statusMinutesOf(value: NumberInput): number | null {
   return minutes !== null && minutes >= STATUS_MINUTES_MIN && minutes <= STATUS_MINUTES_MAX ? minutes : null;
 }
 
-/** The order the settings form lists the statuses that have minutes: most severe first. */
-export const STATUS_THRESHOLD_FORM_ORDER = ["warning", "online"] as const;
+/** The order the settings form lists the statuses that have minutes: most severe first (spec section 4). */
+export const STATUS_THRESHOLD_FORM_ORDER = ["warning", "pending", "online"] as const;
 
 /**
  * Judges the status thresholds of the settings form; answers one result per entry, in the order
  * given. Each status is compared with the one before it in {@link STATUS_THRESHOLD_FORM_ORDER},
- * so `[{online, 30}, {warning, 60}]` is valid and `[{online, 60}, {warning, 30}]` flags online.
+ * so `[{online, 30}, {pending, 30}, {warning, 60}]` is valid and `[{online, 60}, {pending, 30}, …]`
+ * flags online.
  */
 export function validateStatusThresholds(
   thresholds: readonly { name: StatusThreshold["name"]; minutes: NumberInput }[],
 ): ValidationResult<"required" | "statusMinutesRange" | "statusMinutesAbovePrevious">[] {
   return thresholds.map((threshold) => {
-    const position = STATUS_THRESHOLD_FORM_ORDER.indexOf(threshold.name);
-    const previousName = position > 0 ? STATUS_THRESHOLD_FORM_ORDER[position - 1] : undefined;
+    // The nearest status before this one that the list holds (a list may leave one out).
+    const before = STATUS_THRESHOLD_FORM_ORDER.slice(0, STATUS_THRESHOLD_FORM_ORDER.indexOf(threshold.name));
+    const previousName = before.reverse().find((name) => thresholds.some((entry) => entry.name === name));
     const previousEntry = thresholds.find((entry) => entry.name === previousName);
     // A previous value that is itself invalid is reported on its own row, not held against this one.
     const previous = previousEntry ? statusMinutesOf(previousEntry.minutes) : null;

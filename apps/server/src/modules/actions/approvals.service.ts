@@ -14,6 +14,7 @@ import type { AppContext } from "../../platform/context";
 import type { DB } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { requireDeviceDomain } from "../devices/devices.service";
+import { isEventKindActive } from "../settings/settings.service";
 import { toCommandDto } from "./actions.mapper";
 import { type CommandRow, commandsRepo } from "./commands.repo";
 import { enqueuePump } from "./delivery.service";
@@ -30,6 +31,7 @@ export async function raiseApprovalEvent(
   now: Date,
 ): Promise<void> {
   await commandsRepo(trx).insertPersonEvent(domainId, {
+    is_quiet: !(await isEventKindActive(trx, domainId, "command_needs_approval")),
     kind: "command_needs_approval",
     level: "warning",
     message: `${session.user.username}: ${resolved.type} → ${resolved.devices.length}`,

@@ -137,11 +137,21 @@ export function commandsRepo(db: Kysely<DB>) {
         details: Record<string, unknown>;
         author_id: string;
         create_time: Date;
+        /** Its kind is switched off in the domain's event types: stored read for everyone. */
+        is_quiet?: boolean;
       },
     ): Promise<void> {
+      const quiet = row.is_quiet === true;
       await db
         .insertInto("events")
-        .values({ ...row, domain_id: domainId, device_id: null, details: toJsonb(row.details) })
+        .values({
+          ...row,
+          domain_id: domainId,
+          device_id: null,
+          details: toJsonb(row.details),
+          is_quiet: quiet,
+          is_read: quiet,
+        })
         .execute();
     },
 

@@ -24,6 +24,9 @@ export function statusSweepRepo(db: Kysely<DB>) {
               select (e->>'minutes')::int from jsonb_array_elements(dom.settings->'status') e where e->>'name' = 'online'), -1))
               then 'online'
             when ${now}::timestamptz - d.last_contact <= make_interval(mins => coalesce((
+              select (e->>'minutes')::int from jsonb_array_elements(dom.settings->'status') e where e->>'name' = 'pending'), -1))
+              then 'pending'
+            when ${now}::timestamptz - d.last_contact <= make_interval(mins => coalesce((
               select (e->>'minutes')::int from jsonb_array_elements(dom.settings->'status') e where e->>'name' = 'warning'), -1))
               then 'warning'
             else 'critical'

@@ -22,6 +22,23 @@ describe("contactRangesByStatus", () => {
     ],
     [{ name: "warning", minutes: 10 }],
     [],
+    // A pending band between online and warning, in any order; an empty one; pending alone.
+    [
+      { name: "online", minutes: 15 },
+      { name: "pending", minutes: 30 },
+      { name: "warning", minutes: 60 },
+    ],
+    [
+      { name: "warning", minutes: 60 },
+      { name: "pending", minutes: 20 },
+      { name: "online", minutes: 5 },
+    ],
+    [
+      { name: "online", minutes: 15 },
+      { name: "pending", minutes: 15 },
+      { name: "warning", minutes: 60 },
+    ],
+    [{ name: "pending", minutes: 10 }],
   ];
 
   it.each(thresholdSets.map((set) => [JSON.stringify(set), set] as const))(

@@ -12,10 +12,13 @@ import {
 // they become ranges of plain columns, so the database filters with its indexes and nothing is
 // computed per row in JavaScript.
 
-/** Last-contact times of one status: never reported, or `from <= last_contact < to` (either end open). */
+/**
+ * Last-contact times of one status: never reported, or `from <= last_contact < to` (either end
+ * open), or both (pending: never reported, or late within its band).
+ */
 export type ContactRange =
   | { kind: "never" }
-  | { kind: "between"; from: Date | null; to: Date | null }
+  | { kind: "between"; from: Date | null; to: Date | null; orNever?: boolean }
   | { kind: "none" };
 
 /** A CSQ range of one signal quality (inclusive), or "unknown" (no value, or outside 0..31). */
@@ -41,8 +44,9 @@ const MINUTE_MS = 60_000;
 
 /**
  * The last-contact range of each status at `now`, mirroring computeDeviceStatus: online while
- * at most `online` minutes old, then warning up to `warning` minutes, then critical; pending never
- * reported. A status whose range is empty (e.g. warning not above online) answers `none`.
+ * at most `online` minutes old, then pending up to `pending` minutes, then warning up to `warning`
+ * minutes, then critical; pending also when never reported. A status whose band is empty (e.g.
+ * pending not above online) answers `none`, pending `never`.
  */
 export function contactRangesByStatus(
   thresholds: readonly StatusThreshold[],
@@ -62,11 +66,12 @@ export function contactRangesByStatus(
     const threshold = thresholds.find((entry) => entry.name === name);
     if (!threshold) continue;
     const fromMs = nowMs - threshold.minutes * MINUTE_MS;
+    const orNever = name === "pending" ? { orNever: true } : {};
     if (claimedFromMs === null) {
-      ranges[name] = { kind: "between", from: new Date(fromMs), to: null };
+      ranges[name] = { kind: "between", from: new Date(fromMs), to: null, ...orNever };
       claimedFromMs = fromMs;
     } else if (fromMs < claimedFromMs) {
-      ranges[name] = { kind: "between", from: new Date(fromMs), to: new Date(claimedFromMs) };
+      ranges[name] = { kind: "between", from: new Date(fromMs), to: new Date(claimedFromMs), ...orNever };
       claimedFromMs = fromMs;
     }
   }
@@ -120,7 +125,8 @@ export function statusByRanges(
   return DEVICE_STATUSES.find((status) => {
     const range = ranges[status];
     if (range.kind === "never") return lastContact === null;
-    if (range.kind === "none" || lastContact === null) return false;
+    if (range.kind === "none") return false;
+    if (lastContact === null) return range.orNever === true;
     const ms = lastContact.getTime();
     return (
       (range.from === null || ms >= range.from.getTime()) && (range.to === null || ms < range.to.getTime())

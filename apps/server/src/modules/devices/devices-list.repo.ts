@@ -38,7 +38,8 @@ function contactCondition(eb: DevicesEb, range: ContactRange): Expression<SqlBoo
   const parts: Expression<SqlBool>[] = [eb("devices.last_contact", "is not", null)];
   if (range.from) parts.push(eb("devices.last_contact", ">=", range.from));
   if (range.to) parts.push(eb("devices.last_contact", "<", range.to));
-  return eb.and(parts);
+  const within = eb.and(parts);
+  return range.orNever ? eb.or([eb("devices.last_contact", "is", null), within]) : within;
 }
 
 function csqCondition(eb: DevicesEb, range: CsqRange): Expression<SqlBool> {

@@ -7,8 +7,9 @@ export type DomainWithCounts = DomainRow & { online: number; warning: number; cr
 /**
  * The superuser's domains list. Device status is computed here, at query time, from
  * devices.last_contact and each domain's own thresholds (settings.status), with the rule of the
- * contract's computeDeviceStatus: online within the online minutes, warning within the warning
- * minutes, critical beyond; devices that never reported (pending) are not counted.
+ * contract's computeDeviceStatus: online within the online minutes, warning beyond the pending
+ * minutes and within the warning minutes, critical beyond; pending devices (never reported, or
+ * within the pending band) are not counted.
  */
 export function domainListRepo(db: Kysely<DB>) {
   function selectWithCounts(now: Date) {
@@ -30,7 +31,7 @@ export function domainListRepo(db: Kysely<DB>) {
         eb
           .selectFrom("devices")
           .select(
-            sql<number>`count(*) filter (where devices.last_contact < ${now}::timestamptz - make_interval(mins => ${minutes("online")}) and devices.last_contact >= ${now}::timestamptz - make_interval(mins => ${minutes("warning")}))::int`.as(
+            sql<number>`count(*) filter (where devices.last_contact < ${now}::timestamptz - make_interval(mins => greatest(${minutes("online")}, ${minutes("pending")})) and devices.last_contact >= ${now}::timestamptz - make_interval(mins => ${minutes("warning")}))::int`.as(
               "c",
             ),
           )
@@ -39,7 +40,7 @@ export function domainListRepo(db: Kysely<DB>) {
         eb
           .selectFrom("devices")
           .select(
-            sql<number>`count(*) filter (where devices.last_contact < ${now}::timestamptz - make_interval(mins => greatest(${minutes("online")}, ${minutes("warning")})))::int`.as(
+            sql<number>`count(*) filter (where devices.last_contact < ${now}::timestamptz - make_interval(mins => greatest(${minutes("online")}, ${minutes("pending")}, ${minutes("warning")})))::int`.as(
               "c",
             ),
           )

@@ -70,6 +70,25 @@ describe("POST /api/domains/", () => {
     expect(byTin.items.map((item) => item._id)).toEqual([domain.id]);
   });
 
+  it("counts a router within the pending band as none of online, warning and critical", async () => {
+    const domain = await buildDomain(t, {
+      manager: "Pending Band Manager",
+      settings: {
+        status: [
+          { name: "online", minutes: 15 },
+          { name: "pending", minutes: 30 },
+          { name: "warning", minutes: 60 },
+        ],
+        backup: { copies: 10 },
+        journal: { copies: 10 },
+      },
+    });
+    for (const minutes of [1, 20, 30, 45, 61]) await addDevice(domain.id, minutes);
+    const answer = await api("POST", "/api/domains/", rootToken, { search: "pending band manager" });
+    const list = DomainListAnswerSchema.parse(answer.body);
+    expect(list.items[0]?.devices).toEqual({ online: 1, warning: 1, critical: 1 });
+  });
+
   it("answers 400 to a bad body", async () => {
     const answer = await api("POST", "/api/domains/", rootToken, { limit: -1 });
     expect(answer.status).toBe(400);

@@ -14,9 +14,12 @@ export interface EventFilter {
 /** An event row with its device's ident, when it has a device, and whether the reader read it. */
 export type EventWithDeviceRow = EventRow & { device_ident: string | null; read_by_me: boolean };
 
-/** Whether `userId` read the event: one by one (event_reads), or all up to `events_read_through`. */
+/**
+ * Whether `userId` read the event: one by one (event_reads), or all up to `events_read_through`; an
+ * event raised while its kind was switched off (is_quiet, settings' event types) is read by everyone.
+ */
 function readBy(userId: string) {
-  return sql<boolean>`(events.id <= coalesce((select u.events_read_through from users u where u.id = ${userId}), 0)
+  return sql<boolean>`(events.is_quiet or events.id <= coalesce((select u.events_read_through from users u where u.id = ${userId}), 0)
     or exists (select 1 from event_reads r where r.user_id = ${userId} and r.event_id = events.id))`;
 }
 

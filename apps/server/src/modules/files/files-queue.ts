@@ -10,6 +10,8 @@ import type { DB } from "../../platform/db/schema";
 export const FILE_BLOB_DELETE_JOB = "files.deleteBlob";
 /** Applies the domain's copies to one router's backups or journals. */
 export const FILE_RETENTION_JOB = "files.retention";
+/** Queues {@link FILE_RETENTION_JOB} for every router of a domain holding copies of a type (its copies went down). */
+export const FILE_DOMAIN_RETENTION_JOB = "files.retentionDomain";
 /** The event the devices feature emits when routers are deleted; files forgets theirs. */
 export { DEVICE_DELETED_EVENT } from "../devices/devices.service";
 /** The event emitted when a router's upload is recorded (or noted as a repeat). */
@@ -56,4 +58,17 @@ export async function enqueueRetention(
     payload: { deviceId, fileType },
     domainId,
   });
+}
+
+/**
+ * Queues retention for every router of the domain holding copies of a type, in the transaction
+ * that lowered the domain's copies: the files obey the new setting without waiting for the next upload.
+ */
+export async function enqueueDomainRetention(
+  ctx: AppContext,
+  trx: Kysely<DB>,
+  domainId: string,
+  fileType: DeviceFileType,
+): Promise<void> {
+  await ctx.jobs.enqueue(trx, { kind: FILE_DOMAIN_RETENTION_JOB, payload: { fileType }, domainId });
 }

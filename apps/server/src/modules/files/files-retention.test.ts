@@ -1,7 +1,6 @@
 import { DEFAULT_DOMAIN_SETTINGS } from "@cellfleet/contract";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toJsonb } from "../../platform/db/schema";
 import { buildDevice } from "../../test/device-factories";
 import {
   DEVICE_FILE_STORAGES,
@@ -63,13 +62,18 @@ describe.each(DEVICE_FILE_STORAGES)("retention on $name", (backend) => {
     await f.close();
   });
 
+  let adminToken: string | undefined;
+  /** The copies go through the settings screen's own call: the stored setting retention reads. */
   async function setCopies(backup: number, journal: number) {
+    adminToken ??= await signIn(f.t.app, await buildUser(f.t, { role: 2, domainId: f.domainId }));
     const settings = { ...DEFAULT_DOMAIN_SETTINGS, backup: { copies: backup }, journal: { copies: journal } };
-    await f.t.db
-      .updateTable("domains")
-      .set({ settings: toJsonb(settings) })
-      .where("id", "=", f.domainId)
-      .execute();
+    const response = await f.t.app.inject({
+      method: "PATCH",
+      url: "/api/settings/domains-all",
+      headers: { token: adminToken },
+      payload: settings,
+    });
+    expect(response.statusCode, response.body).toBe(200);
   }
 
   /** A router's upload a second after the last, so "newest" is never a tie. */
@@ -102,6 +106,27 @@ describe.each(DEVICE_FILE_STORAGES)("retention on $name", (backend) => {
     expect(await f.t.storage.exists(ids[0] as string)).toBe(false);
     expect(await f.t.storage.exists(ids[1] as string)).toBe(false);
     expect(await f.t.storage.exists(ids[2] as string)).toBe(true);
+  });
+
+  it("applies fewer copies at once when the settings lower them, to every router that holds more", async () => {
+    await setCopies(10, 10);
+    const first = await buildDevice(f.t, f.domainId);
+    const second = await buildDevice(f.t, f.domainId);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push(await uploadFor(first.id, "journal", Buffer.from(`journal a${i}\n`)));
+    for (let i = 0; i < 2; i++)
+      ids.push(await uploadFor(second.id, "journal", Buffer.from(`journal b${i}\n`)));
+    await uploadFor(first.id, "backup", Buffer.from("backup a\n"));
+    await f.t.jobs.runUntilIdle();
+    expect(await copiesOf(first.id, "journal")).toHaveLength(3);
+    // Journals from 10 down to 1; backups stay at 10. No upload comes: the save alone trims.
+    await setCopies(10, 1);
+    await f.t.jobs.runUntilIdle();
+    expect(await copiesOf(first.id, "journal")).toEqual([`${ids[2]}:completed`]);
+    expect(await copiesOf(second.id, "journal")).toEqual([`${ids[4]}:completed`]);
+    expect(await copiesOf(first.id, "backup")).toHaveLength(1);
+    expect(await f.t.storage.exists(ids[0] as string)).toBe(false);
   });
 
   it("keeps a hundred copies when the domain asks for 100, the 101st oldest going", async () => {

@@ -6,7 +6,9 @@ import { filesRepo } from "./files.repo";
 import {
   DEVICE_DELETED_EVENT,
   enqueueBlobDeletes,
+  enqueueRetention,
   FILE_BLOB_DELETE_JOB,
+  FILE_DOMAIN_RETENTION_JOB,
   FILE_RETENTION_JOB,
 } from "./files-queue";
 import { applyRetention } from "./files-retention";
@@ -35,6 +37,17 @@ export function registerFileJobs(ctx: AppContext): void {
     handle: async ({ payload, domainId }) => {
       if (domainId === null) return;
       await applyRetention(ctx, domainId, payload.deviceId, payload.fileType);
+    },
+  });
+
+  ctx.jobs.register<{ fileType: DeviceFileType }>(FILE_DOMAIN_RETENTION_JOB, {
+    handle: async ({ payload, domainId }) => {
+      if (domainId === null) return;
+      await ctx.jobs.transaction(async (trx) => {
+        const deviceIds = await filesRepo(trx).findDevicesWithCopies(domainId, payload.fileType);
+        for (const deviceId of deviceIds)
+          await enqueueRetention(ctx, trx, domainId, deviceId, payload.fileType);
+      });
     },
   });
 

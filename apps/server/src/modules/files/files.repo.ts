@@ -152,6 +152,19 @@ export function filesRepo(db: Kysely<DB>) {
         .execute();
     },
 
+    /** Routers of the domain holding at least one copy of a type. */
+    async findDevicesWithCopies(domainId: string, fileType: DeviceFileType): Promise<string[]> {
+      const rows = await db
+        .selectFrom("files")
+        .select("device_id")
+        .distinct()
+        .where("domain_id", "=", domainId)
+        .where("file_type", "=", fileType)
+        .where("device_id", "is not", null)
+        .execute();
+      return rows.flatMap((row) => (row.device_id === null ? [] : [row.device_id]));
+    },
+
     /** Ids of every file of these routers (their blobs go once the rows do). */
     async findDeviceFileIds(domainId: string, deviceIds: readonly string[]): Promise<string[]> {
       if (deviceIds.length === 0) return [];

@@ -64,6 +64,10 @@ export interface EventInsert {
   details: Record<string, unknown>;
   device_time: Date;
   create_time: Date;
+  /** True for a kind the domain switched off: stored and listed, but never 'new' (no badge, no notification). */
+  is_read?: boolean;
+  /** With is_read: read for every user too (the badge is per user), see events.repo's readBy. */
+  is_quiet?: boolean;
 }
 
 /** What a batch changes on one device row. */
@@ -181,6 +185,18 @@ export function ingestRepo(db: Kysely<DB>) {
           ${rows.map((r) => r.type)}::text[], ${rows.map((r) => r.seq)}::bigint[],
           ${rows.map((r) => toJsonb(r.changes))}::jsonb[], ${rows.map((r) => r.create_time)}::timestamptz[])
         on conflict (device_id, type, seq) where seq is not null do nothing`.execute(db);
+    },
+
+    /** The event kinds each of the domains switched off, as `domainId\u0000kind` keys. */
+    async findInactiveEventKindsAcrossDomains(domainIds: readonly string[]): Promise<Set<string>> {
+      if (domainIds.length === 0) return new Set();
+      const rows = await db
+        .selectFrom("event_types")
+        .select(["domain_id", "kind"])
+        .where("domain_id", "in", domainIds)
+        .where("active", "=", false)
+        .execute();
+      return new Set(rows.map((row) => `${row.domain_id}\u0000${row.kind}`));
     },
 
     /** Inserts events, skipping ones already stored (same device and seq); answers the new rows. */

@@ -105,6 +105,20 @@ async function writeInsight(r: ReturnType<typeof ingestInsightRepo>, plan: Batch
 }
 
 /** Starts the pipeline over the database and bus. */
+/** Events of kinds their domain switched off (settings' event types) are stored read. */
+async function markInactiveKindsRead(r: IngestRepo, plan: BatchPlan): Promise<void> {
+  const inactive = await r.findInactiveEventKindsAcrossDomains([
+    ...new Set(plan.events.map((event) => event.domain_id)),
+  ]);
+  if (inactive.size === 0) return;
+  for (const event of plan.events) {
+    if (inactive.has(`${event.domain_id}\u0000${event.kind}`)) {
+      event.is_read = true;
+      event.is_quiet = true;
+    }
+  }
+}
+
 export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOptions> = {}): IngestPipeline {
   const settings = { ...DEFAULT_INGEST_OPTIONS, ...options };
   const repo = ingestRepo(deps.db);
@@ -200,9 +214,12 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
           )
         : [];
       const plan = planBatch(reports, devices, stored, now);
+      if (plan.events.length > 0) await markInactiveKindsRead(r, plan);
       const events = plan.events.length > 0 ? await r.insertEventsAcrossDomains(plan.events) : [];
+      // Only unread events are 'new': they count on the device and reach the notification rules.
+      const fresh = events.filter((event) => !event.is_quiet);
       const added = new Map<string, number>();
-      for (const event of events) {
+      for (const event of fresh) {
         if (event.device_id) added.set(event.device_id, (added.get(event.device_id) ?? 0) + 1);
       }
       for (const touch of plan.touches) touch.events_added = added.get(touch.id) ?? 0;
@@ -214,10 +231,10 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
           ? await deps.commandStatuses(trx, plan.commandStatuses)
           : null;
       const touched = await r.touchDevicesAcrossDomains(plan.touches, now, plan.contactStaleBefore);
-      if (deps.jobs && (plan.connected.length > 0 || events.length > 0)) {
+      if (deps.jobs && (plan.connected.length > 0 || fresh.length > 0)) {
         const payload: DeviceReportedPayload = {
           connected: plan.connected,
-          events: events.map((event) => String(event.id)),
+          events: fresh.map((event) => String(event.id)),
         };
         await deps.jobs.emit(trx, OUTBOX_EVENTS.deviceReported, { ...payload });
       }

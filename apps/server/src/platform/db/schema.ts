@@ -222,6 +222,8 @@ export interface EventsTable {
   message: Generated<string>;
   details: ColumnType<Record<string, unknown>, string | undefined, string>;
   is_read: Generated<boolean>;
+  /** Raised while its kind was switched off in the domain's event types: new to nobody (0019). */
+  is_quiet: Generated<boolean>;
   author_id: string | null;
   device_time: Timestamp | null;
   create_time: TimestampDefault;
@@ -331,6 +333,14 @@ export interface FileTransfersTable {
 }
 
 /** The database as Kysely sees it. */
+/** A domain's switch of one event kind (migration 0019); no row means active. */
+export interface EventTypesTable {
+  domain_id: string;
+  kind: string;
+  active: boolean;
+  update_time: Generated<Date>;
+}
+
 export interface DB {
   domains: DomainsTable;
   security_policies: SecurityPoliciesTable;
@@ -372,6 +382,7 @@ export interface DB {
   sim_cards: SimCardsTable;
   tag_plans: TagPlansTable;
   gateway_refusals: GatewayRefusalsTable;
+  event_types: EventTypesTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;

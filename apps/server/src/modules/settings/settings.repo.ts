@@ -1,0 +1,47 @@
+import type { DomainSettings } from "@cellfleet/contract";
+import type { Kysely } from "kysely";
+import { type DB, toJsonb } from "../../platform/db/schema";
+
+/** Domain settings and event-type switches: every function takes the domain id first. */
+export function settingsRepo(db: Kysely<DB>) {
+  return {
+    /** The domain's stored settings; undefined for an unknown domain. */
+    async findSettings(domainId: string): Promise<DomainSettings | undefined> {
+      const row = await db
+        .selectFrom("domains")
+        .select("settings")
+        .where("id", "=", domainId)
+        .executeTakeFirst();
+      return row?.settings;
+    },
+
+    /** Replaces the domain's settings; answers whether the domain exists. */
+    async saveSettings(domainId: string, settings: DomainSettings): Promise<boolean> {
+      const result = await db
+        .updateTable("domains")
+        .set({ settings: toJsonb(settings) })
+        .where("id", "=", domainId)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** The kinds the domain switched, with their state; kinds without a row are active. */
+    async findEventTypeSwitches(domainId: string): Promise<Map<string, boolean>> {
+      const rows = await db
+        .selectFrom("event_types")
+        .select(["kind", "active"])
+        .where("domain_id", "=", domainId)
+        .execute();
+      return new Map(rows.map((row) => [row.kind, row.active]));
+    },
+
+    /** Stores one kind's switch. */
+    async saveEventTypeActive(domainId: string, kind: string, active: boolean, now: Date): Promise<void> {
+      await db
+        .insertInto("event_types")
+        .values({ domain_id: domainId, kind, active, update_time: now })
+        .onConflict((oc) => oc.columns(["domain_id", "kind"]).doUpdateSet({ active, update_time: now }))
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import Alert from "@mui/material/Alert";
+import Stack from "@mui/material/Stack";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { notice } from "../../app/messages/texts";
+import { useOffers } from "../../app/session/useOffers";
+import { PageTitle } from "../../components/PageTitle";
+import { QueryState } from "../../components/QueryState";
+import { DomainSettingsForm } from "./components/DomainSettingsForm";
+import { EventTypesCard } from "./components/EventTypesCard";
+import { domainSettingsQueryOptions } from "./settings.queries";
+
+/**
+ * /settings (spec section 2): the domain's status thresholds and saved copies, and the event types.
+ * The schedule rule tables and the custom action types join this column as their features land.
+ * Superusers have no domain settings (no menu entry; typed in, the page says access is denied).
+ */
+export function SettingsPage() {
+  const { t } = useTranslation();
+  const offers = useOffers();
+  const mayView = offers("settings.view");
+  const isReadOnly = !offers("settings.save");
+  const settings = useQuery({ ...domainSettingsQueryOptions(), enabled: mayView });
+  return (
+    <>
+      <PageTitle>{t("routes.settings")}</PageTitle>
+      {mayView ? (
+        <Stack spacing={2} sx={{ maxWidth: 960 }}>
+          <QueryState query={settings}>
+            {(data) => <DomainSettingsForm settings={data} isReadOnly={isReadOnly} />}
+          </QueryState>
+          <EventTypesCard isReadOnly={isReadOnly} />
+        </Stack>
+      ) : (
+        <Alert severity="warning">{notice("accessDenied")}</Alert>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,117 @@
+import type { DomainSettings } from "@cellfleet/contract";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import CardContent from "@mui/material/CardContent";
+import Grid from "@mui/material/Grid";
+import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
+import { useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { formError } from "../../../app/messages/texts";
+import { FormTextField } from "../../accounting/shared/formFields";
+import { useSaveDomainSettings } from "../settings.queries";
+import {
+  copiesError,
+  type SettingsFormValues,
+  THRESHOLD_FIELDS,
+  type ThresholdField,
+  thresholdError,
+  toSettingsBody,
+  toSettingsForm,
+} from "../settingsForm";
+
+const CELL = { xs: 12, sm: 6 } as const;
+const THRESHOLD_CELL = { xs: 12, sm: 4 } as const;
+
+/**
+ * Status thresholds and saved copies (spec sections 2, 3 and 5). Every field is checked as it is
+ * left and again on save by the contract's validators; a threshold is re-checked when the one
+ * above it changes. Read-only for those who may not save (only admins save, spec section 6).
+ */
+export function DomainSettingsForm({
+  settings,
+  isReadOnly,
+}: {
+  settings: DomainSettings;
+  isReadOnly: boolean;
+}) {
+  const { t } = useTranslation();
+  const save = useSaveDomainSettings();
+  const form = useForm<SettingsFormValues>({ defaultValues: toSettingsForm(settings), mode: "onTouched" });
+
+  const thresholdRule = (name: ThresholdField) => ({
+    validate: (_: string, values: SettingsFormValues) => {
+      const error = thresholdError(values, name);
+      return error === null ? true : formError(error);
+    },
+    // The status listed after this one is compared with it: judge that one again.
+    deps: THRESHOLD_FIELDS.slice(THRESHOLD_FIELDS.indexOf(name) + 1),
+  });
+  const copiesRule = {
+    validate: (value: string) => {
+      const error = copiesError(value);
+      return error === null ? true : formError(error);
+    },
+  };
+
+  const handleSubmit = form.handleSubmit((values) =>
+    save.mutate(toSettingsBody(values), {
+      onSuccess: (answer) => form.reset(toSettingsForm(answer.settings)),
+    }),
+  );
+
+  return (
+    <Card data-testid="domain-settings">
+      <CardContent>
+        <Stack component="form" noValidate onSubmit={handleSubmit} spacing={2}>
+          <Typography variant="h6" component="h2">
+            {t("settings.thresholds.title")}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t("settings.thresholds.hint")}
+          </Typography>
+          <Grid container spacing={2}>
+            {THRESHOLD_FIELDS.map((name) => (
+              <FormTextField
+                key={name}
+                form={form}
+                name={name}
+                label={t(`settings.thresholds.${name}`)}
+                helperText={t(`settings.thresholds.${name}Hint`)}
+                disabled={isReadOnly}
+                cellSize={THRESHOLD_CELL}
+                slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": `settings-${name}` } }}
+                rules={thresholdRule(name)}
+              />
+            ))}
+          </Grid>
+          <Typography variant="h6" component="h2">
+            {t("settings.copies.title")}
+          </Typography>
+          <Grid container spacing={2}>
+            {(["backup", "journal"] as const).map((name) => (
+              <FormTextField
+                key={name}
+                form={form}
+                name={name}
+                label={t(`settings.copies.${name}`)}
+                helperText={t("settings.copies.hint")}
+                disabled={isReadOnly}
+                cellSize={CELL}
+                slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": `settings-${name}` } }}
+                rules={copiesRule}
+              />
+            ))}
+          </Grid>
+          {isReadOnly ? null : (
+            <Stack direction="row" sx={{ justifyContent: "flex-end" }}>
+              <Button type="submit" variant="contained" loading={save.isPending} data-testid="settings-save">
+                {t("common.save")}
+              </Button>
+            </Stack>
+          )}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,6 @@
+/** Query keys of the settings feature. */
+export const settingsKeys = {
+  all: ["settings"] as const,
+  domain: () => [...settingsKeys.all, "domain"] as const,
+  eventTypes: () => [...settingsKeys.all, "eventTypes"] as const,
+};

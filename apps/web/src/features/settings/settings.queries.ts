@@ -1,0 +1,78 @@
+import {
+  type DomainSettings,
+  DomainSettingsAnswerSchema,
+  type EventType,
+  EventTypeAnswerSchema,
+  EventTypesAnswerSchema,
+} from "@cellfleet/contract";
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiRequest } from "../../app/api/http";
+import { pushInfoMessage } from "../../app/messages/messageStore";
+import { notice } from "../../app/messages/texts";
+import { devicesKeys } from "../devices/keys";
+import { settingsKeys } from "./keys";
+
+/** POST /api/settings/all: the domain's status thresholds and saved copies. */
+export async function getDomainSettings(signal?: AbortSignal): Promise<DomainSettings> {
+  const answer = await apiRequest("/api/settings/all", {
+    body: {},
+    schema: DomainSettingsAnswerSchema,
+    signal,
+  });
+  return answer.settings;
+}
+
+/** The domain settings query. */
+export function domainSettingsQueryOptions() {
+  return queryOptions({
+    queryKey: settingsKeys.domain(),
+    queryFn: ({ signal }) => getDomainSettings(signal),
+  });
+}
+
+/** POST /api/event_types: every event kind with its switch. */
+export async function getEventTypes(signal?: AbortSignal): Promise<EventType[]> {
+  const answer = await apiRequest("/api/event_types", { body: {}, schema: EventTypesAnswerSchema, signal });
+  return answer.items;
+}
+
+/** The event types query. */
+export function eventTypesQueryOptions() {
+  return queryOptions({
+    queryKey: settingsKeys.eventTypes(),
+    queryFn: ({ signal }) => getEventTypes(signal),
+  });
+}
+
+/** PATCH /api/settings/domains-all: saves, says so, and keeps the answer as the stored settings. */
+export function useSaveDomainSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: DomainSettings) =>
+      apiRequest("/api/settings/domains-all", {
+        method: "PATCH",
+        body: { ...settings },
+        schema: DomainSettingsAnswerSchema,
+      }),
+    onSuccess: (answer) => {
+      pushInfoMessage({ level: "success", text: notice("informationUpdated") });
+      queryClient.setQueryData(settingsKeys.domain(), answer.settings);
+      // Device statuses follow the thresholds: lists and the dashboard read them again.
+      return queryClient.invalidateQueries({ queryKey: devicesKeys.all });
+    },
+  });
+}
+
+/** PATCH /api/event_type/{id}: one switch; the list is read again whatever the outcome. */
+export function useSetEventTypeActive() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, active }: { id: string; active: boolean }) =>
+      apiRequest(`/api/event_type/${encodeURIComponent(id)}`, {
+        method: "PATCH",
+        body: { active },
+        schema: EventTypeAnswerSchema,
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.eventTypes() }),
+  });
+}

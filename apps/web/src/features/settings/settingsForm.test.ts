@@ -1,0 +1,47 @@
+import { DEFAULT_DOMAIN_SETTINGS } from "@cellfleet/contract";
+import { describe, expect, it } from "vitest";
+import { copiesError, thresholdError, toSettingsBody, toSettingsForm } from "./settingsForm";
+
+const form = (warning: string, pending: string, online: string) => ({
+  warning,
+  pending,
+  online,
+  backup: "10",
+  journal: "10",
+});
+
+describe("the settings form", () => {
+  it("turns stored settings into fields and back", () => {
+    const values = toSettingsForm(DEFAULT_DOMAIN_SETTINGS);
+    expect(values).toEqual({ warning: "60", pending: "15", online: "15", backup: "10", journal: "10" });
+    const body = toSettingsBody({ ...values, online: " 20 " });
+    expect(body.status).toEqual([
+      { name: "warning", minutes: 60 },
+      { name: "pending", minutes: 15 },
+      { name: "online", minutes: 20 },
+    ]);
+    expect(body.backup).toEqual({ copies: 10 });
+  });
+
+  it("judges thresholds as spec section 5 says: required, 15 to 10080, each not above the one before", () => {
+    expect(thresholdError(form("", "15", "15"), "warning")).toBe("required");
+    expect(thresholdError(form("14", "15", "15"), "warning")).toBe("statusMinutesRange");
+    expect(thresholdError(form("10081", "15", "15"), "warning")).toBe("statusMinutesRange");
+    expect(thresholdError(form("10080", "10080", "10080"), "online")).toBeNull();
+    expect(thresholdError(form("60", "61", "15"), "pending")).toBe("statusMinutesAbovePrevious");
+    expect(thresholdError(form("60", "30", "31"), "online")).toBe("statusMinutesAbovePrevious");
+    expect(thresholdError(form("60", "30", "31"), "pending")).toBeNull();
+    expect(thresholdError(form("60", "30", "31"), "warning")).toBeNull();
+    // A value that is itself wrong is reported on its own row, not held against the next one.
+    expect(thresholdError(form("60", "5", "61"), "online")).toBeNull();
+  });
+
+  it("judges copies: required, 1 to 100", () => {
+    expect(copiesError("")).toBe("required");
+    expect(copiesError("0")).toBe("copiesRange");
+    expect(copiesError("1")).toBeNull();
+    expect(copiesError("100")).toBeNull();
+    expect(copiesError("101")).toBe("copiesRange");
+    expect(copiesError("1.5")).toBe("copiesRange");
+  });
+});

@@ -1,0 +1,54 @@
+import {
+  type DomainSettings,
+  type FormError,
+  STATUS_THRESHOLD_FORM_ORDER,
+  type StatusThreshold,
+  validateCopies,
+  validateStatusThresholds,
+} from "@cellfleet/contract";
+
+/** The statuses with minutes, in the form's order (most severe first: each is compared with the one above). */
+export const THRESHOLD_FIELDS = STATUS_THRESHOLD_FORM_ORDER;
+/** One of them. */
+export type ThresholdField = (typeof THRESHOLD_FIELDS)[number];
+
+/** The settings form as typed: every field a text, so a blank or a fraction can be told apart and refused. */
+export type SettingsFormValues = Record<ThresholdField | "backup" | "journal", string>;
+
+/** The stored settings as form values. */
+export function toSettingsForm(settings: DomainSettings): SettingsFormValues {
+  const minutes = (name: ThresholdField) =>
+    String(settings.status.find((entry) => entry.name === name)?.minutes ?? "");
+  return {
+    warning: minutes("warning"),
+    pending: minutes("pending"),
+    online: minutes("online"),
+    backup: String(settings.backup.copies),
+    journal: String(settings.journal.copies),
+  };
+}
+
+/** Form values, once valid, as the body of PATCH /api/settings/domains-all. */
+export function toSettingsBody(values: SettingsFormValues): DomainSettings {
+  return {
+    status: THRESHOLD_FIELDS.map((name): StatusThreshold => ({ name, minutes: Number(values[name].trim()) })),
+    backup: { copies: Number(values.backup.trim()) },
+    journal: { copies: Number(values.journal.trim()) },
+  };
+}
+
+/**
+ * The message of one threshold field, judged by the contract's rule over the whole form: required,
+ * an integer from 15 to 10080, and not above the status listed before it.
+ */
+export function thresholdError(values: SettingsFormValues, name: ThresholdField): FormError | null {
+  const results = validateStatusThresholds(
+    THRESHOLD_FIELDS.map((field) => ({ name: field, minutes: values[field] })),
+  );
+  return results[THRESHOLD_FIELDS.indexOf(name)] ?? null;
+}
+
+/** The message of a copies field: required, 1 to 100. */
+export function copiesError(value: string): FormError | null {
+  return validateCopies(value);
+}
