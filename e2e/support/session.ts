@@ -33,7 +33,7 @@ export async function changeFactoryPassword(page: Page, current: string, next: s
   await expect(page).not.toHaveURL(/\/profile$/, { timeout: 15_000 });
 }
 
-/** Signs root in whether or not foundation.spec.ts ran first (it changes the factory password). */
+/** Signs root in whether or not a-foundation.spec.ts ran first (it changes the factory password). */
 export async function signInRoot(page: Page): Promise<void> {
   await signIn(page, "root", ROOT_NEW_PASSWORD);
   const landed = await Promise.race([

@@ -1,4 +1,4 @@
-// Accounting and security in a real browser (issue 4). The file name sorts after foundation.spec.ts
+// Accounting and security in a real browser (issue 4). The file name sorts after a-foundation.spec.ts
 // on purpose: that spec starts from root's factory password, and this one needs root's changed one.
 import { expect, test } from "@playwright/test";
 import { readMails } from "../support/mailbox";

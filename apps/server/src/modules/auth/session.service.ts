@@ -8,6 +8,7 @@ import type { SessionContext, SessionResolver } from "../../platform/auth/sessio
 import { hashToken } from "../../platform/auth/tokens";
 import { sessionTopic } from "../../platform/bus/bus";
 import type { AppContext } from "../../platform/context";
+import { afterUnitCommit } from "../../platform/db/unit-of-work";
 import { AppError } from "../../platform/errors";
 import { findEffectivePolicy } from "../policies/policies.service";
 import { usersRepo } from "../users/users.repo";
@@ -46,8 +47,18 @@ export async function assertRecentSignIn(ctx: AppContext, session: SessionContex
   }
 }
 
-/** Tells every node that sessions, users, domains or policies may have changed (their caches forget). */
+/** The session cache of each app (keyed by its bus), so its own changes clear it without the bus. */
+const localCaches = new WeakMap<object, SessionCache>();
+
+/**
+ * Tells every node that sessions, users, domains or policies may have changed (their caches forget).
+ * This node's cache forgets as soon as the change commits, before the answer goes out: the bus
+ * message reaches other nodes, and this one too, only a network round trip later, and the caller's
+ * next request must not see the state before its own change.
+ */
 export async function announceAuthChange(ctx: AppContext): Promise<void> {
+  const cache = localCaches.get(ctx.bus);
+  if (cache) afterUnitCommit(() => cache.clear());
   await ctx.bus.publish(AUTH_CHANGED_TOPIC, null);
 }
 
@@ -78,6 +89,7 @@ async function loadSessionRecords(
  */
 export function createSessionResolver(ctx: AppContext, cache = new SessionCache()): SessionResolver {
   ctx.bus.subscribe(AUTH_CHANGED_TOPIC, () => cache.clear());
+  localCaches.set(ctx.bus, cache);
   return async (token, { touch }): Promise<SessionContext> => {
     if (!token) throw new AppError("TOKEN_NOT_GIVEN", "No token given");
     const { session, user, policy } = await loadSessionRecords(ctx, cache, hashToken(token));

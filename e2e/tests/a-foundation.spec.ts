@@ -1,3 +1,4 @@
+// Named a-… so it runs first: it signs root in with the factory password, which any later signInRoot changes.
 import { expect, test } from "@playwright/test";
 import { OPERATOR, ROOT_NEW_PASSWORD, ROOT_PASSWORD } from "../support/accounts";
 import { openUserMenu, signIn, useEnglish } from "../support/session";
