@@ -184,6 +184,8 @@ export async function failedRetryInput(
     type: row.type,
     args: isCustom ? args : row.args,
     file_id: row.file_id ?? undefined,
+    // A template is rendered again (its latest version); a saved script's text travels as it was used.
+    template_id: row.script_kind === "template" && row.script_id ? row.script_id : undefined,
     targets: { devices: failed.map((execution) => execution.device_id), tags: [], all: false },
     delayed_until: null,
     run_until:

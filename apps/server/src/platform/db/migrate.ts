@@ -15,6 +15,7 @@ import * as m0014 from "./migrations/0014_notifications";
 import * as m0015 from "./migrations/0015_actions";
 import * as m0017 from "./migrations/0017_gateway_epochs";
 import * as m0018 from "./migrations/0018_first_user";
+import * as m0020 from "./migrations/0020_scripts_templates";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -36,6 +37,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0015_actions": m0015,
   "0017_gateway_epochs": m0017,
   "0018_first_user": m0018,
+  "0020_scripts_templates": m0020,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

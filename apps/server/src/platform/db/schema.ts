@@ -1,6 +1,12 @@
 import type { DomainSettings, FileStatus, FileType, JobState } from "@cellfleet/contract";
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { CommandExecutionsTable, CommandsTable, CommandTypesTable } from "./schema-actions";
+import type {
+  CommandExecutionsTable,
+  CommandsTable,
+  CommandTypesTable,
+  ScriptsTable,
+  ScriptVersionsTable,
+} from "./schema-actions";
 import type {
   DeviceOutagesTable,
   GatewayRefusalsTable,
@@ -312,6 +318,8 @@ export interface DB {
   commands: CommandsTable;
   command_executions: CommandExecutionsTable;
   command_types: CommandTypesTable;
+  scripts: ScriptsTable;
+  script_versions: ScriptVersionsTable;
   device_collects: DeviceCollectsTable;
   collect_history: CollectHistoryTable;
   events: EventsTable;
