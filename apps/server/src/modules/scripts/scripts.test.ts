@@ -98,11 +98,10 @@ describe("saved scripts and settings templates", () => {
     });
     const routers = await Promise.all([a, b, c].map((device) => f.router(device)));
     const heard = new Map<string, string>();
-    routers.forEach((router, i) =>
+    for (const [i, router] of routers.entries())
       router.on("command", (command) =>
         heard.set([a, b, c][i]?.ident as string, String(command.args?.script)),
-      ),
-    );
+      );
     const sent = await f.post(admin.token, "/api/command/new", {
       type: "settings",
       template_id: id,
