@@ -38,7 +38,10 @@ test("a template with a variable is sent as settings: the dry run shows what the
   await signInAdmin(page);
   await page.goto("/templates/new");
   await page.getByLabel("Name").fill("APN settings");
-  await page.getByTestId("script-text").getByRole("textbox").fill("uci set network.wan.apn={{apn}} # {{ident}}");
+  await page
+    .getByTestId("script-text")
+    .getByRole("textbox")
+    .fill("uci set network.wan.apn={{apn}} # {{ident}}");
   await page.getByLabel("{{apn}}").fill("internet.example");
   await page.getByTestId("save-script").click();
   await expect(page).toHaveURL(/\/template\/[\w-]+$/);
@@ -50,7 +53,9 @@ test("a template with a variable is sent as settings: the dry run shows what the
   await pickOption(page, "command-template", /APN settings · v1/);
   await page.getByText("All routers of the domain").click();
   await page.getByTestId("dry-run-button").click();
-  await expect(page.getByTestId("dry-run-rendered")).toContainText(/uci set network\.wan\.apn=internet\.example # [A-Z]+\d+/);
+  await expect(page.getByTestId("dry-run-rendered")).toContainText(
+    /uci set network\.wan\.apn=internet\.example # [A-Z]+\d+/,
+  );
 
   await page.goto("/script/new");
   await page.getByLabel("Name").fill("Uptime and date");

@@ -15,6 +15,7 @@ import { useOffers } from "../../../app/session/useOffers";
 import { DeleteButton } from "../../../components/DeleteButton";
 import { PageTitle } from "../../../components/PageTitle";
 import { QueryState } from "../../../components/QueryState";
+import { formatDateTime } from "../../accounting/shared/formatDate";
 import { SCRIPT_PAGES } from "./SavedScriptsList";
 import { deleteScript, saveScript, scriptQueryOptions, scriptsKeys } from "./scripts.api";
 import { type OverrideRow, overridesOf, TemplateValuesEditor, valuesOf } from "./TemplateValuesEditor";
@@ -141,7 +142,7 @@ function ScriptForm({ kind, id, saved }: { kind: ScriptKind; id: string; saved: 
                   {t("scripts.versionBy", {
                     version: version.version,
                     name: version.author.name,
-                    time: new Date(version.create_time).toLocaleString(),
+                    time: formatDateTime(version.create_time),
                   })}
                 </Typography>
               ))}

@@ -94,7 +94,15 @@ export function TemplateValuesEditor({ variables, defaults, onDefaults, rows, on
           key={index}
           direction={{ xs: "column", sm: "row" }}
           spacing={1}
-          sx={{ alignItems: { sm: "center" } }}
+          sx={{
+            alignItems: { sm: "center" },
+            // On a phone each value is its own framed group, its delete button at its end.
+            p: { xs: 1.5, sm: 0 },
+            borderStyle: { xs: "solid", sm: "none" },
+            borderWidth: 1,
+            borderColor: "divider",
+            borderRadius: 1,
+          }}
         >
           <TextField
             select
