@@ -9,7 +9,7 @@ import { shot } from "../support/shots";
 
 test.describe.configure({ mode: "serial" });
 
-const ids = { template: "", script: "" };
+const ids = { template: "", script: "", command: "" };
 
 async function signInAdmin(page: Page) {
   await signIn(page, FLEET_ADMIN.username, FLEET_ADMIN.password);
@@ -56,6 +56,13 @@ test("a template with a variable is sent as settings: the dry run shows what the
   await expect(page.getByTestId("dry-run-rendered")).toContainText(
     /uci set network\.wan\.apn=internet\.example # [A-Z]+\d+/,
   );
+
+  // Sent: the command names the template at version 1, and shows what a router got.
+  await page.getByTestId("send-command").click();
+  await expect(page).toHaveURL(/\/command\/[\w-]+$/);
+  ids.command = page.url().split("/").pop() as string;
+  await expect(page.getByText("APN settings · v1")).toBeVisible();
+  await expect(page.getByTestId("dry-run-rendered")).toContainText("apn=internet.example");
 
   await page.goto("/script/new");
   await page.getByLabel("Name").fill("Uptime and date");
@@ -114,5 +121,8 @@ for (const variant of LOOKS) {
     await page.getByTestId("dry-run-button").click();
     await expect(page.getByTestId("dry-run-rendered")).toBeVisible();
     await snap("command-new");
+    await page.goto(`/command/${ids.command}`);
+    await expect(page.getByTestId("dry-run-rendered")).toBeVisible();
+    await snap("command");
   });
 }
