@@ -97,6 +97,7 @@ async function resolveCommand(
   // Another domain's router is not one of ours: the same answer as for one that never existed.
   if (ids.some((id) => !found.has(id))) throw new AppError("DEVICE_NOT_FOUND");
   if (devices.length === 0) throw new AppError("TARGETS_NOT_SPECIFIED", "No router matches the targets");
+  assertTypeSupported(devices, wireType);
   return {
     type: input.type,
     wireType,
@@ -106,6 +107,20 @@ async function resolveCommand(
     used,
     rendered: used?.kind === "template" ? renderForEach(used, devices) : null,
   };
+}
+
+/**
+ * A router whose hello named its command types and not this one cannot run it: the command is
+ * refused (UNSUPPORTED_TASK_TYPE, naming a few of them) rather than sent to fail there.
+ */
+function assertTypeSupported(devices: readonly TargetDevice[], wireType: CommandType): void {
+  const unable = devices.filter(
+    (device) => device.command_types !== null && !device.command_types.split(",").includes(wireType),
+  );
+  if (unable.length === 0) return;
+  const names = unable.slice(0, 5).map((device) => device.ident);
+  const more = unable.length > names.length ? ` and ${unable.length - names.length} more` : "";
+  throw new AppError("UNSUPPORTED_TASK_TYPE", `${wireType} is not supported by ${names.join(", ")}${more}`);
 }
 
 /** A template rendered for each router; a variable without a value for some router refuses the command. */

@@ -171,6 +171,8 @@ export async function failedRetryInput(
   const domainId = requireDeviceDomain(session);
   const row = await commandsRepo(ctx.db).findCommand(domainId, id);
   if (!row) throw new AppError("COMMAND_NOT_FOUND");
+  // Nothing of a command still waiting for its approval has run, so nothing can be retried yet.
+  if (row.status === "unapproved") throw new AppError("ACTION_NEED_APPROVED");
   const failed = await executionsRepo(ctx.db).findExecutions(
     domainId,
     { commandId: id, statuses: ["failed", "timed_out", "attempts_exceeded", "expired"] },

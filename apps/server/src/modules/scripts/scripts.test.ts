@@ -1,8 +1,8 @@
-import type { CommandMessage } from "@cellfleet/contract";
+import { type CommandMessage, EXAMPLE_HELLO, helloTopic } from "@cellfleet/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, signIn } from "../../test/factories";
 import { type ActionsFixture, openActionsFixture } from "../actions/actions.test-support";
-import { eventually } from "../ingest/ingest.test-support";
+import { connectDevice, eventually } from "../ingest/ingest.test-support";
 
 // Saved scripts and settings templates: versions, variables, roles, through the HTTP API and a real broker.
 
@@ -226,5 +226,47 @@ describe("saved scripts and settings templates", () => {
     });
     expect(foreign.json().code).toBe("DEVICE_NOT_FOUND");
     expect((await f.post(other, "/api/scripts/")).json().items).toEqual([]);
+  });
+
+  it("refuses a type a router's hello did not name (UNSUPPORTED_TASK_TYPE), and retrying an unapproved command", async () => {
+    const device = await f.device();
+    const client = await connectDevice(f.ingest.gateway.url, device.ident, device.token ?? undefined);
+    await client.publishAsync(
+      helloTopic(device.ident),
+      JSON.stringify({ ...EXAMPLE_HELLO, seq: 1, ts: Date.now(), command_types: ["reboot", "backup"] }),
+      { qos: 1 },
+    );
+    await eventually(async () => {
+      const row = await f.t.db
+        .selectFrom("devices")
+        .select("command_types")
+        .where("id", "=", device.id)
+        .executeTakeFirstOrThrow();
+      return row.command_types === "reboot,backup";
+    }, "the hello's command types stored");
+    const targets = { devices: [device.id] };
+    const shell = await f.post(admin.token, "/api/commands/dry-run", {
+      type: "shell",
+      args: { script: "id" },
+      targets,
+    });
+    expect(shell.json().code).toBe("UNSUPPORTED_TASK_TYPE");
+    expect(shell.json().message).toContain(device.ident);
+    const template = await f.post(admin.token, "/api/template/new", { name: "Unsupported", text: "x" });
+    const settings = await f.post(admin.token, "/api/command/new", {
+      type: "settings",
+      template_id: template.json()._id,
+      targets,
+    });
+    expect(settings.json().code).toBe("UNSUPPORTED_TASK_TYPE");
+    expect((await f.post(admin.token, "/api/commands/dry-run", { type: "reboot", targets })).statusCode).toBe(
+      200,
+    );
+    await client.endAsync();
+
+    const waiting = await f.post(junior.token, "/api/command/new", { type: "reboot", targets });
+    expect(waiting.json().status).toBe("unapproved");
+    const retry = await f.post(junior.token, `/api/command/${waiting.json()._id}/retry-failed`);
+    expect(retry.json().code).toBe("ACTION_NEED_APPROVED");
   });
 });

@@ -161,6 +161,8 @@ export interface DevicesTable {
   network_mode: string | null;
   /** A modem online in the last modems report; null before one (0018_first_user). */
   wan_up: boolean | null;
+  /** The command types its last hello named, comma-separated; null: all (0020_scripts_templates). */
+  command_types: ColumnType<string | null, string | null | undefined, string | null>;
   has_backups: Generated<boolean>;
   has_journals: Generated<boolean>;
   meta: ColumnType<Record<string, unknown>, string | undefined, string>;

@@ -39,9 +39,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable("commands").addColumn("script_name", "text").execute();
   await db.schema.alterTable("commands").addColumn("script_version", "integer").execute();
   await db.schema.alterTable("command_executions").addColumn("rendered", "text").execute();
+  // The command types a router's hello named, comma-separated; null when it named none (all of them).
+  await db.schema.alterTable("devices").addColumn("command_types", "text").execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable("devices").dropColumn("command_types").execute();
   await db.schema.alterTable("command_executions").dropColumn("rendered").execute();
   for (const column of ["script_version", "script_name", "script_kind", "script_id"])
     await db.schema.alterTable("commands").dropColumn(column).execute();
