@@ -30,6 +30,7 @@ import { jobsRoutes } from "./modules/jobs/jobs.routes";
 import { setUpNotifications } from "./modules/notifications/notifications.module";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes";
 import { profileRoutes } from "./modules/profile/profile.routes";
+import { scriptsRoutes } from "./modules/scripts/scripts.routes";
 import { settingsRoutes } from "./modules/settings/settings.routes";
 import { createAuditLog } from "./platform/audit/audit-log";
 import { type ApiRouteEntry, recordApiRoutes } from "./platform/auth/permissions";
@@ -213,6 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(notificationsRoutes, { ctx });
       await api.register(filesRoutes, { ctx });
       await api.register(actionsRoutes, { ctx });
+      await api.register(scriptsRoutes, { ctx });
       await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
       await api.register(settingsRoutes, { ctx });
       // Production's hooks are the files feature's: a URL reaches only what was granted to its router.

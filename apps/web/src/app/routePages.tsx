@@ -30,6 +30,7 @@ const features = {
   commandNew: () => import("../features/commands/NewCommandPage"),
   reports: () => import("../features/commands/ReportPages"),
   userCommand: () => import("../features/commands/UserCommandPage"),
+  templates: () => import("../features/commands/scripts/ScriptRoutes"),
   dashboard: () => import("../features/devices/DashboardPage"),
   device: () => import("../features/devices/DevicePage"),
   deviceEdit: () => import("../features/devices/EditDevicePage"),
@@ -70,6 +71,8 @@ const Pages = {
   ReportPage: page(features.reports, "ReportPage"),
   ReportsPage: page(features.reports, "ReportsPage"),
   UserCommandPage: page(features.userCommand, "UserCommandPage"),
+  TemplatePage: page(features.templates, "TemplatePage"),
+  TemplatesPage: page(features.templates, "TemplatesPage"),
   DashboardPage: page(features.dashboard, "DashboardPage"),
   DevicePage: page(features.device, "DevicePage"),
   EditDevicePage: page(features.deviceEdit, "EditDevicePage"),
@@ -140,6 +143,9 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   reports: <Pages.ReportsPage />,
   report: <Pages.ReportPage />,
   userCommand: <Pages.UserCommandPage />,
+  templates: <Pages.TemplatesPage />,
+  templateNew: <Pages.TemplatePage />,
+  template: <Pages.TemplatePage />,
 };
 
 /** The element a route of the contract's table renders; a page still being fetched shows nothing. */

@@ -45,6 +45,10 @@ export const CreateCommandSchema = z.object({
   type: z.string().trim().max(64).default(""),
   args: z.record(z.string().min(1).max(64), argValue).default({}),
   file_id: z.string().min(1).optional(),
+  /** shell: a saved script (its latest version) instead of `args.script`. */
+  script_id: z.string().min(1).max(64).optional(),
+  /** settings: the template, rendered for each router. */
+  template_id: z.string().min(1).max(64).optional(),
   targets: CommandTargetsSchema.default({ devices: [], tags: [], all: false }),
   delayed_until: z.number().int().min(0).nullable().default(null),
   run_until: z.number().int().min(0).nullable().default(null),
@@ -61,6 +65,8 @@ export const CommandDryRunSchema = z.object({
   /** Up to 20 of the targets, for the person to recognise. */
   sample: z.array(z.object({ _id: z.string(), ident: z.string(), is_online: z.boolean() })),
   needs_approval: z.boolean(),
+  /** A script's text, or a template rendered for the first target: what the router would get. */
+  rendered: z.object({ ident: z.string().nullable(), text: z.string() }).nullable(),
   /** The kinds of people who may approve it (empty when none is needed). */
   approvers: z.array(z.enum(["admin", "assistant"])),
 });
@@ -83,6 +89,15 @@ export const CommandSchema = z.object({
   declined_reason: z.string().nullable(),
   args: z.record(z.string(), z.unknown()),
   file_id: z.string().nullable(),
+  /** The saved script or template used, at the version used. */
+  script: z
+    .object({
+      _id: z.string(),
+      kind: z.enum(["script", "template"]),
+      name: z.string(),
+      version: z.number().int(),
+    })
+    .nullable(),
   targets: z.object({ devices: z.array(z.string()), tags: z.array(z.string()), all: z.boolean() }),
   delayed_until: z.number().nullable(),
   run_until: z.number().nullable(),
@@ -105,6 +120,8 @@ export const ExecutionSchema = z.object({
   result: ActionResultSchema,
   code: z.number().int().nullable(),
   output: z.string(),
+  /** The text this router got when a template was rendered for it. */
+  rendered: z.string().nullable(),
   progress: z.number().nullable(),
   attempts: z.number().int(),
   file_id: z.string().nullable(),

@@ -18,6 +18,15 @@ export function toCommandDto(row: CommandRow): Command {
     declined_reason: row.declined_reason,
     args: row.args,
     file_id: row.file_id,
+    script:
+      row.script_id && row.script_version !== null
+        ? {
+            _id: row.script_id,
+            kind: row.script_kind === "template" ? "template" : "script",
+            name: row.script_name ?? "",
+            version: row.script_version,
+          }
+        : null,
     targets: row.targets,
     delayed_until: row.delayed_until ? row.delayed_until.getTime() : null,
     run_until: row.run_until ? row.run_until.getTime() : null,
@@ -40,6 +49,7 @@ export function toExecutionDto(row: ExecutionDtoRow): Execution {
     result: executionResult(row.status),
     code: row.code,
     output: row.output,
+    rendered: row.rendered,
     progress: row.progress,
     attempts: row.attempts,
     file_id: row.file_id,

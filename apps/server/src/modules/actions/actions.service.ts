@@ -9,6 +9,8 @@ import {
   initialExecutionStatus,
   isBuiltInCommandType,
   needsApproval,
+  renderTemplate,
+  SETTINGS_COMMAND_TYPE,
 } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import { assertCan, subjectOf } from "../../platform/auth/permissions";
@@ -18,6 +20,7 @@ import { type DB, toJsonb } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { type DeviceUserActionPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
 import { requireDeviceDomain } from "../devices/devices.service";
+import { findUsedScript, type UsedScript } from "../scripts/scripts.service";
 import { toCommandDto } from "./actions.mapper";
 import { announceApproval, raiseApprovalEvent } from "./approvals.service";
 import { commandsRepo, type TargetDevice } from "./commands.repo";
@@ -35,6 +38,10 @@ interface ResolvedCommand {
   args: Record<string, string | number | boolean | null>;
   devices: TargetDevice[];
   needsApproval: boolean;
+  /** The saved script or template used, at its latest version. */
+  used: UsedScript | null;
+  /** A template rendered for each router, by router id. */
+  rendered: Map<string, string> | null;
 }
 
 /** Checks a new command and resolves its type and targets (shared by the dry run and the real thing). */
@@ -48,14 +55,33 @@ async function resolveCommand(
   const repo = commandsRepo(ctx.db);
   let wireType: CommandType;
   let args = { ...input.args };
-  if (isBuiltInCommandType(input.type)) wireType = input.type;
+  let used: UsedScript | null = null;
+  if (input.template_id !== undefined && input.type !== SETTINGS_COMMAND_TYPE)
+    throw new AppError("INVALID_VALUE_TYPE", "A template is sent by a settings command");
+  if (input.type === SETTINGS_COMMAND_TYPE) {
+    if (!input.template_id)
+      throw new AppError("COMMAND_TEMPLATE_MISSING", "A settings command names a template");
+    used = await findUsedScript(ctx.db, domainId, "template", input.template_id);
+    wireType = "shell";
+    args = {};
+  } else if (isBuiltInCommandType(input.type)) wireType = input.type;
   else {
     const custom = await repo.findCommandTypeByName(domainId, input.type);
     if (!custom) throw new AppError("UNKNOWN_COMMAND_TYPE");
     wireType = "shell";
     args = { ...args, script: custom.command };
   }
-  if (wireType === "shell" && (typeof args.script !== "string" || args.script.trim() === ""))
+  if (input.script_id !== undefined) {
+    if (input.type !== "shell")
+      throw new AppError("INVALID_VALUE_TYPE", "A saved script is sent by a shell command");
+    used = await findUsedScript(ctx.db, domainId, "script", input.script_id);
+    args = { ...args, script: used.text };
+  }
+  if (
+    used?.kind !== "template" &&
+    wireType === "shell" &&
+    (typeof args.script !== "string" || args.script.trim() === "")
+  )
     throw new AppError("COMMAND_TEMPLATE_MISSING", "A shell command needs a script");
   if (COMMAND_TYPES_WITH_DOWNLOAD.includes(wireType) && !input.file_id)
     throw new AppError("COMMAND_FILE_NOT_FOUND", `${wireType} needs a file`);
@@ -71,7 +97,64 @@ async function resolveCommand(
   // Another domain's router is not one of ours: the same answer as for one that never existed.
   if (ids.some((id) => !found.has(id))) throw new AppError("DEVICE_NOT_FOUND");
   if (devices.length === 0) throw new AppError("TARGETS_NOT_SPECIFIED", "No router matches the targets");
-  return { type: input.type, wireType, args, devices, needsApproval: needsApproval(subjectOf(session)) };
+  assertTypeSupported(devices, wireType);
+  return {
+    type: input.type,
+    wireType,
+    args,
+    devices,
+    needsApproval: needsApproval(subjectOf(session)),
+    used,
+    rendered: used?.kind === "template" ? renderForEach(used, devices) : null,
+  };
+}
+
+/**
+ * A router whose hello named its command types and not this one cannot run it: the command is
+ * refused (UNSUPPORTED_TASK_TYPE, naming a few of them) rather than sent to fail there.
+ */
+function assertTypeSupported(devices: readonly TargetDevice[], wireType: CommandType): void {
+  const unable = devices.filter(
+    (device) => device.command_types !== null && !device.command_types.split(",").includes(wireType),
+  );
+  if (unable.length === 0) return;
+  const names = unable.slice(0, 5).map((device) => device.ident);
+  const more = unable.length > names.length ? ` and ${unable.length - names.length} more` : "";
+  throw new AppError("UNSUPPORTED_TASK_TYPE", `${wireType} is not supported by ${names.join(", ")}${more}`);
+}
+
+/** A template rendered for each router; a variable without a value for some router refuses the command. */
+function renderForEach(template: UsedScript, devices: readonly TargetDevice[]): Map<string, string> {
+  const rendered = new Map<string, string>();
+  for (const device of devices) {
+    const result = renderTemplate(template.text, template.values, {
+      id: device.id,
+      tags: device.tags,
+      system: {
+        ident: device.ident,
+        model: device.model ?? "",
+        serial: device.serial ?? "",
+        firmware: device.firmware ?? "",
+        description: device.description,
+      },
+    });
+    if (!result.ok)
+      throw new AppError(
+        "INVALID_VALUE_TYPE",
+        `No value of ${result.missing.join(", ")} for ${device.ident} in template ${template.name}`,
+      );
+    rendered.set(device.id, result.text);
+  }
+  return rendered;
+}
+
+/** What the dry run shows the router would get: a script's text, or the template rendered for the first target. */
+function renderedPreview(resolved: ResolvedCommand): CommandDryRun["rendered"] {
+  const first = resolved.devices[0];
+  if (resolved.rendered && first) return { ident: first.ident, text: resolved.rendered.get(first.id) ?? "" };
+  if (resolved.wireType === "shell" && typeof resolved.args.script === "string")
+    return { ident: null, text: resolved.args.script };
+  return null;
 }
 
 function isOnline(device: TargetDevice, now: number): boolean {
@@ -94,6 +177,7 @@ export async function dryRunCommand(
       .slice(0, 20)
       .map((device) => ({ _id: device.id, ident: device.ident, is_online: isOnline(device, now) })),
     needs_approval: resolved.needsApproval,
+    rendered: renderedPreview(resolved),
     approvers: approverKinds(subjectOf(session)).filter((kind) => kind === "admin" || kind === "assistant"),
   };
 }
@@ -140,6 +224,10 @@ export async function createCommand(
       wire_type: resolved.wireType,
       args: toJsonb(resolved.args),
       file_id: input.file_id ?? null,
+      script_id: resolved.used?.id ?? null,
+      script_kind: resolved.used?.kind ?? null,
+      script_name: resolved.used?.name ?? null,
+      script_version: resolved.used?.version ?? null,
       targets: toJsonb(input.targets),
       status: "in_progress",
       needs_approval: resolved.needsApproval,
@@ -161,6 +249,7 @@ export async function createCommand(
         command_id: id,
         device_id: device.id,
         status,
+        rendered: resolved.rendered?.get(device.id) ?? null,
         create_time: now,
         update_time: now,
       })),

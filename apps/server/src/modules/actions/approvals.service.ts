@@ -173,6 +173,8 @@ export async function failedRetryInput(
   const domainId = requireDeviceDomain(session);
   const row = await commandsRepo(ctx.db).findCommand(domainId, id);
   if (!row) throw new AppError("COMMAND_NOT_FOUND");
+  // Nothing of a command still waiting for its approval has run, so nothing can be retried yet.
+  if (row.status === "unapproved") throw new AppError("ACTION_NEED_APPROVED");
   const failed = await executionsRepo(ctx.db).findExecutions(
     domainId,
     { commandId: id, statuses: ["failed", "timed_out", "attempts_exceeded", "expired"] },
@@ -186,6 +188,8 @@ export async function failedRetryInput(
     type: row.type,
     args: isCustom ? args : row.args,
     file_id: row.file_id ?? undefined,
+    // A template is rendered again (its latest version); a saved script's text travels as it was used.
+    template_id: row.script_kind === "template" && row.script_id ? row.script_id : undefined,
     targets: { devices: failed.map((execution) => execution.device_id), tags: [], all: false },
     delayed_until: null,
     run_until:

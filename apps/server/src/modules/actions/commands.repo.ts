@@ -20,6 +20,13 @@ export interface TargetDevice {
   ident: string;
   tags: string[];
   last_contact: Date | null;
+  /** What a template's system variables read. */
+  model: string | null;
+  serial: string | null;
+  firmware: string | null;
+  description: string;
+  /** The command types its hello named, comma-separated; null: all. */
+  command_types: string | null;
 }
 
 /** Commands, their targets and the domain's custom types (Kysely only). */
@@ -100,7 +107,17 @@ export function commandsRepo(db: Kysely<DB>) {
     ): Promise<TargetDevice[]> {
       let query = db
         .selectFrom("devices")
-        .select(["id", "ident", "tags", "last_contact"])
+        .select([
+          "id",
+          "ident",
+          "tags",
+          "last_contact",
+          "model",
+          "serial",
+          "firmware",
+          "description",
+          "command_types",
+        ])
         .where("domain_id", "=", domainId);
       if (!targets.all) {
         query = query.where((eb) => {

@@ -164,7 +164,9 @@ export function executionsRepo(db: Kysely<DB>) {
       if (deviceIds.length === 0) return [];
       const result = await sql<HeadRow>`
         select distinct on (e.device_id) e.id, e.domain_id, e.command_id, e.device_id, d.ident, e.status,
-          e.attempts, e.last_publish_time, c.wire_type, c.args, c.file_id, c.run_until
+          e.attempts, e.last_publish_time, c.wire_type,
+          case when e.rendered is null then c.args else c.args || jsonb_build_object('script', e.rendered) end as args,
+          c.file_id, c.run_until
         from command_executions e
         join devices d on d.id = e.device_id
         join commands c on c.id = e.command_id

@@ -9,6 +9,7 @@ import {
   type Execution,
   QUICK_ACTIONS_LIMIT,
   type ReportsRequestSchema,
+  SETTINGS_COMMAND_TYPE,
 } from "@cellfleet/contract";
 import type { z } from "zod";
 import type { SessionContext } from "../../platform/auth/session-guard";
@@ -86,6 +87,8 @@ export async function listCommandTypes(
   const custom = await repo.findCommandTypes(domainId);
   const types: CommandTypeDto[] = [
     ...COMMAND_TYPES.map((type) => ({ _id: type, type, command: "", system: true })),
+    // A settings template, rendered for each router, travels as shell.
+    { _id: SETTINGS_COMMAND_TYPE, type: SETTINGS_COMMAND_TYPE, command: "", system: true },
     ...custom.map((row) => ({ _id: row.id, type: row.type, command: row.command, system: false })),
   ];
   const used = await repo.findMostUsedTypes(domainId, QUICK_ACTIONS_LIMIT);
@@ -104,7 +107,7 @@ export async function createCommandType(
 ): Promise<CommandTypeDto> {
   const domainId = requireDeviceDomain(session);
   const type = body.type.trim();
-  if ((COMMAND_TYPES as readonly string[]).includes(type.toLowerCase()))
+  if ([...COMMAND_TYPES, SETTINGS_COMMAND_TYPE].includes(type.toLowerCase()))
     throw new AppError("SYSTEM_COMMAND_TYPE");
   const repo = commandsRepo(ctx.db);
   if (await repo.findCommandTypeByName(domainId, type))
@@ -117,7 +120,8 @@ export async function createCommandType(
 /** DELETE /api/command_type/{id}: a built-in is SYSTEM_COMMAND_TYPE, an unknown one COMMAND_TYPE_NOT_FOUND. */
 export async function deleteCommandType(ctx: AppContext, session: SessionContext, id: string): Promise<void> {
   const domainId = requireDeviceDomain(session);
-  if ((COMMAND_TYPES as readonly string[]).includes(id)) throw new AppError("SYSTEM_COMMAND_TYPE");
+  if ((COMMAND_TYPES as readonly string[]).includes(id) || id === SETTINGS_COMMAND_TYPE)
+    throw new AppError("SYSTEM_COMMAND_TYPE");
   if (!(await commandsRepo(ctx.db).deleteCommandType(domainId, id)))
     throw new AppError("COMMAND_TYPE_NOT_FOUND");
 }

@@ -9,7 +9,14 @@ import type { DeviceRow } from "../../platform/db/schema";
 /** The columns the device DTO needs: every device column but the key itself, plus whether it is set. */
 export type DeviceDtoRow = Omit<
   DeviceRow,
-  "aes_key" | "last_status" | "last_seq" | "seq_epoch" | "seq_offset" | "seq_prev_epoch" | "seq_prev_offset"
+  | "aes_key"
+  | "last_status"
+  | "last_seq"
+  | "seq_epoch"
+  | "seq_offset"
+  | "seq_prev_epoch"
+  | "seq_prev_offset"
+  | "command_types"
 > & {
   aes_key?: string | null;
   has_key?: boolean;

@@ -100,6 +100,7 @@ function emptyTouch(id: string): DeviceTouch {
     network_mode: null,
     wan_up: null,
     events_added: 0,
+    command_types: null,
   };
 }
 
@@ -157,6 +158,7 @@ export function planBatch(
       touch.model = report.message.model;
       touch.firmware = report.message.firmware;
       touch.serial = report.message.serial;
+      touch.command_types = report.message.command_types?.join(",") ?? null;
     } else if (report.kind === "event") {
       const key = `${device.id}\u0000${report.message.seq}`;
       if (seen.has(key)) {

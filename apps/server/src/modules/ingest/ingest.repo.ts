@@ -83,6 +83,8 @@ export interface DeviceTouch {
   network_mode: string | null;
   wan_up: boolean | null;
   events_added: number;
+  /** A hello's command types, comma-separated (null: it named none, so all); read only with a hello (model set). */
+  command_types: string | null;
 }
 
 /**
@@ -234,6 +236,7 @@ export function ingestRepo(db: Kysely<DB>) {
           model = coalesce(v.model, d.model),
           firmware = coalesce(v.firmware, d.firmware),
           serial = coalesce(v.serial, d.serial),
+          command_types = case when v.model is not null then v.command_types else d.command_types end,
           signal_csq = case when v.has_modems then v.signal_csq else d.signal_csq end,
           network_mode = case when v.has_modems then v.network_mode else d.network_mode end,
           wan_up = case when v.has_modems then v.wan_up else d.wan_up end,
@@ -241,13 +244,15 @@ export function ingestRepo(db: Kysely<DB>) {
         from unnest(
           ${col("id")}::text[], ${col("seq")}::bigint[], ${col("model")}::text[], ${col("firmware")}::text[],
           ${col("serial")}::text[], ${col("has_modems")}::boolean[], ${col("signal_csq")}::smallint[],
-          ${col("network_mode")}::text[], ${col("wan_up")}::boolean[], ${col("events_added")}::integer[]
-        ) as v(id, seq, model, firmware, serial, has_modems, signal_csq, network_mode, wan_up, events_added)
+          ${col("network_mode")}::text[], ${col("wan_up")}::boolean[], ${col("events_added")}::integer[],
+          ${col("command_types")}::text[]
+        ) as v(id, seq, model, firmware, serial, has_modems, signal_csq, network_mode, wan_up, events_added, command_types)
         where d.id = v.id and (
           -- Only rows that visibly change: a stale contact time, new events, board data or facets.
           d.last_contact is null or d.last_contact < ${contactStaleBefore}
           or v.events_added > 0
-          or (v.model is not null and (v.model, v.firmware, v.serial) is distinct from (d.model, d.firmware, d.serial))
+          or (v.model is not null and (v.model, v.firmware, v.serial, v.command_types)
+            is distinct from (d.model, d.firmware, d.serial, d.command_types))
           or (v.has_modems and (v.signal_csq, v.network_mode, v.wan_up) is distinct from (d.signal_csq, d.network_mode, d.wan_up)))
         returning d.*`.execute(db);
       return result.rows;

@@ -28,6 +28,11 @@ export interface CommandsTable {
   counts: Jsonb<ExecutionCounts>;
   create_time: Timestamp;
   update_time: Timestamp;
+  /** The saved script or template used, at its version (0020_scripts_templates). */
+  script_id: ColumnType<string | null, string | null | undefined, string | null>;
+  script_kind: ColumnType<string | null, string | null | undefined, string | null>;
+  script_name: ColumnType<string | null, string | null | undefined, string | null>;
+  script_version: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** One router's execution of a command (0015_actions). */
@@ -47,6 +52,8 @@ export interface CommandExecutionsTable {
   create_time: Timestamp;
   update_time: Timestamp;
   finish_time: Timestamp | null;
+  /** The template as rendered for this router (0020_scripts_templates). */
+  rendered: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Custom command types (0015_actions). */
@@ -55,5 +62,33 @@ export interface CommandTypesTable {
   domain_id: string;
   type: string;
   command: string;
+  create_time: Timestamp;
+}
+
+/** Saved scripts and settings templates at their latest version (0020_scripts_templates). */
+export interface ScriptsTable {
+  id: string;
+  domain_id: string;
+  kind: "script" | "template";
+  name: string;
+  description: string;
+  version: number;
+  deleted: Generated<boolean>;
+  create_time: Timestamp;
+  update_time: Timestamp;
+}
+
+/** Every saved version of a script or template (0020_scripts_templates). */
+export interface ScriptVersionsTable {
+  script_id: string;
+  version: number;
+  text: string;
+  var_values: Jsonb<{
+    defaults: Record<string, string>;
+    tag_values: Record<string, Record<string, string>>;
+    device_values: Record<string, Record<string, string>>;
+  }>;
+  author_id: string;
+  author_name: string;
   create_time: Timestamp;
 }

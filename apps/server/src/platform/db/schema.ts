@@ -1,6 +1,12 @@
 import type { DomainSettings, FileStatus, FileType, JobState } from "@cellfleet/contract";
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { CommandExecutionsTable, CommandsTable, CommandTypesTable } from "./schema-actions";
+import type {
+  CommandExecutionsTable,
+  CommandsTable,
+  CommandTypesTable,
+  ScriptsTable,
+  ScriptVersionsTable,
+} from "./schema-actions";
 import type {
   DeviceOutagesTable,
   GatewayRefusalsTable,
@@ -184,6 +190,8 @@ export interface DevicesTable {
   network_mode: string | null;
   /** A modem online in the last modems report; null before one (0018_first_user). */
   wan_up: boolean | null;
+  /** The command types its last hello named, comma-separated; null: all (0020_scripts_templates). */
+  command_types: ColumnType<string | null, string | null | undefined, string | null>;
   has_backups: Generated<boolean>;
   has_journals: Generated<boolean>;
   meta: ColumnType<Record<string, unknown>, string | undefined, string>;
@@ -354,6 +362,8 @@ export interface DB {
   commands: CommandsTable;
   command_executions: CommandExecutionsTable;
   command_types: CommandTypesTable;
+  scripts: ScriptsTable;
+  script_versions: ScriptVersionsTable;
   device_collects: DeviceCollectsTable;
   collect_history: CollectHistoryTable;
   events: EventsTable;

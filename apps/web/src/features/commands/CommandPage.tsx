@@ -1,5 +1,6 @@
-import { type ActionStatus, type Command, canApprove } from "@cellfleet/contract";
+import { type ActionStatus, type Command, canApprove, type Execution } from "@cellfleet/contract";
 import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
@@ -23,6 +24,7 @@ import {
 import { typeLabel } from "./commandTypes";
 import { CommandStatusChip } from "./components/CommandStatusChip";
 import { ExecutionsTable } from "./components/ExecutionsTable";
+import { RenderedText } from "./components/SavedScriptPicker";
 
 const FAILED = ["failed", "timed_out", "attempts_exceeded", "expired"] as const;
 
@@ -76,6 +78,17 @@ function ApprovalBox({ command }: { command: Command }) {
   );
 }
 
+/** A template command: the text its first router got (each router's own values), for the approver to read. */
+function FirstRendered({ rows }: { rows: Execution[] | undefined }) {
+  const first = rows?.find((row) => row.rendered !== null);
+  if (!first || first.rendered === null) return null;
+  return (
+    <Box sx={{ mt: 2 }}>
+      <RenderedText rendered={{ ident: first.device.ident, text: first.rendered }} />
+    </Box>
+  );
+}
+
 /** /command/{id}: the command, its per-router executions live, approval, cancel and retry the failed. */
 export function CommandPage() {
   const { t, i18n } = useTranslation();
@@ -115,6 +128,16 @@ export function CommandPage() {
                     <Fact label={t("commands.form.delayedUntil")} value={date(data.delayed_until)} />
                     <Fact label={t("commands.form.runUntil")} value={date(data.run_until)} />
                     <Fact label={t("commands.columns.created")} value={date(data.create_time)} />
+                    {data.script ? (
+                      <Fact
+                        label={t(
+                          data.script.kind === "template"
+                            ? "commands.form.template"
+                            : "commands.form.savedScript",
+                        )}
+                        value={`${data.script.name} · v${data.script.version}`}
+                      />
+                    ) : null}
                   </Stack>
                   {typeof data.args.script === "string" ? (
                     <Typography
@@ -125,6 +148,7 @@ export function CommandPage() {
                       {data.args.script}
                     </Typography>
                   ) : null}
+                  <FirstRendered rows={executions.data} />
                   {data.declined_reason ? (
                     <Alert severity="info" sx={{ mt: 2 }}>
                       {t("commands.approval.declined", { reason: data.declined_reason })}

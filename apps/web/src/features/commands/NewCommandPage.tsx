@@ -4,6 +4,7 @@ import {
   type CommandType,
   type CreateCommand,
   type FileType,
+  SETTINGS_COMMAND_TYPE,
 } from "@cellfleet/contract";
 import Alert from "@mui/material/Alert";
 import Autocomplete from "@mui/material/Autocomplete";
@@ -31,6 +32,7 @@ import { filesListQueryOptions } from "../files/files.queries";
 import { dryRunCommand } from "./commands.api";
 import { commandTypesQueryOptions, useCreateCommand } from "./commands.queries";
 import { typeLabel } from "./commandTypes";
+import { RenderedText, SavedScriptPicker } from "./components/SavedScriptPicker";
 
 const FILE_KIND: Partial<Record<CommandType, FileType>> = {
   fw_update: "firmware",
@@ -55,6 +57,8 @@ export function NewCommandPage() {
   const devices = useQuery(deviceListQueryOptions({ search: search || undefined, size: 50 }));
   const [type, setType] = useState("");
   const [script, setScript] = useState("");
+  const [scriptId, setScriptId] = useState("");
+  const [templateId, setTemplateId] = useState("");
   const [fileId, setFileId] = useState("");
   const [deviceIds, setDeviceIds] = useState<Array<{ _id: string; ident: string }>>([]);
   const [tagList, setTagList] = useState<string[]>([]);
@@ -70,7 +74,9 @@ export function NewCommandPage() {
   const dryRun = useMutation({ mutationFn: dryRunCommand });
   const body: CreateCommand = {
     type,
-    args: type === "shell" ? { script } : {},
+    args: type === "shell" && scriptId === "" ? { script } : {},
+    ...(type === "shell" && scriptId !== "" ? { script_id: scriptId } : {}),
+    ...(type === SETTINGS_COMMAND_TYPE && templateId !== "" ? { template_id: templateId } : {}),
     ...(COMMAND_TYPES_WITH_DOWNLOAD.includes(type as CommandType) && fileId ? { file_id: fileId } : {}),
     targets: { devices: deviceIds.map((device) => device._id), tags: tagList, all: isAll },
     delayed_until: toMs(delayedUntil),
@@ -132,15 +138,15 @@ export function NewCommandPage() {
                     </MenuItem>
                   ))}
                 </TextField>
-                {type === "shell" ? (
-                  <TextField
-                    label={t("commands.form.script")}
-                    multiline
-                    minRows={3}
-                    value={script}
-                    onChange={(e) => setScript(e.target.value)}
-                  />
-                ) : null}
+                <SavedScriptPicker
+                  type={type}
+                  script={script}
+                  onScript={setScript}
+                  scriptId={scriptId}
+                  onScriptId={setScriptId}
+                  templateId={templateId}
+                  onTemplateId={setTemplateId}
+                />
                 {fileKind ? (
                   <TextField
                     select
@@ -216,6 +222,7 @@ export function NewCommandPage() {
                       : t("commands.dryRun.noApproval")}
                   </Alert>
                 ) : null}
+                {result ? <RenderedText rendered={result.rendered} /> : null}
                 <Stack direction="row" spacing={1}>
                   <Button
                     variant="outlined"

@@ -4,9 +4,10 @@ import Tabs from "@mui/material/Tabs";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams, useSearchParams } from "react-router";
-import { ComingSoonPage } from "../../components/ComingSoonPage";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
+import { SavedScriptPage } from "../commands/scripts/SavedScriptPage";
+import { SavedScriptsList } from "../commands/scripts/SavedScriptsList";
 import { FileDetails } from "./components/FileDetails";
 import { FilesListCard } from "./components/FilesListCard";
 import { UploadForm } from "./components/UploadForm";
@@ -59,15 +60,26 @@ export function PackagesPage() {
 export function ScriptsFilesPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const fileType = fileTypeParam(params.get("file_type"), "file");
+  const raw = params.get("file_type");
+  // Without a file_type the page opens on the saved scripts (issue 13); a file_type names a file list.
+  const fileType = fileTypeParam(raw, "file");
+  const tab = raw === null ? "saved" : fileType;
   const tabs = (
     <Tabs
-      value={fileType}
-      onChange={(_event, value: CommonFileType) => setParams({ file_type: value })}
+      value={tab}
+      onChange={(_event, value: CommonFileType | "saved") =>
+        setParams(value === "saved" ? {} : { file_type: value })
+      }
       variant="scrollable"
       allowScrollButtonsMobile
       sx={{ width: "100%", minHeight: 40 }}
     >
+      <Tab
+        value="saved"
+        label={t("scripts.script.tab")}
+        sx={{ minHeight: 40 }}
+        data-testid="saved-scripts-tab"
+      />
       {SCRIPTS_FILE_TYPES.map((type) => (
         <Tab key={type} value={type} label={t(`files.lists.${type}`)} sx={{ minHeight: 40 }} />
       ))}
@@ -76,7 +88,11 @@ export function ScriptsFilesPage() {
   return (
     <>
       <PageTitle>{t("routes.scripts")}</PageTitle>
-      <CommonFilesList key={fileType} fileType={fileType} header={tabs} />
+      {tab === "saved" ? (
+        <SavedScriptsList kind="script" header={tabs} />
+      ) : (
+        <CommonFilesList key={fileType} fileType={fileType} header={tabs} />
+      )}
     </>
   );
 }
@@ -128,7 +144,8 @@ export function ScriptRoutePage() {
   const { script_id: scriptId = "" } = useParams();
   const [params] = useSearchParams();
   const raw = params.get("file_type");
-  if (raw === null) return <ComingSoonPage route="script" />;
+  // Without file_type it is a saved script's editor (issue 13); with it, a file of that kind.
+  if (raw === null) return <SavedScriptPage kind="script" id={scriptId} />;
   const fileType = fileTypeParam(raw, "file");
   if (scriptId === "new") return <FileUploadPage fileType={fileType} />;
   return <FilePage fileType={fileType} fileId={scriptId} />;
