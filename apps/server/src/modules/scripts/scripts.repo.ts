@@ -44,40 +44,65 @@ export function scriptsRepo(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    async versions(scriptId: string): Promise<ScriptVersionRow[]> {
+    async versions(domainId: string, scriptId: string): Promise<ScriptVersionRow[]> {
       return db
         .selectFrom("script_versions")
-        .selectAll()
-        .where("script_id", "=", scriptId)
-        .orderBy("version", "desc")
+        .innerJoin("scripts", "scripts.id", "script_versions.script_id")
+        .selectAll("script_versions")
+        .where("scripts.domain_id", "=", domainId)
+        .where("script_versions.script_id", "=", scriptId)
+        .orderBy("script_versions.version", "desc")
         .execute();
     },
 
-    async version(scriptId: string, version: number): Promise<ScriptVersionRow | undefined> {
+    async version(
+      domainId: string,
+      scriptId: string,
+      version: number,
+    ): Promise<ScriptVersionRow | undefined> {
       return db
         .selectFrom("script_versions")
-        .selectAll()
-        .where("script_id", "=", scriptId)
-        .where("version", "=", version)
+        .innerJoin("scripts", "scripts.id", "script_versions.script_id")
+        .selectAll("script_versions")
+        .where("scripts.domain_id", "=", domainId)
+        .where("script_versions.script_id", "=", scriptId)
+        .where("script_versions.version", "=", version)
         .executeTakeFirst();
     },
 
-    async insert(row: ScriptRow): Promise<void> {
+    async insert(domainId: string, row: Omit<ScriptRow, "domain_id">): Promise<void> {
       await db
         .insertInto("scripts")
-        .values({ ...row })
+        .values({ ...row, domain_id: domainId })
         .execute();
     },
 
-    async insertVersion(row: Omit<ScriptVersionRow, "var_values"> & { var_values: string }): Promise<void> {
+    /** A version of a script of this domain (a script of another domain gets none: an error). */
+    async insertVersion(
+      domainId: string,
+      row: Omit<ScriptVersionRow, "var_values"> & { var_values: string },
+    ): Promise<void> {
+      const owner = await db
+        .selectFrom("scripts")
+        .select("id")
+        .where("domain_id", "=", domainId)
+        .where("id", "=", row.script_id)
+        .executeTakeFirst();
+      if (!owner) throw new Error(`Script ${row.script_id} is not of domain ${domainId}`);
       await db.insertInto("script_versions").values(row).execute();
     },
 
     async update(
+      domainId: string,
       id: string,
       changes: Pick<ScriptRow, "name" | "description" | "version" | "update_time">,
     ): Promise<void> {
-      await db.updateTable("scripts").set(changes).where("id", "=", id).execute();
+      await db
+        .updateTable("scripts")
+        .set(changes)
+        .where("domain_id", "=", domainId)
+        .where("id", "=", id)
+        .execute();
     },
 
     async markDeleted(domainId: string, kind: ScriptKind, id: string): Promise<boolean> {

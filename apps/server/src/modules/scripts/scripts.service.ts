@@ -85,7 +85,7 @@ export async function getScript(
   const repo = scriptsRepo(ctx.db);
   const row = await repo.find(scriptsDomain(session), kind, id);
   if (!row) throw new AppError("COMMAND_TEMPLATE_MISSING", `No such ${kind}`);
-  return toDto(row, await repo.versions(row.id));
+  return toDto(row, await repo.versions(row.domain_id, row.id));
 }
 
 /** Checks a template's values: no system variable, and router ids of the domain only. */
@@ -114,13 +114,14 @@ async function checkValues(
 async function writeVersion(
   trx: Kysely<DB>,
   session: SessionContext,
+  domainId: string,
   id: string,
   version: number,
   input: SaveScriptInput,
   values: TemplateValues,
   now: Date,
 ): Promise<void> {
-  await scriptsRepo(trx).insertVersion({
+  await scriptsRepo(trx).insertVersion(domainId, {
     script_id: id,
     version,
     text: input.text,
@@ -148,9 +149,8 @@ export async function createScript(
   const now = ctx.now();
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      await scriptsRepo(trx).insert({
+      await scriptsRepo(trx).insert(domainId, {
         id,
-        domain_id: domainId,
         kind,
         name: input.name,
         description: input.description,
@@ -159,7 +159,7 @@ export async function createScript(
         create_time: now,
         update_time: now,
       });
-      await writeVersion(trx, session, id, 1, input, values, now);
+      await writeVersion(trx, session, domainId, id, 1, input, values, now);
     });
   } catch (error) {
     if (isNameTaken(error)) throw new AppError("INVALID_VALUE_TYPE", `A ${kind} with this name exists`);
@@ -184,8 +184,8 @@ export async function saveScript(
       const row = await scriptsRepo(trx).lock(domainId, kind, id);
       if (!row) throw new AppError("COMMAND_TEMPLATE_MISSING", `No such ${kind}`);
       const version = row.version + 1;
-      await writeVersion(trx, session, id, version, input, values, now);
-      await scriptsRepo(trx).update(id, {
+      await writeVersion(trx, session, domainId, id, version, input, values, now);
+      await scriptsRepo(trx).update(domainId, id, {
         name: input.name,
         description: input.description,
         version,
@@ -229,7 +229,7 @@ export async function findUsedScript(
 ): Promise<UsedScript> {
   const repo = scriptsRepo(db);
   const row = await repo.find(domainId, kind, id);
-  const version = row ? await repo.version(row.id, row.version) : undefined;
+  const version = row ? await repo.version(domainId, row.id, row.version) : undefined;
   if (!row || !version) throw new AppError("COMMAND_TEMPLATE_MISSING", `No such ${kind}`);
   return {
     id: row.id,
