@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { likePattern } from "../../platform/db/like";
 import type { DB, DomainRow } from "../../platform/db/schema";
 
 /** A domain with its last session and device counts by status, as the domains list shows it. */
@@ -68,7 +69,7 @@ export function domainListRepo(db: Kysely<DB>) {
       now: Date,
     ): Promise<{ rows: DomainWithCounts[]; total: number }> {
       const text = search?.trim().toLowerCase();
-      const pattern = text ? `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+      const pattern = text ? likePattern(text) : null;
       // The demo domain is listed too (issue 11: root saw "Total: 0" beside it); it stays unchangeable.
       let list = selectWithCounts(now);
       let count = db.selectFrom("domains").select(sql<number>`count(*)::int`.as("total"));

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import { domainOp } from "../../platform/db/domain-filter";
+import { likePattern } from "../../platform/db/like";
 import { type DB, type NotificationRuleRow, toJsonb } from "../../platform/db/schema";
 
 /** A rule with its provider's name and type and its open incidents. */
@@ -63,7 +64,7 @@ export function rulesRepo(db: Kysely<DB>) {
     async findRules(domainId: string | null, search?: string): Promise<RuleWithTransportRow[]> {
       let query = base().where("r.domain_id", domainOp(domainId), domainId);
       if (search) {
-        const pattern = `%${search.replace(/[\\%_]/g, "\\$&")}%`;
+        const pattern = likePattern(search);
         query = query.where((eb) =>
           eb.or([
             eb("r.name", "ilike", pattern),

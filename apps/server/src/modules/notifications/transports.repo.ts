@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { domainOp } from "../../platform/db/domain-filter";
+import { likePattern } from "../../platform/db/like";
 import { type DB, type NotificationTransportRow, toJsonb } from "../../platform/db/schema";
 
 /** A provider row with how many rules use it. */
@@ -54,7 +55,7 @@ export function transportsRepo(db: Kysely<DB>) {
     /** The domain's providers by name; `search` matches the name. */
     async findTransports(domainId: string | null, search?: string): Promise<TransportWithUseRow[]> {
       let query = base(domainId);
-      if (search) query = query.where("t.name", "ilike", `%${search.replace(/[\\%_]/g, "\\$&")}%`);
+      if (search) query = query.where("t.name", "ilike", likePattern(search));
       const rows = await query.orderBy("t.name").execute();
       return rows.map(withCount);
     },

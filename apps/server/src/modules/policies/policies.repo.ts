@@ -2,14 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { SecurityPolicy } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import { domainOp } from "../../platform/db/domain-filter";
+import { likePattern } from "../../platform/db/like";
 import { type DB, type SecurityPolicyRow, toJsonb } from "../../platform/db/schema";
-
-function likePattern(search: string): string {
-  return `%${search
-    .trim()
-    .toLowerCase()
-    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** Security policies: a domain's own (domain_id set) or global ones (domain_id null, e.g. the default). */
 export function policiesRepo(db: Kysely<DB>) {
@@ -86,14 +80,20 @@ export function policiesRepo(db: Kysely<DB>) {
         .selectAll()
         .where("is_default", "=", false)
         .where((eb) => eb.or([eb("domain_id", "=", domainId), eb("domain_id", "is", null)]));
-      if (search) query = query.where((eb) => eb(eb.fn("lower", ["name"]), "like", likePattern(search)));
+      if (search)
+        query = query.where((eb) =>
+          eb(eb.fn("lower", ["name"]), "like", likePattern(search.trim().toLowerCase())),
+        );
       return query.orderBy("name").execute();
     },
 
     /** Every policy of every domain and the global ones, the default left out (superusers). */
     async listPoliciesAcrossDomains(search: string | undefined): Promise<SecurityPolicyRow[]> {
       let query = db.selectFrom("security_policies").selectAll().where("is_default", "=", false);
-      if (search) query = query.where((eb) => eb(eb.fn("lower", ["name"]), "like", likePattern(search)));
+      if (search)
+        query = query.where((eb) =>
+          eb(eb.fn("lower", ["name"]), "like", likePattern(search.trim().toLowerCase())),
+        );
       return query.orderBy("name").execute();
     },
 

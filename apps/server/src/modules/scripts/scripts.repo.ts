@@ -1,5 +1,6 @@
 import type { ScriptKind } from "@cellfleet/contract";
 import { type Kysely, type Selectable, sql } from "kysely";
+import { likePattern } from "../../platform/db/like";
 import type { DB } from "../../platform/db/schema";
 import type { ScriptsTable, ScriptVersionsTable } from "../../platform/db/schema-actions";
 
@@ -16,7 +17,8 @@ export function scriptsRepo(db: Kysely<DB>) {
         .where("domain_id", "=", domainId)
         .where("kind", "=", kind)
         .where("deleted", "=", false);
-      if (search !== "") query = query.where(sql<string>`lower(name)`, "like", `%${search.toLowerCase()}%`);
+      if (search !== "")
+        query = query.where(sql<string>`lower(name)`, "like", likePattern(search.toLowerCase()));
       return query.orderBy(sql`lower(name)`).limit(2048).execute();
     },
 

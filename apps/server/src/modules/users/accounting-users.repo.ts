@@ -1,6 +1,7 @@
 import type { Role } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import { domainOp } from "../../platform/db/domain-filter";
+import { likePattern } from "../../platform/db/like";
 import type { DB, UserRecord } from "../../platform/db/schema";
 
 /** A user with its policy's name, as the accounting screens list it. */
@@ -33,7 +34,7 @@ export function accountingUsersRepo(db: Kysely<DB>) {
     if (filter.role !== undefined) narrowed = narrowed.where("users.role", "=", filter.role);
     const search = filter.search?.trim().toLowerCase();
     if (search) {
-      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const pattern = likePattern(search);
       narrowed = narrowed.where((eb) =>
         eb.or([
           eb(eb.fn("lower", ["users.username"]), "like", pattern),

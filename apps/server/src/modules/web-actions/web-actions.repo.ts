@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import { domainOp } from "../../platform/db/domain-filter";
+import { likePattern } from "../../platform/db/like";
 import type { DB } from "../../platform/db/schema";
 
 /** The filter of the audit log: a time window, tag filters and a search. */
@@ -27,7 +28,7 @@ export function webActionsRepo(db: Kysely<DB>) {
     if (filter.statuses?.length) query = query.where("web_actions.status", "in", filter.statuses);
     const search = filter.search?.trim().toLowerCase();
     if (search) {
-      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const pattern = likePattern(search);
       query = query.where(
         sql<boolean>`(lower(web_actions.author) like ${pattern} or lower(web_actions.action) like ${pattern} or lower(coalesce(web_actions.client_ip, '')) like ${pattern} or lower(web_actions.info::text) like ${pattern})`,
       );

@@ -1,4 +1,4 @@
-import type { DomainSettings, FileStatus, FileType, JobState } from "@cellfleet/contract";
+import type { DomainSettings, JobState } from "@cellfleet/contract";
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 import type {
   CommandExecutionsTable,
@@ -7,6 +7,7 @@ import type {
   ScriptsTable,
   ScriptVersionsTable,
 } from "./schema-actions";
+import type { FilesTable, FileTransfersTable } from "./schema-files";
 import type {
   DeviceOutagesTable,
   GatewayRefusalsTable,
@@ -297,50 +298,6 @@ export interface JobsTable {
   finish_time: Timestamp | null;
 }
 
-/** bigint: node-postgres and PGlite read it as a string. */
-type BigintColumn = ColumnType<string, number | string, number | string>;
-
-/** Stored files (modules/files): the id is the blob's storage key (0010_files). */
-export interface FilesTable {
-  id: string;
-  domain_id: string;
-  file_type: FileType;
-  filename: string;
-  size: BigintColumn;
-  sha256: string;
-  status: ColumnType<FileStatus, FileStatus | undefined, FileStatus>;
-  /** A user id, 'system', or null for a router's upload. */
-  user_id: string | null;
-  device_id: string | null;
-  command_id: string | null;
-  execution_id: string | null;
-  repeats: Generated<number>;
-  repeat_time: Timestamp | null;
-  create_time: Timestamp;
-}
-
-/** State of an upload a router was told to make. */
-export type FileTransferState = "expected" | "receiving" | "completed" | "failed" | "expired";
-
-/** Uploads routers were given a signed URL for, checked when the body arrives (0010_files). */
-export interface FileTransfersTable {
-  id: string;
-  domain_id: string;
-  device_id: string;
-  file_type: "backup" | "journal" | "report";
-  command_id: string;
-  execution_id: string;
-  filename: string;
-  max_bytes: BigintColumn;
-  state: FileTransferState;
-  error: string | null;
-  file_id: string | null;
-  expires_at: Timestamp;
-  create_time: Timestamp;
-  finish_time: Timestamp | null;
-}
-
-/** The database as Kysely sees it. */
 /** A domain's switch of one event kind (migration 0019); no row means active. */
 export interface EventTypesTable {
   domain_id: string;
@@ -349,6 +306,7 @@ export interface EventTypesTable {
   update_time: Generated<Date>;
 }
 
+/** The database as Kysely sees it. */
 export interface DB {
   domains: DomainsTable;
   security_policies: SecurityPoliciesTable;
@@ -413,6 +371,13 @@ export type NewSessionRow = Insertable<SessionsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type NewJobRow = Insertable<JobsTable>;
 export type {
+  FileRow,
+  FileTransferRow,
+  FileTransferState,
+  NewFileRow,
+  NewFileTransferRow,
+} from "./schema-files";
+export type {
   NotificationDeliveryAttemptRow,
   NotificationDeliveryRow,
   NotificationIncidentRow,
@@ -420,10 +385,6 @@ export type {
   NotificationRuleRow,
   NotificationTransportRow,
 } from "./schema-notifications";
-export type FileRow = Selectable<FilesTable>;
-export type NewFileRow = Insertable<FilesTable>;
-export type FileTransferRow = Selectable<FileTransfersTable>;
-export type NewFileTransferRow = Insertable<FileTransfersTable>;
 
 /** Serialises a value for a jsonb column. */
 export function toJsonb(value: unknown): string {
