@@ -24,7 +24,7 @@ const DIST = path.join(WEB_DIR, "dist");
  * Russian's: the default language, and the heavier of the two. A name without `src/` is a shared
  * chunk's name (the build's `_realtime-….js`).
  */
-const SIGNED_OUT_START = ["src/locales/ru.json"];
+const SIGNED_OUT_START = ["src/locales/start/ru.json"];
 const SIGNED_IN_START = [
   ...SIGNED_OUT_START,
   "src/app/session/sessionUserSchema.ts",
@@ -39,21 +39,21 @@ export const BUDGETS = [
     page: "src/features/auth/LoginPage.tsx",
     startUp: SIGNED_OUT_START,
     targetKb: 150,
-    ceilingKb: 270,
+    ceilingKb: 224,
   },
   {
     route: "/dashboard",
     page: "src/features/devices/DashboardPage.tsx",
     startUp: SIGNED_IN_START,
     targetKb: 300,
-    ceilingKb: 337,
+    ceilingKb: 335,
   },
   {
     route: "/device/{id}",
     page: "src/features/devices/DevicePage.tsx",
     startUp: SIGNED_IN_START,
     targetKb: null,
-    ceilingKb: 345,
+    ceilingKb: 342,
   },
 ] as const;
 

@@ -6,20 +6,26 @@ import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
 import Slide from "@mui/material/Slide";
 import Toolbar from "@mui/material/Toolbar";
-import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import useScrollTrigger from "@mui/material/useScrollTrigger";
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
+import { DeferredTooltip } from "../../components/DeferredTooltip";
+import { loadConsoleTexts } from "../i18n";
 import { matchRoute } from "../navigation/resolveNavigation";
 import { useSession } from "../session/useSession";
 import { UserMenu } from "./UserMenu";
 
-// Only a signed-in user has news: the bell and its popover stay out of the /login bundle.
-const NewsBell = lazy(async () => ({
-  default: (await import("../../features/notifications/components/NewsBell")).NewsBell,
-}));
+// Only a signed-in user has news: the bell and its popover stay out of the /login bundle. It speaks
+// console texts, fetched alongside.
+const NewsBell = lazy(async () => {
+  const [module] = await Promise.all([
+    import("../../features/notifications/components/NewsBell"),
+    loadConsoleTexts(),
+  ]);
+  return { default: module.NewsBell };
+});
 
 interface AppToolbarProps {
   hasDrawerBeside: boolean;
@@ -57,11 +63,11 @@ export function AppToolbar({ hasDrawerBeside, onMenuClick }: AppToolbarProps) {
             </IconButton>
           )}
           {back ? (
-            <Tooltip title={t("toolbar.back")}>
+            <DeferredTooltip title={t("toolbar.back")}>
               <IconButton color="inherit" aria-label={t("toolbar.back")} onClick={() => navigate(back)}>
                 <ArrowBackIcon />
               </IconButton>
-            </Tooltip>
+            </DeferredTooltip>
           ) : null}
           {hasDrawerBeside ? null : (
             <Typography variant="h6" component="div" sx={{ fontWeight: 700 }}>
