@@ -27,6 +27,7 @@ const DIST = path.join(WEB_DIR, "dist");
 const SIGNED_OUT_START = ["src/locales/start/ru.json"];
 const SIGNED_IN_START = [
   ...SIGNED_OUT_START,
+  "src/locales/console/ru.json",
   "src/app/session/sessionUserSchema.ts",
   "realtime",
   "src/features/notifications/components/NewsBell.tsx",
@@ -39,21 +40,21 @@ export const BUDGETS = [
     page: "src/features/auth/LoginPage.tsx",
     startUp: SIGNED_OUT_START,
     targetKb: 150,
-    ceilingKb: 224,
+    ceilingKb: 235,
   },
   {
     route: "/dashboard",
     page: "src/features/devices/DashboardPage.tsx",
     startUp: SIGNED_IN_START,
     targetKb: 300,
-    ceilingKb: 335,
+    ceilingKb: 337,
   },
   {
     route: "/device/{id}",
     page: "src/features/devices/DevicePage.tsx",
     startUp: SIGNED_IN_START,
     targetKb: null,
-    ceilingKb: 342,
+    ceilingKb: 344,
   },
 ] as const;
 

@@ -4,7 +4,7 @@ import Toolbar from "@mui/material/Toolbar";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
-import { InfoMessages } from "../messages/InfoMessages";
+import { InfoMessageHost } from "../messages/InfoMessageHost";
 import { RouteGuard } from "../navigation/RouteGuard";
 import { RealtimeConnection } from "../realtime/RealtimeConnection";
 import { AppToolbar } from "./AppToolbar";
@@ -47,7 +47,7 @@ export function AppShell({ badges }: AppShellProps) {
         </Box>
         <Footer />
       </Box>
-      <InfoMessages />
+      <InfoMessageHost />
     </Box>
   );
 }

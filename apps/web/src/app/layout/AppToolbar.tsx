@@ -6,12 +6,12 @@ import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
 import Slide from "@mui/material/Slide";
 import Toolbar from "@mui/material/Toolbar";
+import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import useScrollTrigger from "@mui/material/useScrollTrigger";
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
-import { DeferredTooltip } from "../../components/DeferredTooltip";
 import { loadConsoleTexts } from "../i18n";
 import { matchRoute } from "../navigation/resolveNavigation";
 import { useSession } from "../session/useSession";
@@ -63,11 +63,11 @@ export function AppToolbar({ hasDrawerBeside, onMenuClick }: AppToolbarProps) {
             </IconButton>
           )}
           {back ? (
-            <DeferredTooltip title={t("toolbar.back")}>
+            <Tooltip title={t("toolbar.back")}>
               <IconButton color="inherit" aria-label={t("toolbar.back")} onClick={() => navigate(back)}>
                 <ArrowBackIcon />
               </IconButton>
-            </DeferredTooltip>
+            </Tooltip>
           ) : null}
           {hasDrawerBeside ? null : (
             <Typography variant="h6" component="div" sx={{ fontWeight: 700 }}>

@@ -1,22 +1,44 @@
 import AccountCircleIcon from "@mui/icons-material/AccountCircle";
+import DarkModeIcon from "@mui/icons-material/DarkMode";
+import LightModeIcon from "@mui/icons-material/LightMode";
+import LogoutIcon from "@mui/icons-material/Logout";
+import PersonIcon from "@mui/icons-material/Person";
+import SettingsIcon from "@mui/icons-material/Settings";
+import TranslateIcon from "@mui/icons-material/Translate";
+import Divider from "@mui/material/Divider";
 import IconButton from "@mui/material/IconButton";
-import { lazy, type MouseEvent, Suspense, useState } from "react";
+import ListItemIcon from "@mui/material/ListItemIcon";
+import ListItemText from "@mui/material/ListItemText";
+import Menu from "@mui/material/Menu";
+import MenuItem from "@mui/material/MenuItem";
+import { type MouseEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { currentLocale, setLocale } from "../i18n";
+import { useOffers } from "../session/useOffers";
+import { useSession } from "../session/useSession";
+import { themeModeStore, useThemeMode } from "../theme";
 
-// The menu (MUI's Menu, Popover and Modal) is fetched on the first click, then kept mounted so it
-// closes with its animation: the start-up bundle carries only the button (ADR 018).
-const UserMenuList = lazy(async () => ({ default: (await import("./UserMenuList")).UserMenuList }));
-
-/** The toolbar's user menu button; its entries are in UserMenuList. */
+/**
+ * The toolbar's menu (spec section 2): profile, settings (not for superusers), language ru/en,
+ * theme, logout. Signed out, it keeps only the language and theme toggles.
+ */
 export function UserMenu() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const user = useSession();
+  const offers = useOffers();
+  const mode = useThemeMode();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const [hasOpened, setHasOpened] = useState(false);
 
-  const handleOpen = (event: MouseEvent<HTMLElement>) => {
-    setHasOpened(true);
-    setAnchor(event.currentTarget);
+  const handleOpen = (event: MouseEvent<HTMLElement>) => setAnchor(event.currentTarget);
+  const handleClose = () => setAnchor(null);
+  const handleGo = (path: string) => {
+    handleClose();
+    navigate(path);
   };
+  const handleToggleLanguage = () => setLocale(currentLocale() === "ru" ? "en" : "ru");
+  const handleToggleTheme = () => themeModeStore.toggle();
 
   return (
     <>
@@ -30,11 +52,53 @@ export function UserMenu() {
       >
         <AccountCircleIcon />
       </IconButton>
-      {hasOpened ? (
-        <Suspense fallback={null}>
-          <UserMenuList anchor={anchor} onClose={() => setAnchor(null)} />
-        </Suspense>
-      ) : null}
+      <Menu
+        id="user-menu"
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={handleClose}
+        anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
+        transformOrigin={{ vertical: "top", horizontal: "right" }}
+        slotProps={{ paper: { sx: { minWidth: 220 } } }}
+      >
+        {user ? (
+          <MenuItem onClick={() => handleGo("/profile")}>
+            <ListItemIcon>
+              <PersonIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>{t("userMenu.profile")}</ListItemText>
+          </MenuItem>
+        ) : null}
+        {user && offers("settings.view") ? (
+          <MenuItem onClick={() => handleGo("/settings")}>
+            <ListItemIcon>
+              <SettingsIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>{t("userMenu.settings")}</ListItemText>
+          </MenuItem>
+        ) : null}
+        <MenuItem data-testid="toggle-language" onClick={handleToggleLanguage}>
+          <ListItemIcon>
+            <TranslateIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t("userMenu.switchLanguage")}</ListItemText>
+        </MenuItem>
+        <MenuItem data-testid="toggle-theme" onClick={handleToggleTheme}>
+          <ListItemIcon>
+            {mode === "light" ? <DarkModeIcon fontSize="small" /> : <LightModeIcon fontSize="small" />}
+          </ListItemIcon>
+          <ListItemText>{mode === "light" ? t("userMenu.darkTheme") : t("userMenu.lightTheme")}</ListItemText>
+        </MenuItem>
+        {user ? <Divider /> : null}
+        {user ? (
+          <MenuItem onClick={() => handleGo("/logout")}>
+            <ListItemIcon>
+              <LogoutIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>{t("userMenu.logout")}</ListItemText>
+          </MenuItem>
+        ) : null}
+      </Menu>
     </>
   );
 }
