@@ -154,3 +154,6 @@ export const LicenseFingerprintAnswerSchema = z.object({ fingerprint: z.string()
 
 /** One licence, after adding, uploading or refreshing it. */
 export const LicenseAnswerSchema = z.object({ item: LicenseSchema });
+
+/** POST /api/licenses/update: the licences after the refresh was queued. */
+export const RefreshLicensesAnswerSchema = z.object({ items: z.array(LicenseSchema) });

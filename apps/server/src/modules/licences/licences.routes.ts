@@ -2,13 +2,12 @@ import {
   AddLicenseRequestSchema,
   LicenseAnswerSchema,
   LicenseFingerprintAnswerSchema,
-  LicenseSchema,
   LicensesAnswerSchema,
+  RefreshLicensesAnswerSchema,
   RefreshLicensesRequestSchema,
   UploadLicenseRequestSchema,
 } from "@cellfleet/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { AppContext } from "../../platform/context";
 import { ERROR_RESPONSES, TokenOnlyBodySchema } from "../../platform/http/schemas";
 import { addLicense, getFingerprint, listLicenses, refreshLicenses, uploadLicense } from "./licences.service";
@@ -52,7 +51,7 @@ export const licencesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         tags: TAGS,
         summary: "Re-ask the licence service for one licence (id) or all",
         body: RefreshLicensesRequestSchema,
-        response: { 200: z.object({ items: z.array(LicenseSchema) }), ...ERROR_RESPONSES },
+        response: { 200: RefreshLicensesAnswerSchema, ...ERROR_RESPONSES },
       },
       config: { saves: true, permission: "licenses.manage" },
     },

@@ -1,0 +1,80 @@
+import {
+  type License,
+  LicenseAnswerSchema,
+  LicenseFingerprintAnswerSchema,
+  type LicensesAnswer,
+  LicensesAnswerSchema,
+  RefreshLicensesAnswerSchema,
+} from "@cellfleet/contract";
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiRequest } from "../../app/api/http";
+import { pushInfoMessage } from "../../app/messages/messageStore";
+import { notice } from "../../app/messages/texts";
+import { licenseKeys } from "./keys";
+
+/** While an activation or refresh runs on the server, the list asks again this often. */
+export const LICENSE_POLL_MS = 1000;
+
+/** POST /api/licenses: the licences and the installation's router usage. */
+export async function getLicenses(signal?: AbortSignal): Promise<LicensesAnswer> {
+  return apiRequest("/api/licenses", { body: {}, schema: LicensesAnswerSchema, signal });
+}
+
+/** The list; it polls while a licence is being activated or refreshed (a job on the server). */
+export function licensesQueryOptions() {
+  return queryOptions({
+    queryKey: licenseKeys.list(),
+    queryFn: ({ signal }) => getLicenses(signal),
+    refetchInterval: (query) =>
+      query.state.data?.items.some((item) => item.refreshing) ? LICENSE_POLL_MS : false,
+  });
+}
+
+/** POST /api/licenses/fingerprint: this installation's digital print. */
+export function fingerprintQueryOptions() {
+  return queryOptions({
+    queryKey: licenseKeys.fingerprint(),
+    queryFn: ({ signal }) =>
+      apiRequest("/api/licenses/fingerprint", { body: {}, schema: LicenseFingerprintAnswerSchema, signal }),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** POST /api/licenses/new: adds a key; the caller shows a refusal beside the field (quiet). */
+export function useAddLicense() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (key: string) =>
+      apiRequest("/api/licenses/new", { body: { key }, schema: LicenseAnswerSchema, quiet: true }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: licenseKeys.list() }),
+  });
+}
+
+/** POST /api/licenses/update: re-asks the licence service for one licence, or for all. */
+export function useRefreshLicenses() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string | undefined) =>
+      apiRequest("/api/licenses/update", { body: id ? { id } : {}, schema: RefreshLicensesAnswerSchema }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: licenseKeys.list() }),
+  });
+}
+
+/** POST /api/licenses/upload: a licence file's text (offline activation). */
+export function useUploadLicense() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (document: string) =>
+      apiRequest("/api/licenses/upload", { body: { document }, schema: LicenseAnswerSchema }),
+    onSuccess: () => {
+      pushInfoMessage({ level: "success", text: notice("success") });
+      return queryClient.invalidateQueries({ queryKey: licenseKeys.list() });
+    },
+  });
+}
+
+/** The licences whose activation or refresh has just finished with an error, by id. */
+export function finishedWithError(previous: readonly License[], current: readonly License[]): License[] {
+  const wasRefreshing = new Set(previous.filter((item) => item.refreshing).map((item) => item._id));
+  return current.filter((item) => wasRefreshing.has(item._id) && !item.refreshing && item.error !== null);
+}
