@@ -2,7 +2,7 @@ import type { License } from "@cellfleet/contract";
 import SyncIcon from "@mui/icons-material/Sync";
 import Button from "@mui/material/Button";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { pushInfoMessage } from "../../app/messages/messageStore";
@@ -14,24 +14,25 @@ import { FingerprintButton } from "./components/FingerprintButton";
 import { LicensesTable } from "./components/LicensesTable";
 import { LicenseUsage } from "./components/LicenseUsage";
 import { UploadLicenseButton } from "./components/UploadLicenseButton";
-import { finishedWithError, licensesQueryOptions, useRefreshLicenses } from "./licenses.queries";
+import { freshFailures, licensesQueryOptions, useRefreshLicenses } from "./licenses.queries";
+
+/** Failures already announced in this tab (a licence id with its attempt's time). */
+const announced = new Set<string>();
 
 /**
  * Spec §8: a licence update that fails shows a critical message from its error code. The list polls
- * while activations run; a licence that stops refreshing with an error is announced once.
+ * while activations run; an attempt that just failed is announced once, however the page learnt it.
  */
 function useAnnounceFailures(items: readonly License[] | undefined) {
   const { t } = useTranslation();
-  const previous = useRef<readonly License[]>([]);
   useEffect(() => {
     if (!items) return;
-    for (const license of finishedWithError(previous.current, items)) {
+    for (const license of freshFailures(items, Date.now(), announced)) {
       pushInfoMessage({
         level: "critical",
         text: `${license.license_id}: ${t(`licenses.errors.${license.error}`)}`,
       });
     }
-    previous.current = items;
   }, [items, t]);
 }
 
@@ -53,7 +54,7 @@ export function LicensesPage() {
         subtitle={query.data ? <LicenseUsage usage={query.data.usage} /> : undefined}
         onReload={() => void query.refetch()}
         onAdd={mayManage ? () => navigate("/license/new") : undefined}
-        actions={
+        filters={
           <>
             {mayManage ? (
               <Button

@@ -1,14 +1,16 @@
 import type { License } from "@cellfleet/contract";
 import { describe, expect, it } from "vitest";
-import { finishedWithError } from "./licenses.queries";
+import { FRESH_FAILURE_MS, freshFailures } from "./licenses.queries";
 
-const license = (id: string, refreshing: boolean, error: License["error"]): License => ({
+const NOW = Date.parse("2026-11-25T02:00:00Z");
+
+const license = (id: string, error: License["error"], checkedAgoMs: number, refreshing = false): License => ({
   _id: id,
   license_id: id,
   status: error ? 25 : 2,
   error,
   update_time: null,
-  check_time: null,
+  check_time: new Date(NOW - checkedAgoMs).toISOString(),
   validFromDate: null,
   validUpToDate: null,
   activation_date: null,
@@ -17,15 +19,18 @@ const license = (id: string, refreshing: boolean, error: License["error"]): Lice
   refreshing,
 });
 
-describe("finishedWithError", () => {
-  it("names the licences whose refresh just ended with an error, once", () => {
-    const before = [license("a", true, null), license("b", true, null), license("c", false, "unreachable")];
-    const after = [
-      license("a", false, "unreachable"),
-      license("b", false, null),
-      license("c", false, "unreachable"),
+describe("freshFailures", () => {
+  it("announces a failure that just happened, once; never an old one, a success or a running refresh", () => {
+    const announced = new Set<string>();
+    const items = [
+      license("new", "unreachable", 1000),
+      license("old", "banned", FRESH_FAILURE_MS + 1),
+      license("fine", null, 1000),
+      license("running", "unreachable", 1000, true),
     ];
-    expect(finishedWithError(before, after).map((item) => item._id)).toEqual(["a"]);
-    expect(finishedWithError(after, after)).toEqual([]);
+    expect(freshFailures(items, NOW, announced).map((item) => item._id)).toEqual(["new"]);
+    expect(freshFailures(items, NOW, announced)).toEqual([]);
+    // A later attempt that fails again is news again.
+    expect(freshFailures([license("new", "unreachable", 10)], NOW + 5000, announced)).toHaveLength(1);
   });
 });

@@ -73,8 +73,19 @@ export function useUploadLicense() {
   });
 }
 
-/** The licences whose activation or refresh has just finished with an error, by id. */
-export function finishedWithError(previous: readonly License[], current: readonly License[]): License[] {
-  const wasRefreshing = new Set(previous.filter((item) => item.refreshing).map((item) => item._id));
-  return current.filter((item) => wasRefreshing.has(item._id) && !item.refreshing && item.error !== null);
+/** A failure this recent is news: announced once; an older one is only shown in the list. */
+export const FRESH_FAILURE_MS = 30_000;
+
+/**
+ * The licences whose last activation or refresh failed in the last {@link FRESH_FAILURE_MS} and
+ * were not announced yet; marks them in `announced` (keys of licence id and attempt time).
+ */
+export function freshFailures(items: readonly License[], nowMs: number, announced: Set<string>): License[] {
+  return items.filter((item) => {
+    if (item.refreshing || item.error === null || item.check_time === null) return false;
+    const key = `${item._id}:${item.check_time}`;
+    if (announced.has(key) || nowMs - new Date(item.check_time).getTime() > FRESH_FAILURE_MS) return false;
+    announced.add(key);
+    return true;
+  });
 }
