@@ -232,5 +232,14 @@ describe("licences", () => {
     expect(accepted.body.item).toMatchObject({ status: 2, devices: 500 });
     expect((await list()).usage.limit).toBe(500);
     expect((await createDevice()).status).toBe(200);
+    // An older file must not undo a newer licence.
+    const older = { ...payload, deviceCount: 1, issuedAt: new Date(now.getTime() - DAY_MS).toISOString() };
+    expect((await upload(vendor.sign(older))).body.message).toMatch(/older/);
+    expect((await list()).usage.limit).toBe(500);
+  });
+
+  it("answers 404 for a refresh of a licence that does not exist", async () => {
+    const answer = await post("/api/licenses/update", root, { id: "no-such-licence" });
+    expect(answer.status).toBe(404);
   });
 });
