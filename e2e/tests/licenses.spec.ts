@@ -3,7 +3,7 @@
 // a banned and an expired key show their statuses and messages, the digital print opens, and every
 // licence screen is saved in four looks.
 import { expect, test } from "@playwright/test";
-import { DEMO_LICENSE_KEYS } from "../support/license-service";
+import { DEMO_LICENSE_KEYS, signDemoLicense } from "../support/license-service";
 import { LOOKS } from "../support/looks";
 import { signInRoot, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
@@ -48,7 +48,7 @@ test.describe
       await expect(page.getByTestId("form-error")).toHaveText("This licence key already exists");
     });
 
-    test("a banned and an expired key show their statuses, with a critical message", async ({
+    test("a banned and an expired key show their statuses with a critical message; a licence file activates offline", async ({
       page,
       context,
       baseURL,
@@ -72,6 +72,33 @@ test.describe
 
       await page.getByTestId("license-fingerprint").click();
       await expect(page.getByTestId("license-fingerprint-value")).toHaveText(/^[0-9a-f]{64}$/);
+      const fingerprint = (await page.getByTestId("license-fingerprint-value").textContent()) as string;
+      await page.getByRole("button", { name: "Close" }).click();
+
+      // Offline activation: a file the vendor signed for this digital print is taken; a forged one is not.
+      // As the vendor's `issue` command makes it: the demo key file's 'b' key, 20 routers until 2036.
+      const document = signDemoLicense({
+        v: 1,
+        key: DEMO_LICENSE_KEYS.offline,
+        fingerprint,
+        status: "active",
+        validFrom: "2026-01-01T00:00:00.000Z",
+        validUntil: "2036-01-02T00:00:00.000Z",
+        deviceCount: 20,
+        issuedAt: new Date().toISOString(),
+      });
+      const forged = { ...document, payload: { ...document.payload, deviceCount: 2000 } };
+      const input = page.getByTestId("license-upload-input");
+      const file = (name: string, body: unknown) => ({
+        name,
+        mimeType: "application/json",
+        buffer: Buffer.from(JSON.stringify(body)),
+      });
+      await input.setInputFiles(file("forged.json", forged));
+      await expect(page.getByTestId("info-message")).toContainText("forged.json was not accepted");
+      await input.setInputFiles(file("licence.json", document));
+      await expect(rowOf(page, DEMO_LICENSE_KEYS.offline).getByTestId("license-status")).toHaveText("Ready");
+      await expect(page.getByTestId("license-usage")).toContainText("of 120 licensed");
     });
 
     for (const look of LOOKS) {
@@ -83,11 +110,14 @@ test.describe
         await signInRoot(page);
         await context.addCookies([{ name: "locale", value: look.locale, url: baseURL as string }]);
         await page.goto("/licenses");
-        await expect(page.getByTestId("license-row")).toHaveCount(3);
+        await expect(page.getByTestId("license-row")).toHaveCount(4);
         await page.waitForTimeout(500);
         await shot(page, `licenses-${look.name}-list`);
         await page.getByTestId("license-fingerprint").click();
         await expect(page.getByTestId("license-fingerprint-value")).toBeVisible();
+        // The dialog fades in: wait until it is opaque.
+        await expect(page.locator(".MuiDialog-container")).toHaveCSS("opacity", "1");
+        await page.waitForTimeout(300);
         await shot(page, `licenses-${look.name}-fingerprint`);
         await page.goto("/license/new");
         await page.getByTestId("license-key").fill("0123");

@@ -60,12 +60,15 @@ export function useRefreshLicenses() {
   });
 }
 
-/** POST /api/licenses/upload: a licence file's text (offline activation). */
+/**
+ * POST /api/licenses/upload: a licence file's text (offline activation). Quiet: the caller says
+ * why a file was refused in the person's language (the server's detail is for the log).
+ */
 export function useUploadLicense() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (document: string) =>
-      apiRequest("/api/licenses/upload", { body: { document }, schema: LicenseAnswerSchema }),
+      apiRequest("/api/licenses/upload", { body: { document }, schema: LicenseAnswerSchema, quiet: true }),
     onSuccess: () => {
       pushInfoMessage({ level: "success", text: notice("success") });
       return queryClient.invalidateQueries({ queryKey: licenseKeys.list() });

@@ -2,7 +2,9 @@ import UploadFileIcon from "@mui/icons-material/UploadFile";
 import Button from "@mui/material/Button";
 import { type ChangeEvent, useRef } from "react";
 import { useTranslation } from "react-i18next";
+import { ApiError } from "../../../app/api/ApiError";
 import { pushInfoMessage } from "../../../app/messages/messageStore";
+import { translateErrorCode } from "../../../app/messages/texts";
 import { useUploadLicense } from "../licenses.queries";
 
 /** A licence file is a few hundred bytes; anything near this is not one. */
@@ -21,7 +23,18 @@ export function UploadLicenseButton({ onDone }: { onDone?: () => void }) {
       pushInfoMessage({ level: "critical", text: t("licenses.fileTooLarge", { name: file.name }) });
       return;
     }
-    upload.mutate(await file.text(), { onSuccess: () => onDone?.() });
+    upload.mutate(await file.text(), {
+      onSuccess: () => onDone?.(),
+      onError: (error) => {
+        const isRefused = error instanceof ApiError && error.status === 400;
+        pushInfoMessage({
+          level: "critical",
+          text: isRefused
+            ? t("licenses.uploadRefused", { name: file.name })
+            : translateErrorCode(error instanceof ApiError ? error.code : null, error.message),
+        });
+      },
+    });
   };
   return (
     <>
