@@ -10,6 +10,7 @@ export * from "./events";
 export * from "./files";
 export * from "./insight";
 export * from "./jobs";
+export * from "./licenses";
 export * from "./messages";
 export * from "./notices";
 export * from "./notifications";
