@@ -92,8 +92,8 @@ describe("nextOccurrence over 2026", () => {
             expect(wall.time).toBe(`03:${regular.time.slice(3)}`);
           }
         }
-        for (let i = 1; i < found.length; i += 1)
-          expect(found[i]!.getTime()).toBeGreaterThan(found[i - 1]!.getTime());
+        const times = found.map((instant) => instant.getTime());
+        expect(times).toEqual([...new Set(times)].sort((a, b) => a - b));
       });
     }
   }

@@ -4,6 +4,7 @@ import type {
   CommandExecutionsTable,
   CommandsTable,
   CommandTypesTable,
+  ScheduleRulesTable,
   ScriptsTable,
   ScriptVersionsTable,
 } from "./schema-actions";
@@ -351,6 +352,7 @@ export interface DB {
   tag_plans: TagPlansTable;
   gateway_refusals: GatewayRefusalsTable;
   event_types: EventTypesTable;
+  schedule_rules: ScheduleRulesTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;
