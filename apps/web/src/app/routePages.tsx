@@ -46,6 +46,7 @@ const features = {
   profile: () => import("../features/profile/ProfilePage"),
   registry: () => import("../features/registry/RegistryPage"),
   settings: () => import("../features/settings/SettingsPage"),
+  task: () => import("../features/schedules/ScheduleRulePage"),
 };
 
 const Pages = {
@@ -93,6 +94,7 @@ const Pages = {
   ProfilePage: page(features.profile, "ProfilePage"),
   RegistryPage: page(features.registry, "RegistryPage"),
   SettingsPage: page(features.settings, "SettingsPage"),
+  ScheduleRulePage: page(features.task, "ScheduleRulePage"),
 };
 
 /** Pages that are built; every other route of the contract shows the shared coming-soon page. */
@@ -103,6 +105,7 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   registry: <Pages.RegistryPage />,
   profile: <Pages.ProfilePage />,
   settings: <Pages.SettingsPage />,
+  task: <Pages.ScheduleRulePage />,
   notFound: <Pages.NotFoundPage />,
   deviceMonitor: <Pages.MonitorPage kind="deviceMonitor" />,
   passwordMonitor: <Pages.MonitorPage kind="passwordMonitor" />,
