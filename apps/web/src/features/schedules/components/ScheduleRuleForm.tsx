@@ -194,10 +194,11 @@ export function ScheduleRuleForm({ type, rule }: { type: ScheduleClass; rule: Sc
             <FormTextField
               form={form}
               name="time"
-              type="time"
               label={t("schedules.form.time")}
+              helperText={t("schedules.form.timeHint")}
+              placeholder="03:00"
               rules={{ validate: check(validateScheduleTime) }}
-              slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "schedule-time" } }}
+              slotProps={{ htmlInput: { "data-testid": "schedule-time" } }}
             />
             <Grid size={{ xs: 12, md: 6 }}>
               <Controller
