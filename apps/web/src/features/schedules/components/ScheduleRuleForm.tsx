@@ -12,10 +12,8 @@ import Autocomplete from "@mui/material/Autocomplete";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
-import Checkbox from "@mui/material/Checkbox";
 import FormControl from "@mui/material/FormControl";
 import FormControlLabel from "@mui/material/FormControlLabel";
-import FormGroup from "@mui/material/FormGroup";
 import FormHelperText from "@mui/material/FormHelperText";
 import FormLabel from "@mui/material/FormLabel";
 import Grid from "@mui/material/Grid";
@@ -23,12 +21,14 @@ import Radio from "@mui/material/Radio";
 import RadioGroup from "@mui/material/RadioGroup";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { apiErrorText } from "../../../app/api/handleTransportError";
+import { formatMoment } from "../../../app/format";
 import { pushInfoMessage } from "../../../app/messages/messageStore";
 import { formError, notice } from "../../../app/messages/texts";
 import { TagsInput } from "../../../components/list-card";
@@ -37,6 +37,7 @@ import { rule as check } from "../../accounting/shared/formRules";
 import { tagFrequenciesQueryOptions } from "../../devices/devices.queries";
 import { type ScheduleFormValues, timeZoneChoices, toScheduleBody, toScheduleForm } from "../scheduleForm";
 import { useSaveScheduleRule } from "../schedules.queries";
+import { CheckboxChoices } from "./CheckboxChoices";
 import { weekdayNames } from "./scheduleText";
 
 /**
@@ -70,6 +71,14 @@ export function ScheduleRuleForm({ type, rule }: { type: ScheduleClass; rule: Sc
       <CardContent component="form" noValidate onSubmit={handleSubmit} data-testid="schedule-rule-form">
         <Stack spacing={3}>
           {save.isError ? <Alert severity="error">{apiErrorText(save.error)}</Alert> : null}
+          {rule ? (
+            <Typography variant="body2" color="text.secondary" data-testid="schedule-runs">
+              {t("schedules.form.runs", {
+                next: rule.next_run === null ? "—" : formatMoment(rule.next_run, i18n.language),
+                last: rule.last_run === null ? "—" : formatMoment(rule.last_run, i18n.language),
+              })}
+            </Typography>
+          ) : null}
           <Grid container spacing={2}>
             <FormTextField
               form={form}
@@ -125,35 +134,14 @@ export function ScheduleRuleForm({ type, rule }: { type: ScheduleClass; rule: Sc
                         form.getValues("basic") !== "weekly" || value.length > 0 || formError("daysRequired"),
                     }}
                     render={({ field, fieldState }) => (
-                      <FormControl error={Boolean(fieldState.error)} data-testid="schedule-days">
-                        <FormLabel>{t("schedules.form.days")}</FormLabel>
-                        <FormGroup row>
-                          {days.map((label, index) => {
-                            const day = index + 1;
-                            return (
-                              <FormControlLabel
-                                key={day}
-                                label={label}
-                                control={
-                                  <Checkbox
-                                    checked={field.value.includes(day)}
-                                    onChange={(event) =>
-                                      field.onChange(
-                                        event.target.checked
-                                          ? [...field.value, day]
-                                          : field.value.filter((entry) => entry !== day),
-                                      )
-                                    }
-                                  />
-                                }
-                              />
-                            );
-                          })}
-                        </FormGroup>
-                        {fieldState.error ? (
-                          <FormHelperText>{fieldState.error.message}</FormHelperText>
-                        ) : null}
-                      </FormControl>
+                      <CheckboxChoices
+                        testId="schedule-days"
+                        label={t("schedules.form.days")}
+                        choices={days.map((name, index) => ({ value: index + 1, label: name }))}
+                        value={field.value}
+                        onChange={field.onChange}
+                        error={fieldState.error?.message}
+                      />
                     )}
                   />
                 </Grid>
@@ -162,30 +150,17 @@ export function ScheduleRuleForm({ type, rule }: { type: ScheduleClass; rule: Sc
                     control={form.control}
                     name="weeks"
                     render={({ field }) => (
-                      <FormControl data-testid="schedule-weeks">
-                        <FormLabel>{t("schedules.form.weeks")}</FormLabel>
-                        <FormGroup row>
-                          {SCHEDULE_WEEKS.map((week) => (
-                            <FormControlLabel
-                              key={week}
-                              label={t(`schedules.weeks.${week}`)}
-                              control={
-                                <Checkbox
-                                  checked={field.value.includes(week)}
-                                  onChange={(event) =>
-                                    field.onChange(
-                                      event.target.checked
-                                        ? [...field.value, week]
-                                        : field.value.filter((entry) => entry !== week),
-                                    )
-                                  }
-                                />
-                              }
-                            />
-                          ))}
-                        </FormGroup>
-                        <FormHelperText>{t("schedules.form.weeksHint")}</FormHelperText>
-                      </FormControl>
+                      <CheckboxChoices
+                        testId="schedule-weeks"
+                        label={t("schedules.form.weeks")}
+                        choices={SCHEDULE_WEEKS.map((week) => ({
+                          value: week,
+                          label: t(`schedules.weeks.${week}`),
+                        }))}
+                        value={field.value}
+                        onChange={field.onChange}
+                        helperText={t("schedules.form.weeksHint")}
+                      />
                     )}
                   />
                 </Grid>

@@ -34,7 +34,11 @@ export function ScheduleRulesCard({ type }: { type: ScheduleClass }) {
   return (
     <Card data-testid={`schedule-rules-${type}`}>
       <CardContent sx={{ pb: 0 }}>
-        <Stack direction="row" spacing={2} sx={{ alignItems: "center", justifyContent: "space-between" }}>
+        <Stack
+          direction={{ xs: "column", sm: "row" }}
+          spacing={{ xs: 1, sm: 2 }}
+          sx={{ alignItems: { xs: "flex-start", sm: "center" }, justifyContent: "space-between" }}
+        >
           <div>
             <Typography variant="h6" component="h2">
               {t(`schedules.title.${type}`)}
