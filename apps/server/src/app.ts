@@ -32,6 +32,8 @@ import { licencesRoutes } from "./modules/licences/licences.routes";
 import { setUpNotifications } from "./modules/notifications/notifications.module";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes";
 import { profileRoutes } from "./modules/profile/profile.routes";
+import { registerScheduleJobs } from "./modules/schedules/schedules.jobs";
+import { schedulesRoutes } from "./modules/schedules/schedules.routes";
 import { scriptsRoutes } from "./modules/scripts/scripts.routes";
 import { settingsRoutes } from "./modules/settings/settings.routes";
 import { createAuditLog } from "./platform/audit/audit-log";
@@ -173,6 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("deviceLink", ctx.deviceLink);
   app.decorate("commandStatuses", actions.commandStatuses);
   registerStatusSweepJob(ctx);
+  registerScheduleJobs(ctx);
   const jobDispatcher = createDispatcher({
     db: ctx.db,
     bus: ctx.bus,
@@ -222,6 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
       await api.register(settingsRoutes, { ctx });
       await api.register(licencesRoutes, { ctx });
+      await api.register(schedulesRoutes, { ctx });
       // Production's hooks are the files feature's: a URL reaches only what was granted to its router.
       await api.register(transferRoutes, { ctx, hooks: deps.transferHooks ?? createFileTransferHooks(ctx) });
       await registerRealtimeSocket(api, {

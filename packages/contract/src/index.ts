@@ -21,6 +21,7 @@ export * from "./protocol";
 export * from "./realtime";
 export * from "./roles";
 export * from "./routes";
+export * from "./schedules";
 export * from "./session";
 export * from "./settings";
 export * from "./status";

@@ -53,6 +53,7 @@ const features = {
   profile: () => import("../features/profile/ProfilePage"),
   registry: () => import("../features/registry/RegistryPage"),
   settings: () => import("../features/settings/SettingsPage"),
+  task: () => import("../features/schedules/ScheduleRulePage"),
 };
 
 const Pages = {
@@ -102,6 +103,7 @@ const Pages = {
   ProfilePage: page(features.profile, "ProfilePage"),
   RegistryPage: page(features.registry, "RegistryPage"),
   SettingsPage: page(features.settings, "SettingsPage"),
+  ScheduleRulePage: page(features.task, "ScheduleRulePage"),
 };
 
 /** Pages that are built; every other route of the contract shows the shared coming-soon page. */
@@ -112,6 +114,7 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   registry: <Pages.RegistryPage />,
   profile: <Pages.ProfilePage />,
   settings: <Pages.SettingsPage />,
+  task: <Pages.ScheduleRulePage />,
   notFound: <Pages.NotFoundPage />,
   deviceMonitor: <Pages.MonitorPage kind="deviceMonitor" />,
   passwordMonitor: <Pages.MonitorPage kind="passwordMonitor" />,

@@ -4,6 +4,7 @@ import type {
   CommandExecutionsTable,
   CommandsTable,
   CommandTypesTable,
+  ScheduleRulesTable,
   ScriptsTable,
   ScriptVersionsTable,
 } from "./schema-actions";
@@ -353,6 +354,7 @@ export interface DB {
   gateway_refusals: GatewayRefusalsTable;
   event_types: EventTypesTable;
   licenses: LicensesTable;
+  schedule_rules: ScheduleRulesTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;
