@@ -124,6 +124,7 @@ const READS: PermissionAction[] = [
   "packages.view",
   "firmwares.view",
   "templates.view",
+  "zeroTouch.view",
   "files.view",
   "files.downloadBackups",
   "reports.view",
