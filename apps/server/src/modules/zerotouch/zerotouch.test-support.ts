@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import type { Role, ZeroTouchSecretAnswer } from "@cellfleet/contract";
+import type { Response } from "light-my-request";
 import mqtt, { type MqttClient } from "mqtt";
 import { expect } from "vitest";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
@@ -36,7 +37,7 @@ export interface ZeroTouchFixture {
   ingest: DeviceIngest;
   domainId: string;
   admin: string;
-  post(token: string | undefined, url: string, payload?: unknown): ReturnType<TestApp["app"]["inject"]>;
+  post(token: string | undefined, url: string, payload?: unknown): Promise<Response>;
   person(role: Role, domainId?: string): Promise<string>;
   template(name: string, text: string): Promise<string>;
   config(body: Record<string, unknown>): Promise<ZeroTouchSecretAnswer>;
@@ -63,7 +64,7 @@ export async function openZeroTouchFixture(): Promise<ZeroTouchFixture> {
   t.app.deviceLink.attach(ingest.gateway);
   const domainId = (await buildDomain(t)).id;
   const clients: MqttClient[] = [];
-  const post: ZeroTouchFixture["post"] = (token, url, payload = {}) =>
+  const post: ZeroTouchFixture["post"] = async (token, url, payload = {}) =>
     t.app.inject({ method: "POST", url, headers: token ? { token } : {}, payload: payload as object });
   const person = async (role: Role, domain = domainId) =>
     signIn(t.app, await buildUser(t, { role, domainId: domain }));
