@@ -215,7 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(devicesRoutes, { ctx });
       await api.register(eventsRoutes, { ctx });
       await api.register(accountingRoutes, { ctx });
-      await api.register(mqttRoutes, { ctx, stats: deps.mqttStats });
+      await api.register(mqttRoutes, { ctx, stats: deps.mqttStats, zeroTouch: app.zeroTouch });
       await api.register(jobsRoutes, { ctx });
       await api.register(notificationsRoutes, { ctx });
       await api.register(filesRoutes, { ctx });

@@ -2,7 +2,13 @@ import type { ZeroTouchConfig } from "@cellfleet/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDomain } from "../../test/factories";
 import { uniqueIdent } from "../ingest/ingest.test-support";
-import { openZeroTouchFixture, type ZeroTouchFixture, ztCredentials } from "./zerotouch.test-support";
+import { MQTT_AUTH_SECRET_HEADER } from "../ingest/mqtt.routes";
+import {
+  MQTT_HOOK_SECRET,
+  openZeroTouchFixture,
+  type ZeroTouchFixture,
+  ztCredentials,
+} from "./zerotouch.test-support";
 
 // The zero-touch routes: configurations, secrets, the adoption list, and who may call them. The
 // gateway's path is asked directly (app.zeroTouch), as the broker asks it at a CONNECT.
@@ -76,6 +82,28 @@ describe("zero-touch configurations", () => {
     expect(await attempt("A1500", "")).toBe("adoption_pending");
     const saved = await f.post(f.admin, `/api/zerotouch/config/${config._id}`);
     expect(saved.json<ZeroTouchConfig>().joined).toBe(2);
+  });
+
+  it("answers an external broker's HTTP auth hook the same way (EMQX, mosquitto-go-auth)", async () => {
+    const { config, secret } = await f.config({ name: "Behind EMQX", models: ["RUT955"] });
+    const ask = async (ident: string, model: string) => {
+      const { username, password } = ztCredentials(secret, config.key_id, ident, {
+        model,
+        serial: "7",
+        imei: "",
+      });
+      return f.t.app.inject({
+        method: "POST",
+        url: "/api/mqtt/auth",
+        headers: { [MQTT_AUTH_SECRET_HEADER]: MQTT_HOOK_SECRET },
+        payload: { clientid: ident, username, password, peerhost: "198.51.100.4" },
+      });
+    };
+    const allowed = await ask(uniqueIdent("ZE"), "RUT955");
+    expect(allowed.statusCode, allowed.body).toBe(200);
+    const waiting = await ask(uniqueIdent("ZE"), "OTHER");
+    expect(waiting.statusCode).toBe(403);
+    expect(waiting.json()).toMatchObject({ result: "deny", Error: "adoption_pending" });
   });
 
   it("an inactive configuration lets nobody join: they wait", async () => {

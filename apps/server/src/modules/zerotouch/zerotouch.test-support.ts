@@ -32,6 +32,9 @@ export function ztDeviceKey(secretHex: string, ident: string): string {
     .digest("hex");
 }
 
+/** The secret the external broker's HTTP hooks send (MQTT_AUTH_SECRET). */
+export const MQTT_HOOK_SECRET = "zero-touch-hook-secret";
+
 export interface ZeroTouchFixture {
   t: TestApp;
   ingest: DeviceIngest;
@@ -46,7 +49,7 @@ export interface ZeroTouchFixture {
 }
 
 export async function openZeroTouchFixture(): Promise<ZeroTouchFixture> {
-  const t = await createTestApp({ jobTimings: { pollMs: 50 } });
+  const t = await createTestApp({ jobTimings: { pollMs: 50 }, config: { mqttAuthSecret: MQTT_HOOK_SECRET } });
   const quiet = { info() {}, warn() {}, error() {} };
   const ingest = await startDeviceIngest({
     db: t.db,
