@@ -61,7 +61,8 @@ export interface VirtualRouterOptions {
   now?: () => number;
   /**
    * Connect with these credentials instead of ident and token: a zero-touch router's `zt1:` user
-   * name and its password (docs/device-protocol.md 2.4).
+   * name and its password (docs/device-protocol.md, "Zero-touch join"). A refused CONNECT is retried
+   * every reconnect period, as a router waiting in the adoption list does.
    */
   credentials?: { username: string; password: string };
 }
@@ -241,6 +242,8 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
       reconnectPeriod: this.options.reconnectPeriodMs ?? 2000,
       connectTimeout: 10_000,
       resubscribe: false,
+      // A zero-touch router waiting for adoption is refused until accepted: it keeps trying.
+      reconnectOnConnackError: this.options.credentials !== undefined,
     });
     this.client = client;
     client.on("connect", () => this.onConnect(client));
