@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DeviceTagsSchema } from "./devices";
 import { isProtocolIdent } from "./protocol/topics";
 
-// Zero-touch configurations and the adoption list (spec section 1; docs/device-protocol.md 2.4;
+// Zero-touch configurations and the adoption list (spec section 1; docs/device-protocol.md, "Zero-touch join";
 // docs/adr/023-zero-touch.md). A router never created in the console joins with credentials derived
 // from a configuration's secret; one that its configuration does not match waits for an admin.
 

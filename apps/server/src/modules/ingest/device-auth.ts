@@ -34,7 +34,7 @@ export type DeviceAuthenticator = (
   peer?: { address: string | undefined },
 ) => Promise<DeviceAuthResult>;
 
-/** The zero-touch path for a CONNECT whose user name is `zt1:…` (modules/zerotouch, docs/device-protocol.md 2.4). */
+/** The zero-touch path for a CONNECT whose user name is `zt1:…` (modules/zerotouch, docs/device-protocol.md, "Zero-touch join"). */
 export type ZeroTouchCheck = DeviceAuthenticator;
 
 function isConnectRefusal(reason: string): reason is ConnectRefusal {

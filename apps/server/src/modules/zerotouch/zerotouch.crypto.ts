@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { zeroTouchKeyMessage, zeroTouchPasswordMessage } from "@cellfleet/contract";
 
-// The derivations of docs/device-protocol.md 2.4, with node:crypto. The secret is 64 hex characters
+// The derivations of docs/device-protocol.md, "Zero-touch join", with node:crypto. The secret is 64 hex characters
 // (32 random bytes); every HMAC is keyed with those 32 bytes, never with the hex text.
 
 /** A new configuration's public key id (12 hex) and secret (64 hex). */

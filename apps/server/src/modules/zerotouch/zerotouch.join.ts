@@ -12,7 +12,7 @@ import { type ZeroTouchConfigRow, zeroTouchRepo } from "./zerotouch.repo";
 const BAD_TOKEN: DeviceAuthResult = { ok: false, reason: "bad_token" };
 
 /**
- * The gateway's zero-touch path (docs/device-protocol.md 2.4), asked for a CONNECT whose user name
+ * The gateway's zero-touch path (docs/device-protocol.md, "Zero-touch join"), asked for a CONNECT whose user name
  * is `zt1:…`: the password must be the HMAC of the configuration's secret; a router known already
  * gets in when its stored key is the one the secret derives; a new router that the configuration
  * matches is created at once (domain, tags, template command); any other waits in the adoption list

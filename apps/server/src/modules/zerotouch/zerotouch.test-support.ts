@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from "../../test/test-app";
 import { type DeviceIngest, startDeviceIngest } from "../ingest/ingest.runtime";
 
 // A console with its embedded broker and the zero-touch path, an admin, and the formulas of
-// docs/device-protocol.md 2.4 written again here (not imported from the server), so a change of the
+// docs/device-protocol.md, "Zero-touch join" written again here (not imported from the server), so a change of the
 // server's derivation that the document does not follow fails these tests.
 
 /** What a router built for a configuration presents: `zt1:` user name and HMAC password. */

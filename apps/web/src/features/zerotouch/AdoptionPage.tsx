@@ -129,9 +129,13 @@ export function AdoptionPage() {
                         </Typography>
                       </TableCell>
                       {mayDecide ? (
-                        <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+                        <TableCell align="right" sx={{ px: { xs: 1, sm: 2 } }}>
                           {row.status === "accepted" ? null : (
-                            <Stack direction="row" spacing={1} sx={{ justifyContent: "flex-end" }}>
+                            <Stack
+                              direction={{ xs: "column", lg: "row" }}
+                              spacing={1}
+                              sx={{ justifyContent: "flex-end", alignItems: { xs: "stretch", lg: "center" } }}
+                            >
                               <Button size="small" variant="contained" onClick={() => setAccepting(row)}>
                                 {t("zeroTouch.adoption.accept")}
                               </Button>

@@ -200,7 +200,12 @@ function ConfigForm({ id, saved }: { id: string; saved: ZeroTouchConfig | null }
                 {t(id === "new" ? "zeroTouch.create" : "zeroTouch.save")}
               </Button>
               {saved ? (
-                <Button variant="outlined" disabled={renew.isPending} onClick={() => renew.mutate()}>
+                <Button
+                  variant="outlined"
+                  disabled={renew.isPending}
+                  onClick={() => renew.mutate()}
+                  data-testid="zt-renew"
+                >
                   {t("zeroTouch.renew")}
                 </Button>
               ) : null}
