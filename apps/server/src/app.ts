@@ -22,6 +22,7 @@ import { createFileTransferHooks } from "./modules/files/device-uploads.service"
 import { createFileSweep, registerFileJobs } from "./modules/files/files.jobs";
 import { filesRoutes } from "./modules/files/files.routes";
 import { healthRoutes } from "./modules/health/health.routes";
+import type { ZeroTouchCheck } from "./modules/ingest/device-auth";
 import type { CommandStatusHook } from "./modules/ingest/ingest.service";
 import { type MqttStatsSource, mqttRoutes } from "./modules/ingest/mqtt.routes";
 import { registerInsightJobs } from "./modules/insight/insight.jobs";
@@ -36,6 +37,8 @@ import { registerScheduleJobs } from "./modules/schedules/schedules.jobs";
 import { schedulesRoutes } from "./modules/schedules/schedules.routes";
 import { scriptsRoutes } from "./modules/scripts/scripts.routes";
 import { settingsRoutes } from "./modules/settings/settings.routes";
+import { createZeroTouchCheck } from "./modules/zerotouch/zerotouch.join";
+import { zeroTouchRoutes } from "./modules/zerotouch/zerotouch.routes";
 import { createAuditLog } from "./platform/audit/audit-log";
 import { type ApiRouteEntry, recordApiRoutes } from "./platform/auth/permissions";
 import { decorateSessionRequest, installSessionGuard } from "./platform/auth/session-guard";
@@ -106,6 +109,8 @@ declare module "fastify" {
     deviceLink: DeviceLink;
     /** The actions feature's hook for routers' command statuses, handed to ingest. */
     commandStatuses: CommandStatusHook;
+    /** The zero-touch path of the gateway's authentication, handed to ingest. */
+    zeroTouch: ZeroTouchCheck;
   }
 }
 
@@ -174,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const actions = setUpActions(ctx, deps.deliveryTimings);
   app.decorate("deviceLink", ctx.deviceLink);
   app.decorate("commandStatuses", actions.commandStatuses);
+  app.decorate("zeroTouch", createZeroTouchCheck(ctx));
   registerStatusSweepJob(ctx);
   registerScheduleJobs(ctx);
   const jobDispatcher = createDispatcher({
@@ -216,7 +222,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(devicesRoutes, { ctx });
       await api.register(eventsRoutes, { ctx });
       await api.register(accountingRoutes, { ctx });
-      await api.register(mqttRoutes, { ctx, stats: deps.mqttStats });
+      await api.register(mqttRoutes, { ctx, stats: deps.mqttStats, zeroTouch: app.zeroTouch });
       await api.register(jobsRoutes, { ctx });
       await api.register(notificationsRoutes, { ctx });
       await api.register(filesRoutes, { ctx });
@@ -226,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(settingsRoutes, { ctx });
       await api.register(licencesRoutes, { ctx });
       await api.register(schedulesRoutes, { ctx });
+      await api.register(zeroTouchRoutes, { ctx });
       // Production's hooks are the files feature's: a URL reaches only what was granted to its router.
       await api.register(transferRoutes, { ctx, hooks: deps.transferHooks ?? createFileTransferHooks(ctx) });
       await registerRealtimeSocket(api, {

@@ -59,6 +59,12 @@ export interface VirtualRouterOptions {
   /** First sequence number (default: the wall clock in ms, so a restarted simulator never goes back). */
   startSeq?: number;
   now?: () => number;
+  /**
+   * Connect with these credentials instead of ident and token: a zero-touch router's `zt1:` user
+   * name and its password (docs/device-protocol.md, "Zero-touch join"). A refused CONNECT is retried
+   * every reconnect period, as a router waiting in the adoption list does.
+   */
+  credentials?: { username: string; password: string };
 }
 
 /** Counters of one router. */
@@ -150,7 +156,8 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
 
   /** Derives the token and connects; collects start on the interval, the first after a random delay. */
   async start(): Promise<void> {
-    this.password = await deriveDeviceToken(this.ident, this.options.key);
+    this.password =
+      this.options.credentials?.password ?? (await deriveDeviceToken(this.ident, this.options.key));
     this.connect();
     if (this.options.autoTick ?? true) this.scheduleTick(this.timing.float(0, this.intervalMs));
   }
@@ -227,7 +234,7 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
   private connect(): void {
     const client = mqtt.connect(this.options.url, {
       clientId: this.ident,
-      username: this.ident,
+      username: this.options.credentials?.username ?? this.ident,
       password: this.password,
       protocolVersion: 4,
       clean: true,
@@ -235,6 +242,8 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
       reconnectPeriod: this.options.reconnectPeriodMs ?? 2000,
       connectTimeout: 10_000,
       resubscribe: false,
+      // A zero-touch router waiting for adoption is refused until accepted: it keeps trying.
+      reconnectOnConnackError: this.options.credentials !== undefined,
     });
     this.client = client;
     client.on("connect", () => this.onConnect(client));

@@ -27,3 +27,4 @@ export * from "./settings";
 export * from "./status";
 export * from "./users";
 export * from "./validators";
+export * from "./zerotouch";

@@ -112,6 +112,13 @@ export const PERMISSIONS = {
     note: "admins create templates; the menu entry is admin-only",
   },
 
+  "zeroTouch.view": {
+    who: ADMIN,
+    saves: false,
+    note: "zero-touch configurations and the adoption list create routers of the domain: admins only (spec sections 1, 6)",
+  },
+  "zeroTouch.manage": { who: ADMIN, saves: true, note: "configurations, secrets, accept and reject" },
+
   "files.view": { who: DOMAIN, saves: false },
   "files.upload": {
     who: HELPERS,

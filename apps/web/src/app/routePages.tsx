@@ -54,9 +54,15 @@ const features = {
   registry: () => import("../features/registry/RegistryPage"),
   settings: () => import("../features/settings/SettingsPage"),
   task: () => import("../features/schedules/ScheduleRulePage"),
+  zeroTouch: () => import("../features/zerotouch/ZeroTouchPage"),
+  zeroTouchConfig: () => import("../features/zerotouch/ConfigPage"),
+  adoption: () => import("../features/zerotouch/AdoptionPage"),
 };
 
 const Pages = {
+  ZeroTouchPage: page(features.zeroTouch, "ZeroTouchPage"),
+  ZeroTouchConfigPage: page(features.zeroTouchConfig, "ZeroTouchConfigPage"),
+  AdoptionPage: page(features.adoption, "AdoptionPage"),
   AccountingPage: page(features.accounting, "AccountingPage"),
   DomainNewPage: page(features.domain, "DomainNewPage"),
   DomainPage: page(features.domain, "DomainPage"),
@@ -160,6 +166,9 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   templates: <Pages.TemplatesPage />,
   templateNew: <Pages.TemplatePage />,
   template: <Pages.TemplatePage />,
+  zeroTouch: <Pages.ZeroTouchPage />,
+  zeroTouchConfig: <Pages.ZeroTouchConfigPage />,
+  adoption: <Pages.AdoptionPage />,
 };
 
 /** The element a route of the contract's table renders; a page still being fetched shows nothing. */

@@ -4,7 +4,12 @@ import { z } from "zod";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { ERROR_RESPONSES } from "../../platform/http/schemas";
-import { createDeviceAuthenticator, type DeviceAccess, isDeviceAccessAllowed } from "./device-auth";
+import {
+  createDeviceAuthenticator,
+  type DeviceAccess,
+  isDeviceAccessAllowed,
+  type ZeroTouchCheck,
+} from "./device-auth";
 import { createRefusalRecorder } from "./refusal-recorder";
 
 /** The header an external broker sends MQTT_AUTH_SECRET in. */
@@ -59,14 +64,16 @@ function checkSecret(ctx: AppContext, given: string | string[] | undefined): voi
  * `http_params_mode json` and `http_response_mode status`, or EMQX's HTTP authenticator/authorizer:
  * both read 200 as allow and the body's `result`), plus GET /api/mqtt/stats for superusers.
  */
-export const mqttRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; stats?: MqttStatsSource }> = async (
-  app,
-  { ctx, stats },
-) => {
+export const mqttRoutes: FastifyPluginAsyncZod<{
+  ctx: AppContext;
+  stats?: MqttStatsSource;
+  /** The zero-touch path for `zt1:` user names (modules/zerotouch), as the embedded broker has it. */
+  zeroTouch?: ZeroTouchCheck;
+}> = async (app, { ctx, stats, zeroTouch }) => {
   // Refusals the external broker asks about are recorded like the embedded broker's (issue 18).
   const refusals = createRefusalRecorder({ db: ctx.db, now: ctx.now, log: ctx.log });
   app.addHook("onClose", () => refusals.close());
-  const authenticate = createDeviceAuthenticator(ctx.db, refusals);
+  const authenticate = createDeviceAuthenticator(ctx.db, refusals, zeroTouch);
 
   app.post(
     "/mqtt/auth",

@@ -32,6 +32,7 @@ import type {
   NotificationRulesTable,
   NotificationTransportsTable,
 } from "./schema-notifications";
+import type { ZeroTouchAdoptionsTable, ZeroTouchConfigsTable } from "./schema-zerotouch";
 
 /** timestamptz: read as Date, written as Date. */
 type Timestamp = ColumnType<Date, Date, Date>;
@@ -199,6 +200,8 @@ export interface DevicesTable {
   has_journals: Generated<boolean>;
   meta: ColumnType<Record<string, unknown>, string | undefined, string>;
   create_time: TimestampDefault;
+  /** The zero-touch configuration it joined through; null when created by hand (0025_zero_touch). */
+  zero_touch_config_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The latest state per device and collect type. */
@@ -323,6 +326,8 @@ export interface DB {
   command_executions: CommandExecutionsTable;
   command_types: CommandTypesTable;
   scripts: ScriptsTable;
+  zero_touch_configs: ZeroTouchConfigsTable;
+  zero_touch_adoptions: ZeroTouchAdoptionsTable;
   script_versions: ScriptVersionsTable;
   device_collects: DeviceCollectsTable;
   collect_history: CollectHistoryTable;

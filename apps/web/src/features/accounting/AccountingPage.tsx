@@ -4,6 +4,7 @@ import GroupIcon from "@mui/icons-material/Group";
 import HistoryIcon from "@mui/icons-material/History";
 import NotificationsIcon from "@mui/icons-material/Notifications";
 import PolicyIcon from "@mui/icons-material/Policy";
+import RouterIcon from "@mui/icons-material/Router";
 import SupervisorAccountIcon from "@mui/icons-material/SupervisorAccount";
 import VerifiedUserIcon from "@mui/icons-material/VerifiedUser";
 import WorkHistoryIcon from "@mui/icons-material/WorkHistory";
@@ -30,7 +31,8 @@ type HubEntry =
   | "logs"
   | "jobs"
   | "licenses"
-  | "notifications";
+  | "notifications"
+  | "zeroTouch";
 
 /** A card may also need a plugin of the person's (spec section 6: policies need accounting). */
 const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
@@ -46,6 +48,7 @@ const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
     icon: <NotificationsIcon fontSize="large" color="primary" />,
     plugin: "notification",
   },
+  { name: "zeroTouch", icon: <RouterIcon fontSize="large" color="primary" /> },
 ];
 
 function routeOf(name: RouteName) {
