@@ -6,13 +6,15 @@ import { notice } from "../../app/messages/texts";
 import { useOffers } from "../../app/session/useOffers";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
+import { CommandTypesCard } from "./components/CommandTypesCard";
 import { DomainSettingsForm } from "./components/DomainSettingsForm";
 import { EventTypesCard } from "./components/EventTypesCard";
 import { domainSettingsQueryOptions } from "./settings.queries";
 
 /**
  * /settings (spec section 2): the domain's status thresholds and saved copies, and the event types.
- * The schedule rule tables and the custom action types join this column as their features land.
+ * The custom action types (helpers and admins; admins change them). The schedule rule tables join
+ * this column as their feature lands.
  * Superusers have no domain settings (no menu entry; typed in, the page says access is denied).
  */
 export function SettingsPage() {
@@ -29,6 +31,9 @@ export function SettingsPage() {
           <QueryState query={settings}>
             {(data) => <DomainSettingsForm settings={data} isReadOnly={isReadOnly} />}
           </QueryState>
+          {offers("commandTypes.view") ? (
+            <CommandTypesCard mayManage={offers("commandTypes.manage")} />
+          ) : null}
           <EventTypesCard isReadOnly={isReadOnly} />
         </Stack>
       ) : (
