@@ -265,3 +265,15 @@ describe("keyset paging", () => {
     expect(new Set(messages).size).toBe(2_345);
   });
 });
+
+describe("the spec's EXPORT method", () => {
+  it("is refused by Node's HTTP parser before any route runs, so each export is documented as its POST", async () => {
+    const { METHODS } = await import("node:http");
+    expect(METHODS).not.toContain("EXPORT");
+    const document = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json();
+    for (const section of Object.keys(CSV_EXPORTS) as CsvExportSection[]) {
+      const operation = document.paths[csvExportPath(section)]?.post;
+      expect(operation?.summary, section).toContain(`EXPORT ${CSV_EXPORTS[section].path}`);
+    }
+  });
+});
