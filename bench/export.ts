@@ -4,7 +4,8 @@
 // page (CSV_EXPORT_CHUNK rows) at a time, so the server's memory should not grow with the file; a
 // slow reader checks that the stream waits for the client (backpressure) instead of buffering.
 //
-// npm run bench:export -w bench   (BENCH_ENGINES=postgres,pglite BENCH_DEVICES BENCH_EXPORT_RUNS BENCH_DATABASE_URL)
+// npm run bench:export -w bench   (BENCH_ENGINES=postgres,pglite BENCH_DEVICES BENCH_EXPORT_RUNS
+// BENCH_EXPORT_HEAP_MB BENCH_DATABASE_URL)
 import { readFileSync } from "node:fs";
 import { startBenchServer } from "./bench-server";
 
@@ -13,6 +14,8 @@ const ENGINES = (process.env.BENCH_ENGINES ?? "postgres,pglite").split(",").map(
 >;
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const RUNS = Number(process.env.BENCH_EXPORT_RUNS ?? 3);
+/** A V8 old-space limit for the server (MB): an export that held its list would run out of it. */
+const HEAP_LIMIT_MB = process.env.BENCH_EXPORT_HEAP_MB;
 
 /** Resident set size of a process in MB (VmRSS), or its high-water mark (VmHWM). */
 function memoryMb(pid: number, field: "VmRSS" | "VmHWM"): number {
@@ -93,7 +96,12 @@ async function exportOnce(
 
 for (const engine of ENGINES) {
   console.log(`\n${engine}: seeding ${DEVICES} devices and starting…`);
-  const server = await startBenchServer({ engine, devices: DEVICES, name: "cf_bench_export" });
+  const server = await startBenchServer({
+    engine,
+    devices: DEVICES,
+    name: "cf_bench_export",
+    execArgv: HEAP_LIMIT_MB ? [`--max-old-space-size=${HEAP_LIMIT_MB}`] : [],
+  });
   try {
     const pid = server.pid as number;
     const login = await fetch(`${server.baseUrl}/api/login/`, {
