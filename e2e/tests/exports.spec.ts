@@ -3,7 +3,7 @@
 // guarded; the same admin adds, pages through and deletes custom action types on /settings. Then
 // both screens in the four looks, saved for a person to look at.
 import { readFileSync } from "node:fs";
-import { expect, type APIRequestContext, type Page, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { FLEET_ADMIN } from "../support/accounts";
 import { LOOKS } from "../support/looks";
 import { signIn, useEnglish } from "../support/session";
