@@ -27,6 +27,8 @@ import { type MqttStatsSource, mqttRoutes } from "./modules/ingest/mqtt.routes";
 import { registerInsightJobs } from "./modules/insight/insight.jobs";
 import { type GatewayPortSource, insightRoutes } from "./modules/insight/insight.routes";
 import { jobsRoutes } from "./modules/jobs/jobs.routes";
+import { licenceExpirySource, registerLicenceJobs } from "./modules/licences/licences.jobs";
+import { licencesRoutes } from "./modules/licences/licences.routes";
 import { setUpNotifications } from "./modules/notifications/notifications.module";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes";
 import { profileRoutes } from "./modules/profile/profile.routes";
@@ -161,6 +163,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const notifications = setUpNotifications(ctx, node);
   app.decorate("notificationTimers", notifications.timers);
   app.decorate("notificationHooks", notifications.hooks);
+  registerLicenceJobs(ctx);
+  notifications.hooks.registerLicenseSource(licenceExpirySource);
   app.decorate("jobs", jobs);
   // Uploads that never came are swept under a lease; started with the dispatcher (main.ts).
   app.decorate("fileSweep", createFileSweep(ctx, node));
@@ -217,6 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(scriptsRoutes, { ctx });
       await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
       await api.register(settingsRoutes, { ctx });
+      await api.register(licencesRoutes, { ctx });
       // Production's hooks are the files feature's: a URL reaches only what was granted to its router.
       await api.register(transferRoutes, { ctx, hooks: deps.transferHooks ?? createFileTransferHooks(ctx) });
       await registerRealtimeSocket(api, {

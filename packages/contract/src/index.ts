@@ -11,6 +11,7 @@ export * from "./exports";
 export * from "./files";
 export * from "./insight";
 export * from "./jobs";
+export * from "./licenses";
 export * from "./messages";
 export * from "./notices";
 export * from "./notifications";

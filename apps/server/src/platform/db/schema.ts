@@ -20,6 +20,7 @@ import type {
   SimUsageTable,
   TagPlansTable,
 } from "./schema-insight";
+import type { LicensesTable } from "./schema-licenses";
 import type {
   NotificationDeliveriesTable,
   NotificationDeliveryAttemptsTable,
@@ -351,6 +352,7 @@ export interface DB {
   tag_plans: TagPlansTable;
   gateway_refusals: GatewayRefusalsTable;
   event_types: EventTypesTable;
+  licenses: LicensesTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;
