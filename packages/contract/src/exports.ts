@@ -26,6 +26,7 @@ export const CSV_EXPORTS = {
   domains: { path: "/api/domains", filename: "domains.csv", permission: "domains.view" },
   rules: { path: "/api/notifications/rules", filename: "rules.csv", permission: "notifications.list" },
   logs: { path: "/api/web_actions", filename: "web_actions.csv", permission: "logs.view" },
+  licenses: { path: "/api/licenses", filename: "licenses.csv", permission: "licenses.view" },
 } as const satisfies Record<string, CsvExportEntry>;
 
 /** A section that has a CSV export. */

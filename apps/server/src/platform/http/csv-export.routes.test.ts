@@ -277,3 +277,41 @@ describe("the spec's EXPORT method", () => {
     }
   });
 });
+
+describe("POST /api/licenses/export", () => {
+  it("answers the installation's licences to root only, as the list shows them", async () => {
+    const key = randomBytes(32).toString("hex");
+    await t.db
+      .insertInto("licenses")
+      .values({
+        id: randomUUID(),
+        key,
+        document: null,
+        signature: null,
+        last_error: null,
+        check_time: null,
+        update_time: null,
+        activation_date: null,
+        create_time: now(),
+      })
+      .execute();
+    expect((await post("licenses", undefined)).statusCode).toBe(401);
+    expect((await post("licenses", tokens.get("admin"))).statusCode).toBe(403);
+    const response = await post("licenses", tokens.get("root"));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers["content-disposition"]).toBe('attachment; filename="licenses.csv"');
+    const rows = parseCsvRows(response.body);
+    expect(rows[0]?.fields).toEqual([
+      "license_id",
+      "status",
+      "error",
+      "update_time",
+      "valid_from",
+      "valid_until",
+      "activation_date",
+      "devices",
+    ]);
+    const row = rows.find((candidate) => candidate.fields[0]?.startsWith(key.slice(0, 8).toUpperCase()));
+    expect(row?.fields[1]).toBe("pending");
+  });
+});
