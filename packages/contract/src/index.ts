@@ -7,6 +7,7 @@ export * from "./display";
 export * from "./errorSchemas";
 export * from "./errors";
 export * from "./events";
+export * from "./exports";
 export * from "./files";
 export * from "./insight";
 export * from "./jobs";

@@ -30,6 +30,13 @@ export type DeviceCopyWithRuleRow = Pick<FileRow, "id" | "status"> & {
   rule_copies: number | null;
 };
 
+/** Which files a list shows: a router's (of one type, of one command) or the common ones (no router). */
+export interface FileScope {
+  deviceId: string | null;
+  fileType?: FileType;
+  commandId?: string;
+}
+
 /** Files of a domain: every function takes the domain id first and filters by it. */
 export function filesRepo(db: Kysely<DB>) {
   const dtoQuery = (domainId: string) =>
@@ -68,6 +75,32 @@ export function filesRepo(db: Kysely<DB>) {
       if (filter.fileType) query = query.where("files.file_type", "=", filter.fileType);
       if (filter.commandId) query = query.where("files.command_id", "=", filter.commandId);
       return query.orderBy("files.create_time", "desc").orderBy("files.id").execute();
+    },
+
+    /**
+     * The page after the file `after` (an id) of a scope, newest first and ties by id: exports walk
+     * by keyset. The cursor's time is read back from its row (a JS Date would cut microseconds).
+     */
+    async listFilesAfter(
+      domainId: string,
+      scope: FileScope,
+      after: string | null,
+      limit: number,
+    ): Promise<FileDtoRow[]> {
+      let query = dtoQuery(domainId).where(
+        "files.device_id",
+        scope.deviceId === null ? "is" : "=",
+        scope.deviceId,
+      );
+      if (scope.fileType) query = query.where("files.file_type", "=", scope.fileType);
+      if (scope.commandId) query = query.where("files.command_id", "=", scope.commandId);
+      if (after !== null) {
+        const cursor = sql`(select k.create_time from files k where k.domain_id = ${domainId} and k.id = ${after})`;
+        query = query.where(
+          sql<boolean>`(files.create_time < ${cursor} or (files.create_time = ${cursor} and files.id > ${after}))`,
+        );
+      }
+      return query.orderBy("files.create_time", "desc").orderBy("files.id").limit(limit).execute();
     },
 
     async findFile(domainId: string, fileId: string): Promise<FileDtoRow | undefined> {

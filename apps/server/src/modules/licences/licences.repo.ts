@@ -1,5 +1,5 @@
 import type { LicenseError, LicensePayload } from "@cellfleet/contract";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { type DB, toJsonb } from "../../platform/db/schema";
 import type { LicenseRow } from "../../platform/db/schema-licenses";
 
@@ -11,6 +11,21 @@ export function licencesRepo(db: Kysely<DB>) {
   return {
     async listLicensesAcrossDomains(): Promise<LicenseRow[]> {
       return db.selectFrom("licenses").selectAll().orderBy("create_time").orderBy("id").execute();
+    },
+
+    /**
+     * The page after the licence `after` (an id) in the list's order (create time, then id): the
+     * export walks by keyset; the cursor's time is read back from its row (microseconds).
+     */
+    async listLicensesAfterAcrossDomains(after: string | null, limit: number): Promise<LicenseRow[]> {
+      let query = db.selectFrom("licenses as l").selectAll();
+      if (after !== null) {
+        const cursor = sql`(select k.create_time from licenses k where k.id = ${after})`;
+        query = query.where(
+          sql<boolean>`(l.create_time > ${cursor} or (l.create_time = ${cursor} and l.id > ${after}))`,
+        );
+      }
+      return query.orderBy("l.create_time").orderBy("l.id").limit(limit).execute();
     },
 
     async findLicenseAcrossDomains(id: string): Promise<LicenseRow | undefined> {

@@ -9,7 +9,9 @@ import {
 } from "@cellfleet/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppContext } from "../../platform/context";
+import { registerCsvExport } from "../../platform/http/csv-export";
 import { ERROR_RESPONSES, TokenOnlyBodySchema } from "../../platform/http/schemas";
+import { exportLicensesRows, LICENSE_CSV_COLUMNS } from "./licences.export";
 import { addLicense, getFingerprint, listLicenses, refreshLicenses, uploadLicense } from "./licences.service";
 
 const TAGS = ["licences"];
@@ -29,6 +31,13 @@ export const licencesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     },
     async () => listLicenses(ctx),
   );
+
+  registerCsvExport(app, "licenses", {
+    body: TokenOnlyBodySchema,
+    summary: "Every licence with its status and period, in the list's order",
+    columns: LICENSE_CSV_COLUMNS,
+    rows: () => exportLicensesRows(ctx),
+  });
 
   app.post(
     "/licenses/new",

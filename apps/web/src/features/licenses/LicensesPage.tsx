@@ -53,6 +53,7 @@ export function LicensesPage() {
         title={t("routes.licenses")}
         subtitle={query.data ? <LicenseUsage usage={query.data.usage} /> : undefined}
         onReload={() => void query.refetch()}
+        csvExport={{ section: "licenses" }}
         onAdd={mayManage ? () => navigate("/license/new") : undefined}
         filters={
           <>
