@@ -21,6 +21,7 @@ import * as m0020 from "./migrations/0020_scripts_templates";
 import * as m0021 from "./migrations/0021_schedule_rules";
 import * as m0024 from "./migrations/0024_licences";
 import * as m0025 from "./migrations/0025_zero_touch";
+import * as m0027 from "./migrations/0027_domain_time_zone";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -48,6 +49,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0021_schedule_rules": m0021,
   "0024_licences": m0024,
   "0025_zero_touch": m0025,
+  "0027_domain_time_zone": m0027,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
