@@ -191,7 +191,10 @@ describe("crontab routes", () => {
 
     const settings = (await call("POST", "/api/settings/all", admin)).body.settings;
     expect(settings.time_zone).toBe("UTC");
-    const saved = await call("PATCH", "/api/settings/domains-all", admin, { ...settings, time_zone: "Asia/Tokyo" });
+    const saved = await call("PATCH", "/api/settings/domains-all", admin, {
+      ...settings,
+      time_zone: "Asia/Tokyo",
+    });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     // Queued in the save's transaction; until it runs the rule still waits for 09:00 UTC.
     const queued = await t.db
@@ -201,7 +204,9 @@ describe("crontab routes", () => {
       .where("domain_id", "=", zoned)
       .execute();
     expect(queued).toHaveLength(1);
-    expect((await call("POST", `/api/crontab/backup/${rule._id}`, admin)).body.item.next_run).toBe(rule.next_run);
+    expect((await call("POST", `/api/crontab/backup/${rule._id}`, admin)).body.item.next_run).toBe(
+      rule.next_run,
+    );
 
     await t.jobs.runUntilIdle();
     const moved: ScheduleRule = (await call("POST", `/api/crontab/backup/${rule._id}`, admin)).body.item;

@@ -17,7 +17,11 @@ export function settingsRepo(db: Kysely<DB>) {
 
     /** The domain's IANA time zone; undefined for an unknown domain. */
     async findTimeZone(domainId: string): Promise<string | undefined> {
-      const row = await db.selectFrom("domains").select("time_zone").where("id", "=", domainId).executeTakeFirst();
+      const row = await db
+        .selectFrom("domains")
+        .select("time_zone")
+        .where("id", "=", domainId)
+        .executeTakeFirst();
       return row?.time_zone;
     },
 

@@ -145,7 +145,9 @@ describe("domain settings", () => {
     const berlin = await save(tokens.admin, settingsOf(15, 60, 10, 10, 15, "Europe/Berlin"));
     expect(berlin.status, JSON.stringify(berlin.body)).toBe(200);
     expect(berlin.body.settings.time_zone).toBe("Europe/Berlin");
-    expect((await call("POST", "/api/settings/all", tokens.admin)).body.settings.time_zone).toBe("Europe/Berlin");
+    expect((await call("POST", "/api/settings/all", tokens.admin)).body.settings.time_zone).toBe(
+      "Europe/Berlin",
+    );
     for (const [zone, key] of [
       ["Mars/Olympus", "timeZoneInvalid"],
       ["", "required"],
@@ -158,7 +160,9 @@ describe("domain settings", () => {
     }
     const { time_zone: _zone, ...withoutZone } = settingsOf(15, 60);
     expect((await save(tokens.admin, withoutZone)).status).toBe(400);
-    expect((await call("POST", "/api/settings/all", tokens.admin)).body.settings.time_zone).toBe("Europe/Berlin");
+    expect((await call("POST", "/api/settings/all", tokens.admin)).body.settings.time_zone).toBe(
+      "Europe/Berlin",
+    );
     expect((await save(tokens.admin, settingsOf(15, 60))).body.settings.time_zone).toBe("UTC");
   });
 
