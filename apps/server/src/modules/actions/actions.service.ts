@@ -31,6 +31,12 @@ import { publishCommandChanges, recountCommands } from "./executions.service";
 /** A router counts as offline now when it has not reported for this long (the protocol's keep-alive). */
 const OFFLINE_AFTER_MS = 5 * 60_000;
 
+/** How a command is made besides its input. */
+export interface CreateCommandOptions {
+  /** The version of its script or template to use instead of the latest (a retry repeats the one used). */
+  scriptVersion?: number;
+}
+
 /** What a new command resolves to before anything is written. */
 interface ResolvedCommand {
   type: string;
@@ -38,7 +44,7 @@ interface ResolvedCommand {
   args: Record<string, string | number | boolean | null>;
   devices: TargetDevice[];
   needsApproval: boolean;
-  /** The saved script or template used, at its latest version. */
+  /** The saved script or template used: its latest version, or the one a retry repeats. */
   used: UsedScript | null;
   /** A template rendered for each router, by router id. */
   rendered: Map<string, string> | null;
@@ -50,6 +56,7 @@ async function resolveCommand(
   domainId: string,
   session: SessionContext,
   input: CreateCommandInput,
+  options: CreateCommandOptions = {},
 ): Promise<ResolvedCommand> {
   if (input.type === "") throw new AppError("TYPE_NOT_SPECIFIED");
   const repo = commandsRepo(ctx.db);
@@ -61,7 +68,7 @@ async function resolveCommand(
   if (input.type === SETTINGS_COMMAND_TYPE) {
     if (!input.template_id)
       throw new AppError("COMMAND_TEMPLATE_MISSING", "A settings command names a template");
-    used = await findUsedScript(ctx.db, domainId, "template", input.template_id);
+    used = await findUsedScript(ctx.db, domainId, "template", input.template_id, options.scriptVersion);
     wireType = "shell";
     args = {};
   } else if (isBuiltInCommandType(input.type)) wireType = input.type;
@@ -74,7 +81,7 @@ async function resolveCommand(
   if (input.script_id !== undefined) {
     if (input.type !== "shell")
       throw new AppError("INVALID_VALUE_TYPE", "A saved script is sent by a shell command");
-    used = await findUsedScript(ctx.db, domainId, "script", input.script_id);
+    used = await findUsedScript(ctx.db, domainId, "script", input.script_id, options.scriptVersion);
     args = { ...args, script: used.text };
   }
   if (
@@ -210,9 +217,10 @@ export async function createCommand(
   ctx: AppContext,
   session: SessionContext,
   input: CreateCommandInput,
+  options: CreateCommandOptions = {},
 ): Promise<Command> {
   const domainId = requireDeviceDomain(session);
-  const resolved = await resolveCommand(ctx, domainId, session, input);
+  const resolved = await resolveCommand(ctx, domainId, session, input, options);
   const now = ctx.now();
   const id = randomUUID();
   const isDelayed = input.delayed_until !== null && input.delayed_until > now.getTime();
