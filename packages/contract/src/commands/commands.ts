@@ -62,6 +62,8 @@ export type CreateCommandInput = z.output<typeof CreateCommandSchema>;
 export const CommandDryRunSchema = z.object({
   targets: z.number().int(),
   offline: z.number().int(),
+  /** Targets whose hello did not name the type: their executions fail unsent, the others run it. */
+  unsupported: z.number().int(),
   /** Up to 20 of the targets, for the person to recognise. */
   sample: z.array(z.object({ _id: z.string(), ident: z.string(), is_online: z.boolean() })),
   needs_approval: z.boolean(),

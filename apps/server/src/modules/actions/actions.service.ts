@@ -24,7 +24,7 @@ import { findUsedScript, type UsedScript } from "../scripts/scripts.service";
 import { toCommandDto } from "./actions.mapper";
 import { announceApproval, raiseApprovalEvent } from "./approvals.service";
 import { commandsRepo, type TargetDevice } from "./commands.repo";
-import { enqueuePump } from "./delivery.service";
+import { enqueuePump, supportsCommandType } from "./delivery.service";
 import { executionsRepo } from "./executions.repo";
 import { publishCommandChanges, recountCommands } from "./executions.service";
 
@@ -43,6 +43,8 @@ interface ResolvedCommand {
   wireType: CommandType;
   args: Record<string, string | number | boolean | null>;
   devices: TargetDevice[];
+  /** How many of the targets cannot run the type (their executions will fail unsent). */
+  unsupported: number;
   needsApproval: boolean;
   /** The saved script or template used: its latest version, or the one a retry repeats. */
   used: UsedScript | null;
@@ -104,12 +106,13 @@ async function resolveCommand(
   // Another domain's router is not one of ours: the same answer as for one that never existed.
   if (ids.some((id) => !found.has(id))) throw new AppError("DEVICE_NOT_FOUND");
   if (devices.length === 0) throw new AppError("TARGETS_NOT_SPECIFIED", "No router matches the targets");
-  assertTypeSupported(devices, wireType);
+  const unsupported = unsupportedTargets(devices, wireType).length;
   return {
     type: input.type,
     wireType,
     args,
     devices,
+    unsupported,
     needsApproval: needsApproval(subjectOf(session)),
     used,
     rendered: used?.kind === "template" ? renderForEach(used, devices) : null,
@@ -117,14 +120,14 @@ async function resolveCommand(
 }
 
 /**
- * A router whose hello named its command types and not this one cannot run it: the command is
- * refused (UNSUPPORTED_TASK_TYPE, naming a few of them) rather than sent to fail there.
+ * The targets that cannot run the type: their hello named command types, not this one. They are
+ * not refused one by one: each gets an execution that fails unsent (delivery answers code 127 for
+ * it) while the others run it. Only a command none of its targets can run is refused
+ * (UNSUPPORTED_TASK_TYPE, naming a few of them).
  */
-function assertTypeSupported(devices: readonly TargetDevice[], wireType: CommandType): void {
-  const unable = devices.filter(
-    (device) => device.command_types !== null && !device.command_types.split(",").includes(wireType),
-  );
-  if (unable.length === 0) return;
+function unsupportedTargets(devices: readonly TargetDevice[], wireType: CommandType): TargetDevice[] {
+  const unable = devices.filter((device) => !supportsCommandType(device.command_types, wireType));
+  if (unable.length < devices.length) return unable;
   const names = unable.slice(0, 5).map((device) => device.ident);
   const more = unable.length > names.length ? ` and ${unable.length - names.length} more` : "";
   throw new AppError("UNSUPPORTED_TASK_TYPE", `${wireType} is not supported by ${names.join(", ")}${more}`);
@@ -180,6 +183,7 @@ export async function dryRunCommand(
   return {
     targets: resolved.devices.length,
     offline: resolved.devices.filter((device) => !isOnline(device, now)).length,
+    unsupported: resolved.unsupported,
     sample: resolved.devices
       .slice(0, 20)
       .map((device) => ({ _id: device.id, ident: device.ident, is_online: isOnline(device, now) })),

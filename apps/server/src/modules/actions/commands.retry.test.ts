@@ -1,10 +1,17 @@
-import type { CommandMessage } from "@cellfleet/contract";
+import {
+  COMMAND_CODES,
+  type CommandMessage,
+  commandTopic,
+  EXAMPLE_HELLO,
+  helloTopic,
+} from "@cellfleet/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually } from "../ingest/ingest.test-support";
+import { connectDevice, eventually } from "../ingest/ingest.test-support";
 import { type ActionsFixture, openActionsFixture } from "./actions.test-support";
 
 // 'Retry the failed ones' through the real broker: the retry repeats what the command sent, at the
-// script or template version the command recorded, to the routers that failed.
+// script or template version the command recorded, to the routers that failed. And a type some
+// targets cannot run: they fail unsent, the others run it.
 
 const isFinished = (command: { status: string }) =>
   !["unapproved", "delayed", "in_progress"].includes(command.status);
@@ -88,5 +95,61 @@ describe("retrying a command's failed executions", () => {
     expect(heard()).toEqual(["gsmctl -q", "gsmctl -q"]);
     // The retry of the retry is still version 1.
     expect((await retry(again._id)).script?.version).toBe(1);
+  });
+
+  it("runs a type on the routers that support it; one whose hello does not name it fails unsent", async () => {
+    const able = await f.device(["mixed"]);
+    await f.router(able);
+    const limited = await f.device(["mixed"]);
+    const client = await connectDevice(f.ingest.gateway.url, limited.ident, limited.token ?? undefined);
+    const published: string[] = [];
+    client.on("message", (topic) => published.push(topic));
+    await client.subscribeAsync(commandTopic(limited.ident), { qos: 1 });
+    await client.publishAsync(
+      helloTopic(limited.ident),
+      JSON.stringify({ ...EXAMPLE_HELLO, seq: 1, ts: Date.now(), command_types: ["reboot", "backup"] }),
+      { qos: 1 },
+    );
+    await eventually(async () => {
+      const row = await f.t.db
+        .selectFrom("devices")
+        .select("command_types")
+        .where("id", "=", limited.id)
+        .executeTakeFirstOrThrow();
+      return row.command_types === "reboot,backup";
+    }, "the hello's command types stored");
+    const body = { type: "shell", args: { script: "uptime" }, targets: { tags: ["mixed"] } };
+    const dry = await f.post(admin.token, "/api/commands/dry-run", body);
+    expect(dry.json()).toMatchObject({ targets: 2, unsupported: 1 });
+    const only = await f.post(admin.token, "/api/command/new", {
+      ...body,
+      targets: { devices: [limited.id] },
+    });
+    expect(only.json().code).toBe("UNSUPPORTED_TASK_TYPE");
+    expect(only.json().message).toContain(limited.ident);
+
+    const sent = await f.post(admin.token, "/api/command/new", body);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().total).toBe(2);
+    const done = await f.waitForCommand(admin.token, sent.json()._id, isFinished, "the mixed command");
+    expect(done).toMatchObject({ status: "failed", counts: { completed: 1, failed: 1 } });
+    const response = await f.post(admin.token, "/api/reports/", { command_id: done._id });
+    const rows = response.body
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const byDevice = new Map(rows.map((row) => [row.device._id, row]));
+    expect(byDevice.get(able.id)).toMatchObject({ status: "completed", code: 0 });
+    expect(byDevice.get(limited.id)).toMatchObject({
+      status: "failed",
+      code: COMMAND_CODES.unsupported,
+      attempts: 0,
+    });
+    // Retrying the failed ones would go to that router alone, which cannot run it: refused as a whole.
+    const again = await f.post(admin.token, `/api/command/${done._id}/retry-failed`);
+    expect(again.json()).toMatchObject({ code: "UNSUPPORTED_TASK_TYPE" });
+    expect(again.json().message).toContain(limited.ident);
+    expect(published).toEqual([]);
+    await client.endAsync();
   });
 });
