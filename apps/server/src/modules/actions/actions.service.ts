@@ -6,6 +6,9 @@ import {
   type CommandDryRun,
   type CommandType,
   type CreateCommandInput,
+  computeDeviceStatus,
+  DEFAULT_DOMAIN_SETTINGS,
+  type DomainSettings,
   initialExecutionStatus,
   isBuiltInCommandType,
   needsApproval,
@@ -21,15 +24,13 @@ import { AppError } from "../../platform/errors";
 import { type DeviceUserActionPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
 import { requireDeviceDomain } from "../devices/devices.service";
 import { findUsedScript, type UsedScript } from "../scripts/scripts.service";
+import { settingsRepo } from "../settings/settings.repo";
 import { toCommandDto } from "./actions.mapper";
 import { announceApproval, raiseApprovalEvent } from "./approvals.service";
 import { commandsRepo, type TargetDevice } from "./commands.repo";
 import { enqueuePump, supportsCommandType } from "./delivery.service";
 import { executionsRepo } from "./executions.repo";
 import { publishCommandChanges, recountCommands } from "./executions.service";
-
-/** A router counts as offline now when it has not reported for this long (the protocol's keep-alive). */
-const OFFLINE_AFTER_MS = 5 * 60_000;
 
 /** How a command is made besides its input. */
 export interface CreateCommandOptions {
@@ -167,8 +168,9 @@ function renderedPreview(resolved: ResolvedCommand): CommandDryRun["rendered"] {
   return null;
 }
 
-function isOnline(device: TargetDevice, now: number): boolean {
-  return device.last_contact !== null && now - device.last_contact.getTime() < OFFLINE_AFTER_MS;
+/** Online now by the one status rule (the contract's computeDeviceStatus) under the domain's thresholds. */
+function isOnline(device: TargetDevice, now: number, thresholds: DomainSettings["status"]): boolean {
+  return computeDeviceStatus(device.last_contact?.getTime() ?? null, now, thresholds) === "online";
 }
 
 /** POST /api/commands/dry-run: the targets, how many are offline now, and whose approval it needs. */
@@ -180,13 +182,17 @@ export async function dryRunCommand(
   const domainId = requireDeviceDomain(session);
   const resolved = await resolveCommand(ctx, domainId, session, input);
   const now = ctx.now().getTime();
+  const thresholds = ((await settingsRepo(ctx.db).findSettings(domainId)) ?? DEFAULT_DOMAIN_SETTINGS).status;
+  const online = new Set(
+    resolved.devices.filter((device) => isOnline(device, now, thresholds)).map((device) => device.id),
+  );
   return {
     targets: resolved.devices.length,
-    offline: resolved.devices.filter((device) => !isOnline(device, now)).length,
+    offline: resolved.devices.length - online.size,
     unsupported: resolved.unsupported,
     sample: resolved.devices
       .slice(0, 20)
-      .map((device) => ({ _id: device.id, ident: device.ident, is_online: isOnline(device, now) })),
+      .map((device) => ({ _id: device.id, ident: device.ident, is_online: online.has(device.id) })),
     needs_approval: resolved.needsApproval,
     rendered: renderedPreview(resolved),
     approvers: approverKinds(subjectOf(session)).filter((kind) => kind === "admin" || kind === "assistant"),
