@@ -195,7 +195,7 @@ export async function dryRunCommand(
       .map((device) => ({ _id: device.id, ident: device.ident, is_online: online.has(device.id) })),
     needs_approval: resolved.needsApproval,
     rendered: renderedPreview(resolved),
-    approvers: approverKinds(subjectOf(session)).filter((kind) => kind === "admin" || kind === "assistant"),
+    approvers: approverKinds(subjectOf(session)),
   };
 }
 
