@@ -16,7 +16,7 @@ import {
   SETTINGS_COMMAND_TYPE,
 } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
-import { assertCan, subjectOf } from "../../platform/auth/permissions";
+import { subjectOf } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { type DB, toJsonb } from "../../platform/db/schema";
@@ -296,9 +296,4 @@ export async function getCommand(ctx: AppContext, session: SessionContext, id: s
   const row = await commandsRepo(ctx.db).findCommand(domainId, id);
   if (!row) throw new AppError("COMMAND_NOT_FOUND");
   return toCommandDto(row);
-}
-
-/** Checks the session may create commands (the retry of failed executions is a new command). */
-export function assertMayCreate(session: SessionContext): void {
-  assertCan(session, "commands.create");
 }
