@@ -23,7 +23,12 @@ export const COMMAND_TYPES_WITH_DOWNLOAD: readonly CommandType[] = [
   "fw_update",
   "restore",
 ];
-export const COMMAND_TYPES_WITH_UPLOAD: readonly CommandType[] = ["backup", "journal"];
+export const COMMAND_TYPES_WITH_UPLOAD = ["backup", "journal"] as const satisfies readonly CommandType[];
+
+/** Whether the router answers a command of this type by uploading a file (its backup or journal). */
+export function isUploadCommandType(type: CommandType): type is (typeof COMMAND_TYPES_WITH_UPLOAD)[number] {
+  return (COMMAND_TYPES_WITH_UPLOAD as readonly CommandType[]).includes(type);
+}
 
 /** Whom a command goes to: routers by id, routers carrying any of the tags, or the whole domain. */
 export const CommandTargetsSchema = z.object({

@@ -6,6 +6,7 @@ import {
   type CommandType,
   commandTopic,
   type ExecutionEvent,
+  isUploadCommandType,
   MAX_DELIVERY_ATTEMPTS,
 } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
@@ -75,7 +76,7 @@ async function commandMessageOf(
 ): Promise<CommandMessage> {
   const type = head.wire_type as CommandType;
   let file: CommandFile | undefined;
-  if (type === "backup" || type === "journal") {
+  if (isUploadCommandType(type)) {
     file = await prepareDeviceUpload(ctx, trx, {
       domainId: head.domain_id,
       deviceId: head.device_id,
