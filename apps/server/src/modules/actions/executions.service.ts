@@ -61,6 +61,65 @@ export async function moveExecutions(
   return moved;
 }
 
+/** One router report on one of its executions, as the state machine reads it. */
+export interface ExecutionReport {
+  id: string;
+  event: ExecutionEvent;
+  /** The router's completion code (final reports), its output, and its progress (running ones). */
+  code: number | null;
+  output: string;
+  progress: number | null;
+}
+
+/** An execution a batch of router reports moved (or, with `from` = `to`, whose progress it updated). */
+export interface ReportedMove {
+  id: string;
+  from: ExecutionStatus;
+  to: ExecutionStatus;
+  isFinal: boolean;
+}
+
+/**
+ * Applies routers' reports, in order, to their executions (`rows`, as stored) in the caller's
+ * transaction: each execution's moves are worked out by the state machine from its stored status
+ * through every report of the batch, then written in one statement, each only if still in the
+ * status it was read in. A `running` while in progress updates the progress; a repeat or a late
+ * report moves nothing. Answers the moves written.
+ */
+export async function applyExecutionReports(
+  trx: Kysely<DB>,
+  rows: ReadonlyArray<{ id: string; status: ExecutionStatus }>,
+  reports: readonly ExecutionReport[],
+  now: Date,
+): Promise<ReportedMove[]> {
+  const stored = new Map(rows.map((row) => [row.id, row.status]));
+  const planned = new Map<string, ReportedMove & Omit<ExecutionReport, "id" | "event">>();
+  for (const report of reports) {
+    const from = stored.get(report.id);
+    if (from === undefined) continue;
+    const current = planned.get(report.id)?.to ?? from;
+    const next = nextExecutionStatus(current, report.event);
+    const isProgress = next === null && report.event.type === "running" && current === "in_progress";
+    if (next === null && !isProgress) continue;
+    const to = next ?? current;
+    const isFinished = report.event.type === "finished";
+    planned.set(report.id, {
+      id: report.id,
+      from,
+      to,
+      code: isFinished ? report.code : null,
+      output: report.output,
+      progress: isFinished ? null : report.progress,
+      isFinal: isExecutionFinal(to),
+    });
+  }
+  const moves = [...planned.values()];
+  const written = new Set(await executionsRepo(trx).applyMovesAcrossDomains(moves, now));
+  return moves
+    .filter((move) => written.has(move.id))
+    .map(({ id, from, to, isFinal }) => ({ id, from, to, isFinal }));
+}
+
 /** Recounts commands' executions and stores each command's status (the contract's commandStatusOf). */
 export async function recountCommands(
   trx: Kysely<DB>,
