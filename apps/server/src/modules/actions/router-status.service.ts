@@ -1,4 +1,4 @@
-import { COMMAND_CODES, type ExecutionEvent } from "@cellfleet/contract";
+import { COMMAND_CODES, type ExecutionEvent, type ExecutionStatus } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../platform/context";
 import type { DB } from "../../platform/db/schema";
@@ -9,6 +9,7 @@ import {
   moveExecutions,
   publishCommandChanges,
   recountCommands,
+  shiftCommandCounts,
 } from "./executions.service";
 
 /** A router's command status as ingest hands it over (modules/ingest's CommandStatusReport). */
@@ -33,7 +34,8 @@ function eventOf(status: RouterStatus["message"]): ExecutionEvent {
 /**
  * The ingest hook: moves executions by routers' statuses inside the ingest batch's transaction, so a
  * status is acknowledged to the router only once stored. A router speaks only of its own
- * executions; a repeat or a late status moves nothing. Routers that finished one and have more
+ * executions; a repeat or a late status moves nothing. Commands' counts are shifted by the moves
+ * (never counted again here). Routers that finished one and have more
  * queued get a pump job in the same transaction. Answers the realtime push to run after commit.
  */
 export function createRouterStatusHook(ctx: AppContext) {
@@ -58,22 +60,29 @@ export function createRouterStatusHook(ctx: AppContext) {
     );
     const touched = new Map<
       string,
-      { commands: Set<string>; executions: Set<string>; finished: Set<string> }
+      {
+        commands: Set<string>;
+        moves: Array<{ command_id: string; from: ExecutionStatus; to: ExecutionStatus }>;
+        executions: Set<string>;
+        finished: Set<string>;
+      }
     >();
     for (const move of moves) {
       const row = known.get(move.id) as ExecutionRow;
       const entry = touched.get(row.domain_id) ?? {
         commands: new Set(),
+        moves: [],
         executions: new Set(),
         finished: new Set(),
       };
       touched.set(row.domain_id, entry);
       if (move.to !== move.from) entry.commands.add(row.command_id);
+      entry.moves.push({ command_id: row.command_id, from: move.from, to: move.to });
       entry.executions.add(row.id);
       if (move.isFinal) entry.finished.add(row.device_id);
     }
     for (const [domainId, entry] of touched) {
-      await recountCommands(trx, domainId, entry.commands, now);
+      await shiftCommandCounts(trx, domainId, entry.moves, now);
       const next = await repo.findDevicesWithStatus(domainId, [...entry.finished], ["queued"]);
       if (next.length > 0) await enqueuePump(ctx, trx, next);
     }
