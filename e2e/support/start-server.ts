@@ -13,6 +13,7 @@ import { migrateToLatest } from "../../apps/server/src/platform/db/migrate";
 import { toJsonb } from "../../apps/server/src/platform/db/schema";
 import { ASSISTANT, FLEET_ADMIN, JUNIOR, OPERATOR } from "./accounts";
 import { seedDeadMailJobs } from "./dead-jobs";
+import { startLicenseService } from "./license-service";
 import { startMailbox } from "./mailbox";
 import { seedHistoryRouter } from "./router-history";
 
@@ -91,5 +92,9 @@ await seedDeadMailJobs(database.db);
 await seedDemoFleet(database.db, config.simulate);
 await seedHistoryRouter(database.db);
 await database.close();
+
+// The vendor's licence service on loopback, for licenses.spec.ts (the console's default public key
+// is the development key's, which this service signs with).
+process.env.LICENSE_SERVER_URL ??= await startLicenseService();
 
 await import("../../apps/server/src/main");

@@ -27,9 +27,13 @@ import { type MqttStatsSource, mqttRoutes } from "./modules/ingest/mqtt.routes";
 import { registerInsightJobs } from "./modules/insight/insight.jobs";
 import { type GatewayPortSource, insightRoutes } from "./modules/insight/insight.routes";
 import { jobsRoutes } from "./modules/jobs/jobs.routes";
+import { licenceExpirySource, registerLicenceJobs } from "./modules/licences/licences.jobs";
+import { licencesRoutes } from "./modules/licences/licences.routes";
 import { setUpNotifications } from "./modules/notifications/notifications.module";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes";
 import { profileRoutes } from "./modules/profile/profile.routes";
+import { registerScheduleJobs } from "./modules/schedules/schedules.jobs";
+import { schedulesRoutes } from "./modules/schedules/schedules.routes";
 import { scriptsRoutes } from "./modules/scripts/scripts.routes";
 import { settingsRoutes } from "./modules/settings/settings.routes";
 import { createAuditLog } from "./platform/audit/audit-log";
@@ -161,6 +165,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const notifications = setUpNotifications(ctx, node);
   app.decorate("notificationTimers", notifications.timers);
   app.decorate("notificationHooks", notifications.hooks);
+  registerLicenceJobs(ctx);
+  notifications.hooks.registerLicenseSource(licenceExpirySource);
   app.decorate("jobs", jobs);
   // Uploads that never came are swept under a lease; started with the dispatcher (main.ts).
   app.decorate("fileSweep", createFileSweep(ctx, node));
@@ -169,6 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("deviceLink", ctx.deviceLink);
   app.decorate("commandStatuses", actions.commandStatuses);
   registerStatusSweepJob(ctx);
+  registerScheduleJobs(ctx);
   const jobDispatcher = createDispatcher({
     db: ctx.db,
     bus: ctx.bus,
@@ -217,6 +224,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(scriptsRoutes, { ctx });
       await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
       await api.register(settingsRoutes, { ctx });
+      await api.register(licencesRoutes, { ctx });
+      await api.register(schedulesRoutes, { ctx });
       // Production's hooks are the files feature's: a URL reaches only what was granted to its router.
       await api.register(transferRoutes, { ctx, hooks: deps.transferHooks ?? createFileTransferHooks(ctx) });
       await registerRealtimeSocket(api, {

@@ -24,6 +24,11 @@ const DTO_COLUMNS = [
 
 /** What a device's files table, the dashboard and retention need of one copy. */
 export type DeviceCopyRow = Pick<FileRow, "id" | "status" | "sha256" | "create_time">;
+/** A copy with the schedule rule that made it, as retention groups them. */
+export type DeviceCopyWithRuleRow = Pick<FileRow, "id" | "status"> & {
+  rule_id: string | null;
+  rule_copies: number | null;
+};
 
 /** Files of a domain: every function takes the domain id first and filters by it. */
 export function filesRepo(db: Kysely<DB>) {
@@ -128,6 +133,32 @@ export function filesRepo(db: Kysely<DB>) {
       fileType: DeviceFileType,
     ): Promise<DeviceCopyRow[]> {
       return copiesQuery(domainId, deviceId, fileType).execute();
+    },
+
+    /**
+     * Every copy of one type a router holds, newest first, with the schedule rule whose command
+     * made it and that rule's copies (null for a person's command or a rule since removed).
+     */
+    async listDeviceCopiesWithRule(
+      domainId: string,
+      deviceId: string,
+      fileType: DeviceFileType,
+    ): Promise<DeviceCopyWithRuleRow[]> {
+      return db
+        .selectFrom("files")
+        .leftJoin("commands as c", (join) =>
+          join.onRef("c.id", "=", "files.command_id").on("c.domain_id", "=", domainId),
+        )
+        .leftJoin("schedule_rules as r", (join) =>
+          join.onRef("r.id", "=", "c.schedule_rule_id").on("r.domain_id", "=", domainId),
+        )
+        .select(["files.id", "files.status", "r.id as rule_id", "r.copies as rule_copies"])
+        .where("files.domain_id", "=", domainId)
+        .where("files.device_id", "=", deviceId)
+        .where("files.file_type", "=", fileType)
+        .orderBy("files.create_time", "desc")
+        .orderBy("files.id", "desc")
+        .execute();
     },
 
     /** The router's newest completed copy of a type, or undefined. */

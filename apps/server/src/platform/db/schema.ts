@@ -4,6 +4,7 @@ import type {
   CommandExecutionsTable,
   CommandsTable,
   CommandTypesTable,
+  ScheduleRulesTable,
   ScriptsTable,
   ScriptVersionsTable,
 } from "./schema-actions";
@@ -20,6 +21,7 @@ import type {
   SimUsageTable,
   TagPlansTable,
 } from "./schema-insight";
+import type { LicensesTable } from "./schema-licenses";
 import type {
   NotificationDeliveriesTable,
   NotificationDeliveryAttemptsTable,
@@ -351,6 +353,8 @@ export interface DB {
   tag_plans: TagPlansTable;
   gateway_refusals: GatewayRefusalsTable;
   event_types: EventTypesTable;
+  licenses: LicensesTable;
+  schedule_rules: ScheduleRulesTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;

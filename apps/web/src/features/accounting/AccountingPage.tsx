@@ -5,6 +5,7 @@ import HistoryIcon from "@mui/icons-material/History";
 import NotificationsIcon from "@mui/icons-material/Notifications";
 import PolicyIcon from "@mui/icons-material/Policy";
 import SupervisorAccountIcon from "@mui/icons-material/SupervisorAccount";
+import VerifiedUserIcon from "@mui/icons-material/VerifiedUser";
 import WorkHistoryIcon from "@mui/icons-material/WorkHistory";
 import Card from "@mui/material/Card";
 import CardActionArea from "@mui/material/CardActionArea";
@@ -21,7 +22,15 @@ import { useSession } from "../../app/session/useSession";
 import { PageTitle } from "../../components/PageTitle";
 import { hubCountsQueryOptions } from "./hub.queries";
 
-type HubEntry = "domains" | "superusers" | "users" | "policies" | "logs" | "jobs" | "notifications";
+type HubEntry =
+  | "domains"
+  | "superusers"
+  | "users"
+  | "policies"
+  | "logs"
+  | "jobs"
+  | "licenses"
+  | "notifications";
 
 /** A card may also need a plugin of the person's (spec section 6: policies need accounting). */
 const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
@@ -31,6 +40,7 @@ const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
   { name: "policies", icon: <PolicyIcon fontSize="large" color="primary" />, plugin: "accounting" },
   { name: "logs", icon: <HistoryIcon fontSize="large" color="primary" /> },
   { name: "jobs", icon: <WorkHistoryIcon fontSize="large" color="primary" /> },
+  { name: "licenses", icon: <VerifiedUserIcon fontSize="large" color="primary" /> },
   {
     name: "notifications",
     icon: <NotificationsIcon fontSize="large" color="primary" />,
