@@ -21,6 +21,8 @@ import { eventsRoutes } from "./modules/events/events.routes";
 import { createFileTransferHooks } from "./modules/files/device-uploads.service";
 import { createFileSweep, registerFileJobs } from "./modules/files/files.jobs";
 import { filesRoutes } from "./modules/files/files.routes";
+import { registerFirmwareJobs } from "./modules/firmware/firmware.jobs";
+import { firmwareRoutes } from "./modules/firmware/firmware.routes";
 import { healthRoutes } from "./modules/health/health.routes";
 import type { CommandStatusHook } from "./modules/ingest/ingest.service";
 import { type MqttStatsSource, mqttRoutes } from "./modules/ingest/mqtt.routes";
@@ -156,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   registerMailJobs(jobs, ctx.mailer);
   registerFileJobs(ctx);
+  registerFirmwareJobs(ctx);
   const brokerAccounts = registerBrokerAccountJobs(ctx);
   const node = createNodeId();
   const notifications = setUpNotifications(ctx, node);
@@ -215,6 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(filesRoutes, { ctx });
       await api.register(actionsRoutes, { ctx });
       await api.register(scriptsRoutes, { ctx });
+      await api.register(firmwareRoutes, { ctx });
       await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
       await api.register(settingsRoutes, { ctx });
       // Production's hooks are the files feature's: a URL reaches only what was granted to its router.

@@ -8,6 +8,7 @@ export * from "./errorSchemas";
 export * from "./errors";
 export * from "./events";
 export * from "./files";
+export * from "./firmware";
 export * from "./insight";
 export * from "./jobs";
 export * from "./messages";

@@ -18,6 +18,7 @@ import * as m0017 from "./migrations/0017_gateway_epochs";
 import * as m0018 from "./migrations/0018_first_user";
 import * as m0019 from "./migrations/0019_settings";
 import * as m0020 from "./migrations/0020_scripts_templates";
+import * as m0022 from "./migrations/0022_software_rules";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -42,6 +43,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0018_first_user": m0018,
   "0019_settings": m0019,
   "0020_scripts_templates": m0020,
+  "0022_software_rules": m0022,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -8,6 +8,7 @@ import type {
   ScriptVersionsTable,
 } from "./schema-actions";
 import type { FilesTable, FileTransfersTable } from "./schema-files";
+import type { SoftwareRulesTable } from "./schema-firmware";
 import type {
   DeviceOutagesTable,
   GatewayRefusalsTable,
@@ -351,6 +352,7 @@ export interface DB {
   tag_plans: TagPlansTable;
   gateway_refusals: GatewayRefusalsTable;
   event_types: EventTypesTable;
+  software_rules: SoftwareRulesTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;
