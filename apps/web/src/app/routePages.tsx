@@ -46,6 +46,8 @@ const features = {
   profile: () => import("../features/profile/ProfilePage"),
   registry: () => import("../features/registry/RegistryPage"),
   settings: () => import("../features/settings/SettingsPage"),
+  software: () => import("../features/software/SoftwarePage"),
+  softwareRule: () => import("../features/software/SoftwareRulePage"),
 };
 
 const Pages = {
@@ -93,6 +95,9 @@ const Pages = {
   ProfilePage: page(features.profile, "ProfilePage"),
   RegistryPage: page(features.registry, "RegistryPage"),
   SettingsPage: page(features.settings, "SettingsPage"),
+  SoftwarePage: page(features.software, "SoftwarePage"),
+  SoftwareNewPage: page(features.softwareRule, "SoftwareNewPage"),
+  SoftwareRulePage: page(features.softwareRule, "SoftwareRulePage"),
 };
 
 /** Pages that are built; every other route of the contract shows the shared coming-soon page. */
@@ -146,6 +151,9 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   templates: <Pages.TemplatesPage />,
   templateNew: <Pages.TemplatePage />,
   template: <Pages.TemplatePage />,
+  software: <Pages.SoftwarePage />,
+  softwareNew: <Pages.SoftwareNewPage />,
+  softwareEdit: <Pages.SoftwareRulePage />,
 };
 
 /** The element a route of the contract's table renders; a page still being fetched shows nothing. */

@@ -5,6 +5,7 @@ import HistoryIcon from "@mui/icons-material/History";
 import NotificationsIcon from "@mui/icons-material/Notifications";
 import PolicyIcon from "@mui/icons-material/Policy";
 import SupervisorAccountIcon from "@mui/icons-material/SupervisorAccount";
+import SystemUpdateAltIcon from "@mui/icons-material/SystemUpdateAlt";
 import WorkHistoryIcon from "@mui/icons-material/WorkHistory";
 import Card from "@mui/material/Card";
 import CardActionArea from "@mui/material/CardActionArea";
@@ -21,7 +22,15 @@ import { useSession } from "../../app/session/useSession";
 import { PageTitle } from "../../components/PageTitle";
 import { hubCountsQueryOptions } from "./hub.queries";
 
-type HubEntry = "domains" | "superusers" | "users" | "policies" | "logs" | "jobs" | "notifications";
+type HubEntry =
+  | "domains"
+  | "superusers"
+  | "users"
+  | "policies"
+  | "software"
+  | "logs"
+  | "jobs"
+  | "notifications";
 
 /** A card may also need a plugin of the person's (spec section 6: policies need accounting). */
 const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
@@ -29,6 +38,7 @@ const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
   { name: "superusers", icon: <SupervisorAccountIcon fontSize="large" color="primary" /> },
   { name: "users", icon: <GroupIcon fontSize="large" color="primary" /> },
   { name: "policies", icon: <PolicyIcon fontSize="large" color="primary" />, plugin: "accounting" },
+  { name: "software", icon: <SystemUpdateAltIcon fontSize="large" color="primary" /> },
   { name: "logs", icon: <HistoryIcon fontSize="large" color="primary" /> },
   { name: "jobs", icon: <WorkHistoryIcon fontSize="large" color="primary" /> },
   {
