@@ -23,6 +23,7 @@ import { createFileSweep, registerFileJobs } from "./modules/files/files.jobs";
 import { filesRoutes } from "./modules/files/files.routes";
 import { registerFirmwareJobs } from "./modules/firmware/firmware.jobs";
 import { firmwareRoutes } from "./modules/firmware/firmware.routes";
+import { firmwareUpdateSource } from "./modules/firmware/firmware-updates";
 import { healthRoutes } from "./modules/health/health.routes";
 import type { CommandStatusHook } from "./modules/ingest/ingest.service";
 import { type MqttStatsSource, mqttRoutes } from "./modules/ingest/mqtt.routes";
@@ -164,6 +165,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const notifications = setUpNotifications(ctx, node);
   app.decorate("notificationTimers", notifications.timers);
   app.decorate("notificationHooks", notifications.hooks);
+  // The 'firmware update available' timer reads the ready software rules.
+  notifications.hooks.registerFirmwareSource(firmwareUpdateSource);
   app.decorate("jobs", jobs);
   // Uploads that never came are swept under a lease; started with the dispatcher (main.ts).
   app.decorate("fileSweep", createFileSweep(ctx, node));

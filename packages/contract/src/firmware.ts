@@ -90,3 +90,11 @@ export function softwareRuleMatches(
   const haystack = [rule.name, rule.url, rule.series ?? "N/A", shown.syncTime, shown.status, ...rule.models];
   return haystack.some((text) => text.toLowerCase().includes(needle));
 }
+
+/**
+ * The firmware version a rule's file carries, as routers report it (device protocol: `firmware`,
+ * e.g. RUT9_R_00.07.08.2): the file name without its extension (.bin, .img…).
+ */
+export function firmwareVersionFromFilename(filename: string): string {
+  return filename.replace(/\.(bin|img|npk|trx|itb|tar|gz|zip|fw)$/i, "").trim();
+}

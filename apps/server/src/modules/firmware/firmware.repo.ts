@@ -16,6 +16,23 @@ export interface FetchedFile {
  */
 export function firmwareRepo(db: Kysely<DB>) {
   return {
+    /** The domain's routers of these models that reported a firmware version. */
+    async findDevicesOfModels(
+      domainId: string,
+      models: readonly string[],
+    ): Promise<
+      Array<{ id: string; ident: string; tags: string[]; model: string | null; firmware: string | null }>
+    > {
+      if (models.length === 0) return [];
+      return db
+        .selectFrom("devices")
+        .select(["id", "ident", "tags", "model", "firmware"])
+        .where("domain_id", "=", domainId)
+        .where("model", "in", [...models])
+        .where("firmware", "is not", null)
+        .execute();
+    },
+
     async listRulesAcrossDomains(): Promise<SoftwareRuleRow[]> {
       return db.selectFrom("software_rules").selectAll().orderBy("update_time", "desc").limit(2048).execute();
     },
@@ -98,6 +115,17 @@ export function firmwareRepo(db: Kysely<DB>) {
         .where("fetch_generation", "=", generation)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+
+    /** Ready rules (a file fetched whole), latest sync first: the newest rule of a model wins. */
+    async listReadyRulesAcrossDomains(): Promise<SoftwareRuleRow[]> {
+      return db
+        .selectFrom("software_rules")
+        .selectAll()
+        .where("status", "=", 2)
+        .where("file_key", "is not", null)
+        .orderBy("sync_time", "desc")
+        .execute();
     },
 
     async deleteRuleAcrossDomains(id: string): Promise<void> {
