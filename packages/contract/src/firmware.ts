@@ -17,14 +17,7 @@ const FirmwareUrlSchema = z
   .trim()
   .min(1)
   .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
-    } catch {
-      return false;
-    }
-  }, "must be an http:// or https:// URL");
+  .pipe(z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" }));
 
 /** The body of POST /api/software/new and /api/software/{id}/save. */
 export const SaveSoftwareRuleSchema = z.object({

@@ -20,6 +20,7 @@ export * from "./policySchemas";
 export * from "./protocol";
 export * from "./realtime";
 export * from "./roles";
+export * from "./rollout";
 export * from "./routes";
 export * from "./session";
 export * from "./settings";
