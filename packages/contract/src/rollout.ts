@@ -136,3 +136,37 @@ export function rolloutGate(
   if (!hasReachedRate) return "pause";
   return isLastStage ? "done" : "nextStage";
 }
+
+/** The body of POST /api/software/{id}/rollout/dry-run. */
+export const RolloutDryRunRequestSchema = RolloutOptionsSchema;
+
+/** A router as a dry run lists it. */
+export const RolloutRouterSchema = z.object({
+  _id: z.string(),
+  ident: z.string(),
+  domain_id: z.string(),
+  model: z.string().nullable(),
+  firmware: z.string().nullable(),
+});
+
+/** What a rollout would do now: its version, the routers of each stage (0: the canary), those skipped and why. */
+export const RolloutDryRunSchema = z.object({
+  version: z.string(),
+  stages: z.array(z.array(RolloutRouterSchema)),
+  skipped: z.array(
+    RolloutRouterSchema.extend({
+      reason: z.enum(["otherModel", "noVersion", "alreadyOnVersion", "cellEdge", "backupSim", "roaming"]),
+    }),
+  ),
+});
+export type RolloutDryRun = z.infer<typeof RolloutDryRunSchema>;
+
+/** Whether a modems report shows the router on a backup link: online only through a non-primary modem, or on a SIM slot past the first. */
+export function isOnBackupSim(
+  modems: ReadonlyArray<{ state: number; primary: boolean; sim: number }>,
+): boolean {
+  const online = modems.filter((modem) => modem.state === 1);
+  if (online.length === 0) return false;
+  const primary = online.find((modem) => modem.primary);
+  return primary ? primary.sim !== 1 : true;
+}

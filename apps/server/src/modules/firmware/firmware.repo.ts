@@ -33,6 +33,40 @@ export function firmwareRepo(db: Kysely<DB>) {
         .execute();
     },
 
+    /**
+     * Routers of these models in every domain (a rule is root's and fits them all), with their
+     * last modems report: what a rollout's plan reads.
+     */
+    async findRolloutCandidatesAcrossDomains(models: readonly string[]): Promise<
+      Array<{
+        id: string;
+        ident: string;
+        domain_id: string;
+        model: string | null;
+        firmware: string | null;
+        signal_csq: number | null;
+        modems: unknown;
+      }>
+    > {
+      if (models.length === 0) return [];
+      return db
+        .selectFrom("devices as d")
+        .leftJoin("device_collects as c", (join) =>
+          join.onRef("c.device_id", "=", "d.id").on("c.type", "=", "modems"),
+        )
+        .select([
+          "d.id",
+          "d.ident",
+          "d.domain_id",
+          "d.model",
+          "d.firmware",
+          "d.signal_csq",
+          "c.data as modems",
+        ])
+        .where("d.model", "in", [...models])
+        .execute();
+    },
+
     async listRulesAcrossDomains(): Promise<SoftwareRuleRow[]> {
       return db.selectFrom("software_rules").selectAll().orderBy("update_time", "desc").limit(2048).execute();
     },

@@ -1,4 +1,6 @@
 import {
+  RolloutDryRunRequestSchema,
+  RolloutDryRunSchema,
   SaveSoftwareRuleSchema,
   SoftwareRuleIdSchema,
   SoftwareRuleSchema,
@@ -18,6 +20,7 @@ import {
   saveSoftwareRule,
   syncSoftwareRule,
 } from "./firmware.service";
+import { dryRunRollout } from "./rollout.service";
 
 const IdParams = z.object({ id: SoftwareRuleIdSchema });
 const tags = ["software"];
@@ -112,6 +115,21 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       await deleteSoftwareRule(ctx, request.params.id);
       return { ok: true as const };
     },
+  );
+
+  app.post(
+    "/software/:id/rollout/dry-run",
+    {
+      schema: {
+        tags,
+        summary: "The routers each stage of a rollout would take now, and those skipped with reasons",
+        params: IdParams,
+        body: RolloutDryRunRequestSchema,
+        response: { 200: RolloutDryRunSchema, ...ERROR_RESPONSES },
+      },
+      config: { permission: "software.view" },
+    },
+    async (request) => dryRunRollout(ctx, request.params.id, request.body),
   );
 
   app.get(
