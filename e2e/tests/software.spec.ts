@@ -51,6 +51,9 @@ test("root adds a software rule; the server fetches it and the list shows it Rea
   ruleId = page.url().split("/").pop() as string;
   await expect(page.getByTestId("software-status").last()).toHaveText("Ready", { timeout: 20_000 });
   await expect(page.getByText("RUT9_R_00.07.08.bin")).toBeVisible();
+  // The rollout's dry run names the version the file carries and what each stage would take.
+  await page.getByTestId("rollout-dry-run").click();
+  await expect(page.getByText("Target version: RUT9_R_00.07.08")).toBeVisible();
 
   // A second rule whose URL answers 404: HTTP Error 404.
   await page.goto("/software/new");
@@ -93,6 +96,10 @@ for (const look of LOOKS) {
     ] as const) {
       await page.goto(path);
       if (name !== "new") await expect(page.getByTestId("software-status").first()).toBeVisible();
+      if (name === "rule") {
+        await page.getByTestId("rollout-dry-run").click();
+        await expect(page.getByText(/RUT9_R_00\.07\.08$/)).toBeVisible();
+      }
       await page.waitForTimeout(700);
       await shot(page, `software-${look.name}-${name}`);
     }

@@ -15,6 +15,7 @@ import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
 import { formatDateTime } from "../accounting/shared/formatDate";
 import { useFormatFileSize } from "../files/fileLists";
+import { RolloutDryRunCard } from "./RolloutDryRunCard";
 import { SoftwareRuleForm } from "./SoftwareRuleForm";
 import { SoftwareStatusChip } from "./SoftwareStatusChip";
 import {
@@ -101,6 +102,7 @@ export function SoftwareRulePage() {
           <PageTitle>{rule.name}</PageTitle>
           <SoftwareRuleForm key={rule._id} rule={rule} />
           <FetchCard rule={rule} />
+          <RolloutDryRunCard rule={rule} />
         </Stack>
       )}
     </QueryState>
