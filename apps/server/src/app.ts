@@ -21,6 +21,9 @@ import { eventsRoutes } from "./modules/events/events.routes";
 import { createFileTransferHooks } from "./modules/files/device-uploads.service";
 import { createFileSweep, registerFileJobs } from "./modules/files/files.jobs";
 import { filesRoutes } from "./modules/files/files.routes";
+import { registerFirmwareJobs } from "./modules/firmware/firmware.jobs";
+import { firmwareRoutes } from "./modules/firmware/firmware.routes";
+import { firmwareUpdateSource } from "./modules/firmware/firmware-updates";
 import { healthRoutes } from "./modules/health/health.routes";
 import type { ZeroTouchCheck } from "./modules/ingest/device-auth";
 import type { CommandStatusHook } from "./modules/ingest/ingest.service";
@@ -165,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   registerMailJobs(jobs, ctx.mailer);
   registerFileJobs(ctx);
+  registerFirmwareJobs(ctx);
   const brokerAccounts = registerBrokerAccountJobs(ctx);
   const node = createNodeId();
   const notifications = setUpNotifications(ctx, node);
@@ -172,6 +176,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("notificationHooks", notifications.hooks);
   registerLicenceJobs(ctx);
   notifications.hooks.registerLicenseSource(licenceExpirySource);
+  // The 'firmware update available' timer reads the ready software rules.
+  notifications.hooks.registerFirmwareSource(firmwareUpdateSource);
   app.decorate("jobs", jobs);
   // Uploads that never came are swept under a lease; started with the dispatcher (main.ts).
   app.decorate("fileSweep", createFileSweep(ctx, node));
@@ -228,6 +234,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(filesRoutes, { ctx });
       await api.register(actionsRoutes, { ctx });
       await api.register(scriptsRoutes, { ctx });
+      await api.register(firmwareRoutes, { ctx });
       await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
       await api.register(settingsRoutes, { ctx });
       await api.register(licencesRoutes, { ctx });

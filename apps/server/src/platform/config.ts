@@ -149,6 +149,8 @@ const EnvSchema = z.object({
   PUBLIC_URL: optional(urlWithProtocols(["http:", "https:"]).default("http://localhost:3000")),
   S3_URL: optional(S3UrlSchema.optional()),
   FILE_URL_TTL_MINUTES: optional(z.coerce.number().int().min(1).max(MAX_FILE_URL_TTL_MINUTES).default(15)),
+  FIRMWARE_FETCH_TIMEOUT_SECONDS: optional(z.coerce.number().int().min(1).max(3600).default(30)),
+  FIRMWARE_MAX_MB: optional(z.coerce.number().int().min(1).max(16_384).default(1024)),
   HISTORY_RETENTION_DAYS: optional(z.coerce.number().int().min(1).max(3650).default(90)),
   HISTORY_RAW_DAYS: optional(z.coerce.number().int().min(1).max(3650).default(7)),
   TELEGRAM_API_URL: optional(urlWithProtocols(["http:", "https:"]).default("https://api.telegram.org")),
@@ -207,6 +209,8 @@ export interface Config {
   s3: S3Config | null;
   /** How long a signed file URL handed to a device stays valid. */
   fileUrlTtlMinutes: number;
+  /** Fetching a software rule's file: the longest wait for an answer or the next bytes, and the largest file. */
+  firmwareFetch: { timeoutMs: number; maxBytes: number };
   /** History (rollups, outages, modem changes, SIM usage) older than this many days is dropped. */
   historyRetentionDays: number;
   /** Raw signal samples and the change history of collects are kept this many days (rollups after). */
@@ -331,6 +335,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     publicUrl: e.PUBLIC_URL.replace(/\/+$/, ""),
     s3: e.S3_URL ? parseS3Url(e.S3_URL) : null,
     fileUrlTtlMinutes: e.FILE_URL_TTL_MINUTES,
+    firmwareFetch: {
+      timeoutMs: e.FIRMWARE_FETCH_TIMEOUT_SECONDS * 1000,
+      maxBytes: e.FIRMWARE_MAX_MB * 1024 * 1024,
+    },
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     historyRawDays: e.HISTORY_RAW_DAYS,
     notifications: {
