@@ -6,8 +6,8 @@ import { type DB, toJsonb } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { createSettingsCommandInTransaction, type SystemCommandResult } from "../actions/system-commands";
 import { devicesRepo } from "../devices/devices.repo";
-import { assertLicensedDeviceRoom } from "../licences/licences.service";
 import { emitCredentialsChanged } from "../devices/devices.service";
+import { assertLicensedDeviceRoom } from "../licences/licences.service";
 import { type ZeroTouchConfigRow, zeroTouchRepo } from "./zerotouch.repo";
 
 /** A router to be created from a configuration: its ident, what it claimed, and the key it derived. */
