@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { type DB, toJsonb } from "../../platform/db/schema";
 import type { NewSoftwareRuleRow, SoftwareRuleRow } from "../../platform/db/schema-firmware";
 
@@ -69,6 +69,18 @@ export function firmwareRepo(db: Kysely<DB>) {
 
     async listRulesAcrossDomains(): Promise<SoftwareRuleRow[]> {
       return db.selectFrom("software_rules").selectAll().orderBy("update_time", "desc").limit(2048).execute();
+    },
+
+    /** The CSV export's keyset walk (oldest first, by creation then id), a page at a time. */
+    async listRulesAfterAcrossDomains(after: string | null, limit: number): Promise<SoftwareRuleRow[]> {
+      let query = db.selectFrom("software_rules as r").selectAll();
+      if (after !== null) {
+        const cursor = sql`(select k.create_time from software_rules k where k.id = ${after})`;
+        query = query.where(
+          sql<boolean>`(r.create_time > ${cursor} or (r.create_time = ${cursor} and r.id > ${after}))`,
+        );
+      }
+      return query.orderBy("r.create_time").orderBy("r.id").limit(limit).execute();
     },
 
     async findRuleAcrossDomains(id: string): Promise<SoftwareRuleRow | undefined> {

@@ -9,8 +9,10 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context";
+import { registerCsvExport } from "../../platform/http/csv-export";
 import { ERROR_RESPONSES, OkSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
 import { contentDisposition } from "../files/files.routes";
+import { exportSoftwareRows, SOFTWARE_CSV_COLUMNS } from "./firmware.export";
 import {
   createSoftwareRule,
   deleteSoftwareRule,
@@ -40,6 +42,13 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     },
     async () => listSoftwareRules(ctx),
   );
+
+  registerCsvExport(app, "firmwares", {
+    body: TokenOnlyBodySchema,
+    summary: "Every software rule with its status, series, models and file, oldest first",
+    columns: SOFTWARE_CSV_COLUMNS,
+    rows: () => exportSoftwareRows(ctx),
+  });
 
   app.post(
     "/software/new",

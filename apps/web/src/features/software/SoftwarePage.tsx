@@ -93,6 +93,7 @@ export function SoftwarePage() {
         columns={columns}
         rowKey={(rule) => rule._id}
         onAdd={() => navigate("/software/new")}
+        csvExport={{ section: "firmwares" }}
         emptyText={t("software.list.empty")}
         testId="software-table"
       />
