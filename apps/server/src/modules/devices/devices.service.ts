@@ -51,8 +51,8 @@ export async function toDeviceDtos(
 }
 
 /**
- * After a committed device write: drops the domain's cached list totals and publishes the devices
- * message to the domain's sockets. Never fails the request.
+ * After a device write: drops the domain's cached list totals and publishes the devices message to
+ * the domain's sockets, both once the request's unit of work commits. Never fails the request.
  */
 export async function publishDevices(
   ctx: AppContext,
