@@ -19,7 +19,7 @@ import { devicesRoutes } from "./modules/devices/devices.routes";
 import { registerStatusSweepJob } from "./modules/devices-status/status-sweep.jobs";
 import { eventsRoutes } from "./modules/events/events.routes";
 import { createFileTransferHooks } from "./modules/files/device-uploads.service";
-import { createFileSweep, registerFileJobs } from "./modules/files/files.jobs";
+import { registerFileJobs } from "./modules/files/files.jobs";
 import { filesRoutes } from "./modules/files/files.routes";
 import { healthRoutes } from "./modules/health/health.routes";
 import type { CommandStatusHook } from "./modules/ingest/ingest.service";
@@ -158,12 +158,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerFileJobs(ctx);
   const brokerAccounts = registerBrokerAccountJobs(ctx);
   const node = createNodeId();
-  const notifications = setUpNotifications(ctx, node);
-  app.decorate("notificationTimers", notifications.timers);
+  const notifications = setUpNotifications(ctx);
   app.decorate("notificationHooks", notifications.hooks);
   app.decorate("jobs", jobs);
-  // Uploads that never came are swept under a lease; started with the dispatcher (main.ts).
-  app.decorate("fileSweep", createFileSweep(ctx, node));
   registerInsightJobs(ctx);
   const actions = setUpActions(ctx, deps.deliveryTimings);
   app.decorate("deviceLink", ctx.deviceLink);
@@ -185,9 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const auditLog = createAuditLog(ctx, deps.database.db);
   app.decorate("auditLog", auditLog);
   app.addHook("onClose", async () => {
-    await notifications.timers.stop();
     await jobDispatcher.stop();
-    await app.fileSweep.stop();
     await auditLog.settle();
     ctx.mailer.close();
     await brokerAccounts?.close();

@@ -5,6 +5,8 @@ import { buildDomain, buildUser, signIn } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
 import { WATCHDOG_JOB } from "../actions/actions.jobs";
 import { callApi } from "../devices/devices.test-support";
+import { FILE_SWEEP_JOB } from "../files/files.jobs";
+import { NOTIFY_CLEANUP_JOB, NOTIFY_TIMERS_JOB } from "../notifications/engine/timers";
 import { HISTORY_MAINTENANCE_JOB } from "./history.jobs";
 import { createFeeder, type Feeder, SIM_A, SIM_B } from "./insight.test-support";
 import { checkDataPlans, DATA_PLAN_CHECK_JOB, DATA_PLAN_EVENT_KIND } from "./plans.jobs";
@@ -143,7 +145,14 @@ describe("data plans", () => {
 
   it("run as periodic durable jobs: each kind is enqueued once when due, whichever node asks", async () => {
     expect((await t.jobs.runSchedules()).sort()).toEqual(
-      [DATA_PLAN_CHECK_JOB, HISTORY_MAINTENANCE_JOB, WATCHDOG_JOB].sort(),
+      [
+        DATA_PLAN_CHECK_JOB,
+        HISTORY_MAINTENANCE_JOB,
+        WATCHDOG_JOB,
+        NOTIFY_TIMERS_JOB,
+        NOTIFY_CLEANUP_JOB,
+        FILE_SWEEP_JOB,
+      ].sort(),
     );
     expect(await t.jobs.runSchedules()).toEqual([]);
     await t.jobs.runUntilIdle();
@@ -153,6 +162,9 @@ describe("data plans", () => {
         { kind: DATA_PLAN_CHECK_JOB, state: "done" },
         { kind: HISTORY_MAINTENANCE_JOB, state: "done" },
         { kind: WATCHDOG_JOB, state: "done" },
+        { kind: NOTIFY_TIMERS_JOB, state: "done" },
+        { kind: NOTIFY_CLEANUP_JOB, state: "done" },
+        { kind: FILE_SWEEP_JOB, state: "done" },
       ].sort((a, b) => a.kind.localeCompare(b.kind)),
     );
   });
