@@ -6,7 +6,7 @@ import type { Bus } from "../../platform/bus/bus";
 import type { Config } from "../../platform/config";
 import type { DB } from "../../platform/db/schema";
 import type { Jobs } from "../../platform/jobs/jobs";
-import { redactUrl } from "../../platform/mqtt/gateway";
+import { redactUrl } from "../../platform/redact-url";
 import { type PeriodicJob, startPeriodicJob } from "../../platform/scheduler/lease";
 import { prepareExternalBroker } from "../broker-accounts/broker-accounts.start";
 import { runStatusSweep, STATUS_SWEEP_INTERVAL_MS } from "../devices-status/status-sweep.service";
