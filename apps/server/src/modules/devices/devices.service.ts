@@ -17,6 +17,7 @@ import type { SessionContext } from "../../platform/auth/session-guard";
 import { domainTopic } from "../../platform/bus/bus";
 import type { AppContext } from "../../platform/context";
 import { type DB, type DeviceRow, toJsonb } from "../../platform/db/schema";
+import { isUniqueViolation } from "../../platform/db/unique-violation";
 import { AppError } from "../../platform/errors";
 import {
   type DeviceCredentialsChangedPayload,
@@ -107,10 +108,6 @@ async function emitUserAction(
     devices: rows.map((row) => ({ id: row.id, ident: row.ident, tags: row.tags })),
   };
   await ctx.jobs.emit(trx, OUTBOX_EVENTS.deviceUserAction, { ...payload }, { domainId });
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: string }).code === "23505";
 }
 
 /**
