@@ -24,6 +24,7 @@ import { filesRoutes } from "./modules/files/files.routes";
 import { healthRoutes } from "./modules/health/health.routes";
 import type { CommandStatusHook } from "./modules/ingest/ingest.service";
 import { type MqttStatsSource, mqttRoutes } from "./modules/ingest/mqtt.routes";
+import { createRefusalRecorder, type RefusalRecorder } from "./modules/ingest/refusal-recorder";
 import { registerInsightJobs } from "./modules/insight/insight.jobs";
 import { type GatewayPortSource, insightRoutes } from "./modules/insight/insight.routes";
 import { jobsRoutes } from "./modules/jobs/jobs.routes";
@@ -98,6 +99,8 @@ declare module "fastify" {
   interface FastifyInstance {
     /** The durable jobs registry and enqueue API (main.ts hands it to the device side for its outbox). */
     jobs: Jobs;
+    /** The process's one recorder of refused router connections (main.ts hands it to the device side). */
+    refusals: RefusalRecorder;
     /** The way down to routers; main.ts (or a test) attaches the running gateway. */
     deviceLink: DeviceLink;
     /** The actions feature's hook for routers' command statuses, handed to ingest. */
@@ -161,6 +164,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const notifications = setUpNotifications(ctx);
   app.decorate("notificationHooks", notifications.hooks);
   app.decorate("jobs", jobs);
+  const refusals = createRefusalRecorder({ db: ctx.db, now, log: app.log });
+  app.decorate("refusals", refusals);
   registerInsightJobs(ctx);
   const actions = setUpActions(ctx, deps.deliveryTimings);
   app.decorate("deviceLink", ctx.deviceLink);
@@ -184,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook("onClose", async () => {
     await jobDispatcher.stop();
     await auditLog.settle();
+    await refusals.close();
     ctx.mailer.close();
     await brokerAccounts?.close();
     if (!deps.storage) await storage.close();
@@ -204,7 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(devicesRoutes, { ctx });
       await api.register(eventsRoutes, { ctx });
       await api.register(accountingRoutes, { ctx });
-      await api.register(mqttRoutes, { ctx, stats: deps.mqttStats });
+      await api.register(mqttRoutes, { ctx, refusals, stats: deps.mqttStats });
       await api.register(jobsRoutes, { ctx });
       await api.register(notificationsRoutes, { ctx });
       await api.register(filesRoutes, { ctx });

@@ -57,6 +57,7 @@ async function main(): Promise<void> {
       log,
       jobs: app.jobs,
       commandStatuses: app.commandStatuses,
+      refusals: app.refusals,
     });
     app.deviceLink.attach(deviceSide.ingest.gateway);
   } catch (error) {

@@ -13,6 +13,7 @@ import { runStatusSweep, STATUS_SWEEP_INTERVAL_MS } from "../devices-status/stat
 import { seedDemoFleet, startDemoFleet } from "../setup/demo-fleet";
 import { type DeviceIngest, startDeviceIngest } from "./ingest.runtime";
 import type { CommandStatusHook } from "./ingest.service";
+import type { RefusalRecorder } from "./refusal-recorder";
 
 interface Log {
   info(obj: object, msg: string): void;
@@ -38,6 +39,8 @@ export async function startDeviceSide(
     log: Log;
     jobs?: Jobs;
     commandStatuses?: CommandStatusHook;
+    /** The app's refusal recorder, so the process keeps one. */
+    refusals?: RefusalRecorder;
   },
 ): Promise<DeviceSide> {
   await prepareExternalBroker(config, deps);

@@ -5,7 +5,7 @@ import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { ERROR_RESPONSES } from "../../platform/http/schemas";
 import { createDeviceAuthenticator, type DeviceAccess, isDeviceAccessAllowed } from "./device-auth";
-import { createRefusalRecorder } from "./refusal-recorder";
+import type { RefusalRecorder } from "./refusal-recorder";
 
 /** The header an external broker sends MQTT_AUTH_SECRET in. */
 export const MQTT_AUTH_SECRET_HEADER = "x-cellfleet-mqtt-secret";
@@ -59,13 +59,13 @@ function checkSecret(ctx: AppContext, given: string | string[] | undefined): voi
  * `http_params_mode json` and `http_response_mode status`, or EMQX's HTTP authenticator/authorizer:
  * both read 200 as allow and the body's `result`), plus GET /api/mqtt/stats for superusers.
  */
-export const mqttRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; stats?: MqttStatsSource }> = async (
-  app,
-  { ctx, stats },
-) => {
-  // Refusals the external broker asks about are recorded like the embedded broker's (issue 18).
-  const refusals = createRefusalRecorder({ db: ctx.db, now: ctx.now, log: ctx.log });
-  app.addHook("onClose", () => refusals.close());
+export const mqttRoutes: FastifyPluginAsyncZod<{
+  ctx: AppContext;
+  refusals: RefusalRecorder;
+  stats?: MqttStatsSource;
+}> = async (app, { ctx, refusals, stats }) => {
+  // Refusals the external broker asks about are recorded like the embedded broker's (issue 18), by
+  // the process's one recorder (app.ts).
   const authenticate = createDeviceAuthenticator(ctx.db, refusals);
 
   app.post(
