@@ -92,7 +92,8 @@ export interface JobNode {
   kill(): Promise<void>;
 }
 
-function exited(child: ChildProcess): Promise<void> {
+/** Resolves once the child process has exited (at once if it already has). */
+export function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once("exit", () => resolve()));
 }
