@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import pg from "pg";
 import { type Database, openDatabase } from "../platform/db/database";
+import { runAdminQuery } from "./test-db";
 
 export { freePort } from "../platform/bus/bus-servers.test-support";
 export { exited } from "../platform/jobs/job-nodes.test-support";
@@ -36,15 +36,7 @@ export async function prepareChildStore(name: string): Promise<ChildStore> {
     };
   }
   const database = `cf_${name}_${randomBytes(5).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = (statement: string) => runAdminQuery(serverUrl, statement);
   await admin(`create database "${database}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
