@@ -1,7 +1,6 @@
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
 import { describe, expect, it } from "vitest";
-import type { DB } from "../../platform/db/schema";
 import { runInUnitOfWork } from "../../platform/db/unit-of-work";
+import { createOfflineDb } from "../../test/offline-db";
 import { ListCountCache } from "./list-count-cache";
 
 const TTL = 40;
@@ -71,14 +70,7 @@ describe("ListCountCache", () => {
 
   it("forgets a domain only once the unit of work that wrote commits, and not on a rollback", async () => {
     // Transactions without a database: the cache only needs the unit's commit and rollback.
-    const root = new Kysely<DB>({
-      dialect: {
-        createAdapter: () => new PostgresAdapter(),
-        createDriver: () => new DummyDriver(),
-        createIntrospector: (db) => new PostgresIntrospector(db),
-        createQueryCompiler: () => new PostgresQueryCompiler(),
-      },
-    });
+    const root = createOfflineDb();
     const cache = new ListCountCache(TTL);
     const count = counter();
     expect(await cache.get("d", "k", count.compute)).toBe(1);
