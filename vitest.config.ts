@@ -43,6 +43,9 @@ export default defineConfig({
         },
       },
       {
+        test: { name: "license-service", root: "apps/license-service", include: ["src/**/*.test.ts"] },
+      },
+      {
         test: {
           name: "web",
           root: "apps/web",

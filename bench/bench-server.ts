@@ -35,6 +35,10 @@ export interface BenchServer {
   databaseUrl: string | undefined;
   /** The child's CPU time so far (user + system), in ms. */
   cpuMs: () => Promise<number>;
+  /** The child's process id, for reading its memory from /proc. */
+  pid: number | undefined;
+  /** The child's heap in use now (V8's heapUsed), in MB. */
+  heapUsedMb: () => Promise<number>;
   /** Ends the child and drops its database; safe to call twice. */
   stop: () => Promise<void>;
 }
@@ -139,6 +143,18 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
     password: ready.password,
     seedMs: ready.seedMs,
     databaseUrl: storage.env.BENCH_PG_URL,
+    pid: child.pid,
+    heapUsedMb: () =>
+      new Promise<number>((resolve) => {
+        const onMessage = (message: unknown) => {
+          const memory = (message as { memory?: NodeJS.MemoryUsage }).memory;
+          if (!memory) return;
+          child.off("message", onMessage);
+          resolve(memory.heapUsed / 1024 / 1024);
+        };
+        child.on("message", onMessage);
+        child.send("memory");
+      }),
     cpuMs: () =>
       new Promise<number>((resolve) => {
         const onMessage = (message: unknown) => {

@@ -102,6 +102,7 @@ process.send?.({ port, username, password, seedMs, engine: database.kind });
 
 process.on("message", async (message) => {
   if (message === "cpu") process.send?.({ cpu: process.cpuUsage() });
+  if (message === "memory") process.send?.({ memory: process.memoryUsage() });
   if (message === "stop") {
     await app.close();
     await database.close();

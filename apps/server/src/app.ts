@@ -22,17 +22,24 @@ import { createFileTransferHooks } from "./modules/files/device-uploads.service"
 import { registerFileJobs } from "./modules/files/files.jobs";
 import { filesRoutes } from "./modules/files/files.routes";
 import { healthRoutes } from "./modules/health/health.routes";
+import type { ZeroTouchCheck } from "./modules/ingest/device-auth";
 import type { CommandStatusHook } from "./modules/ingest/ingest.service";
 import { type MqttStatsSource, mqttRoutes } from "./modules/ingest/mqtt.routes";
 import { createRefusalRecorder, type RefusalRecorder } from "./modules/ingest/refusal-recorder";
 import { registerInsightJobs } from "./modules/insight/insight.jobs";
 import { type GatewayPortSource, insightRoutes } from "./modules/insight/insight.routes";
 import { jobsRoutes } from "./modules/jobs/jobs.routes";
+import { licenceExpirySource, registerLicenceJobs } from "./modules/licences/licences.jobs";
+import { licencesRoutes } from "./modules/licences/licences.routes";
 import { setUpNotifications } from "./modules/notifications/notifications.module";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes";
 import { profileRoutes } from "./modules/profile/profile.routes";
+import { registerScheduleJobs } from "./modules/schedules/schedules.jobs";
+import { schedulesRoutes } from "./modules/schedules/schedules.routes";
 import { scriptsRoutes } from "./modules/scripts/scripts.routes";
 import { settingsRoutes } from "./modules/settings/settings.routes";
+import { createZeroTouchCheck } from "./modules/zerotouch/zerotouch.join";
+import { zeroTouchRoutes } from "./modules/zerotouch/zerotouch.routes";
 import { createAuditLog } from "./platform/audit/audit-log";
 import { type ApiRouteEntry, recordApiRoutes } from "./platform/auth/permissions";
 import { decorateSessionRequest, installSessionGuard } from "./platform/auth/session-guard";
@@ -105,6 +112,8 @@ declare module "fastify" {
     deviceLink: DeviceLink;
     /** The actions feature's hook for routers' command statuses, handed to ingest. */
     commandStatuses: CommandStatusHook;
+    /** The zero-touch path of the gateway's authentication, handed to ingest. */
+    zeroTouch: ZeroTouchCheck;
   }
 }
 
@@ -163,6 +172,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const node = createNodeId();
   const notifications = setUpNotifications(ctx);
   app.decorate("notificationHooks", notifications.hooks);
+  registerLicenceJobs(ctx);
+  notifications.hooks.registerLicenseSource(licenceExpirySource);
   app.decorate("jobs", jobs);
   const refusals = createRefusalRecorder({ db: ctx.db, now, log: app.log });
   app.decorate("refusals", refusals);
@@ -170,7 +181,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const actions = setUpActions(ctx, deps.deliveryTimings);
   app.decorate("deviceLink", ctx.deviceLink);
   app.decorate("commandStatuses", actions.commandStatuses);
+  app.decorate("zeroTouch", createZeroTouchCheck(ctx));
   registerStatusSweepJob(ctx);
+  registerScheduleJobs(ctx);
   const jobDispatcher = createDispatcher({
     db: ctx.db,
     bus: ctx.bus,
@@ -210,7 +223,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(devicesRoutes, { ctx });
       await api.register(eventsRoutes, { ctx });
       await api.register(accountingRoutes, { ctx });
-      await api.register(mqttRoutes, { ctx, refusals, stats: deps.mqttStats });
+      await api.register(mqttRoutes, { ctx, refusals, stats: deps.mqttStats, zeroTouch: app.zeroTouch });
       await api.register(jobsRoutes, { ctx });
       await api.register(notificationsRoutes, { ctx });
       await api.register(filesRoutes, { ctx });
@@ -218,6 +231,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(scriptsRoutes, { ctx });
       await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
       await api.register(settingsRoutes, { ctx });
+      await api.register(licencesRoutes, { ctx });
+      await api.register(schedulesRoutes, { ctx });
+      await api.register(zeroTouchRoutes, { ctx });
       // Production's hooks are the files feature's: a URL reaches only what was granted to its router.
       await api.register(transferRoutes, { ctx, hooks: deps.transferHooks ?? createFileTransferHooks(ctx) });
       await registerRealtimeSocket(api, {

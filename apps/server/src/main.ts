@@ -58,6 +58,7 @@ async function main(): Promise<void> {
       jobs: app.jobs,
       commandStatuses: app.commandStatuses,
       refusals: app.refusals,
+      zeroTouch: app.zeroTouch,
     });
     app.deviceLink.attach(deviceSide.ingest.gateway);
   } catch (error) {

@@ -59,6 +59,12 @@ export interface VirtualRouterOptions {
   /** First sequence number (default: the wall clock in ms, so a restarted simulator never goes back). */
   startSeq?: number;
   now?: () => number;
+  /**
+   * Connect with these credentials instead of ident and token: a zero-touch router's `zt1:` user
+   * name and its password (docs/device-protocol.md, "Zero-touch join"). A refused CONNECT is retried
+   * every reconnect period, as a router waiting in the adoption list does.
+   */
+  credentials?: { username: string; password: string };
 }
 
 /** Counters of one router. */
@@ -113,6 +119,8 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
   private timers = new Set<NodeJS.Timeout>();
   private tickTimer: NodeJS.Timeout | null = null;
   private rebooting = false;
+  /** The firmware a successful `fw_update` installed; the router runs it from its next boot. */
+  private pendingFirmware: string | null = null;
   private stopped = false;
   private readonly commandStatuses = new Map<string, StatusBody>();
   private readonly counters = { connects: 0, commands: 0, reboots: 0 };
@@ -150,7 +158,8 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
 
   /** Derives the token and connects; collects start on the interval, the first after a random delay. */
   async start(): Promise<void> {
-    this.password = await deriveDeviceToken(this.ident, this.options.key);
+    this.password =
+      this.options.credentials?.password ?? (await deriveDeviceToken(this.ident, this.options.key));
     this.connect();
     if (this.options.autoTick ?? true) this.scheduleTick(this.timing.float(0, this.intervalMs));
   }
@@ -196,6 +205,8 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
     void this.disconnect().then(() => {
       this.later(this.options.rebootDowntimeMs ?? 5000, () => {
         rebootState(this.state, this.random, this.now());
+        if (this.pendingFirmware !== null) this.state.firmware = this.pendingFirmware;
+        this.pendingFirmware = null;
         this.startedReason = reason;
         this.rebooting = false;
         this.connect();
@@ -227,7 +238,7 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
   private connect(): void {
     const client = mqtt.connect(this.options.url, {
       clientId: this.ident,
-      username: this.ident,
+      username: this.options.credentials?.username ?? this.ident,
       password: this.password,
       protocolVersion: 4,
       clean: true,
@@ -235,6 +246,8 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
       reconnectPeriod: this.options.reconnectPeriodMs ?? 2000,
       connectTimeout: 10_000,
       resubscribe: false,
+      // A zero-touch router waiting for adoption is refused until accepted: it keeps trying.
+      reconnectOnConnackError: this.options.credentials !== undefined,
     });
     this.client = client;
     client.on("connect", () => this.onConnect(client));
@@ -353,6 +366,7 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
       void runCommand(command, this.state, this.now()).then((outcome) => {
         if (this.stopped) return;
         this.sendStatus(outcome.status);
+        if (outcome.firmware !== undefined) this.pendingFirmware = outcome.firmware;
         if (outcome.rebootAfter) this.later(200, () => this.reboot("command"));
       });
     });

@@ -42,6 +42,8 @@ const EXPECTED: Record<PermissionAction, string> = {
   "devices.create": "- Y - - -", // route /devices/new: 2
   "devices.edit": "- Y Y Y -", // §6: operators view only
   "devices.delete": "- Y - - -", // §6: assistants cannot delete devices
+  "zeroTouch.view": "- Y - - -", // §1, §6: zero-touch creates routers of the domain, as only admins do
+  "zeroTouch.manage": "- Y - - -",
   "dataPlans.edit": "- Y - - -", // data plans are domain settings, which only admins save (§3, §6)
   "events.view": "- Y Y Y Y", // §6: the superuser does not load events
   "events.markRead": "- Y Y Y Y",
@@ -122,6 +124,7 @@ const READS: PermissionAction[] = [
   "packages.view",
   "firmwares.view",
   "templates.view",
+  "zeroTouch.view",
   "files.view",
   "files.downloadBackups",
   "reports.view",

@@ -199,6 +199,15 @@ export const ROUTES = [
     access: [2, 3],
     back: "/templates",
   },
+  { name: "zeroTouch", path: "/zerotouch", permission: "zeroTouch.view", access: [2] },
+  {
+    name: "zeroTouchConfig",
+    path: "/zerotouch/config/:config_id",
+    permission: "zeroTouch.view",
+    access: [2],
+    back: "/zerotouch",
+  },
+  { name: "adoption", path: "/zerotouch/adoption", permission: "zeroTouch.view", access: [2] },
   { name: "commands", path: "/commands", permission: "commands.view", access: [2, 3, 4] },
   {
     name: "commandNew",

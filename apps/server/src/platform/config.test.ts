@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, DEV_LICENSE_PUBLIC_KEY, loadConfig } from "./config";
 
 describe("loadConfig", () => {
   it("fills every default from an empty environment", () => {
@@ -34,7 +34,30 @@ describe("loadConfig", () => {
       historyRetentionDays: 90,
       historyRawDays: 7,
       notifications: { telegramApiUrl: "https://api.telegram.org", webhookAllowPrivate: false },
+      licenses: {
+        serverUrl: "http://127.0.0.1:3400",
+        publicKeys: [DEV_LICENSE_PUBLIC_KEY],
+        unlicensedDeviceLimit: 0,
+      },
     });
+  });
+
+  it("reads LICENSE_PUBLIC_KEYS as a list of Ed25519 keys and refuses anything else", () => {
+    const second = "MCowBQYDK2VwAyEA7aOyaXV/lDasLGUkcST5KFywhkZMi5Xid9KHlaws0kQ=";
+    expect(
+      loadConfig({
+        LICENSE_PUBLIC_KEYS: `${DEV_LICENSE_PUBLIC_KEY}, ${second}`,
+        LICENSE_SERVER_URL: "https://l.example.com/",
+      }).licenses,
+    ).toEqual({
+      serverUrl: "https://l.example.com",
+      publicKeys: [DEV_LICENSE_PUBLIC_KEY, second],
+      unlicensedDeviceLimit: 0,
+    });
+    expect(() => loadConfig({ LICENSE_PUBLIC_KEYS: "bm90IGEga2V5" })).toThrow(
+      /LICENSE_PUBLIC_KEYS.*not an Ed25519/,
+    );
+    expect(() => loadConfig({ UNLICENSED_DEVICE_LIMIT: "-1" })).toThrow(/UNLICENSED_DEVICE_LIMIT/);
   });
 
   it("reads MQTT_PUBLIC_URL as a list of mqtt:// and mqtts:// addresses, and refuses anything else", () => {

@@ -1,3 +1,4 @@
+import { createPublicKey } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 import { redactUrl } from "./redact-url";
@@ -75,6 +76,37 @@ const MqttPublicUrlsSchema = z
     }
   });
 
+/**
+ * The public half of the development licence key pair (apps/license-service/dev): the default, so
+ * the demo activates against `npm run license:dev`. Production sets the vendor's own keys.
+ */
+export const DEV_LICENSE_PUBLIC_KEY = "MCowBQYDK2VwAyEAyq1T7KGEKCMC6iIwhcL5m/U1JSpQlZhHQaO22KYgcNs=";
+
+/** LICENSE_PUBLIC_KEYS: Ed25519 public keys (SPKI DER, base64), comma-separated (several while rotating). */
+const LicensePublicKeysSchema = z
+  .string()
+  .trim()
+  .transform((value) =>
+    value
+      .split(",")
+      .map((part) => part.trim())
+      .filter((part) => part !== ""),
+  )
+  .superRefine((keys, context) => {
+    if (keys.length === 0) context.addIssue({ code: "custom", message: "must name at least one key" });
+    for (const key of keys) {
+      try {
+        const parsed = createPublicKey({ key: Buffer.from(key, "base64"), format: "der", type: "spki" });
+        if (parsed.asymmetricKeyType !== "ed25519") throw new Error("not Ed25519");
+      } catch {
+        context.addIssue({
+          code: "custom",
+          message: `${key} is not an Ed25519 public key (SPKI DER, base64)`,
+        });
+      }
+    }
+  });
+
 const EnvSchema = z.object({
   PORT: optional(z.coerce.number().int().min(0).max(65535).default(3000)),
   HOST: optional(z.string().trim().min(1).default("0.0.0.0")),
@@ -122,6 +154,9 @@ const EnvSchema = z.object({
   HISTORY_RAW_DAYS: optional(z.coerce.number().int().min(1).max(3650).default(7)),
   TELEGRAM_API_URL: optional(urlWithProtocols(["http:", "https:"]).default("https://api.telegram.org")),
   NOTIFY_WEBHOOK_ALLOW_PRIVATE: optional(z.enum(["0", "1", "false", "true"]).default("0")),
+  LICENSE_SERVER_URL: optional(urlWithProtocols(["http:", "https:"]).default("http://127.0.0.1:3400")),
+  LICENSE_PUBLIC_KEYS: optional(LicensePublicKeysSchema.default([DEV_LICENSE_PUBLIC_KEY])),
+  UNLICENSED_DEVICE_LIMIT: optional(z.coerce.number().int().min(0).max(10_000_000).default(0)),
 });
 
 /** The server's settings, read once from the environment at start. */
@@ -179,6 +214,18 @@ export interface Config {
   historyRawDays: number;
   /** Where notifications go out: the Telegram Bot API's address, and whether webhooks may be private. */
   notifications: NotificationsConfig;
+  /** Licences (modules/licences, ADR 022). */
+  licenses: LicensesConfig;
+}
+
+/** Where licences are activated and how they are checked. */
+export interface LicensesConfig {
+  /** The vendor's licence service (LICENSE_SERVER_URL), without a trailing slash. */
+  serverUrl: string;
+  /** Ed25519 public keys (SPKI DER, base64) a licence's signature may verify with. */
+  publicKeys: string[];
+  /** Routers an installation without any activated licence may hold; 0: no limit. */
+  unlicensedDeviceLimit: number;
 }
 
 /** The notification providers' server-side settings. */
@@ -291,6 +338,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ""),
       webhookAllowPrivate:
         e.NOTIFY_WEBHOOK_ALLOW_PRIVATE === "1" || e.NOTIFY_WEBHOOK_ALLOW_PRIVATE === "true",
+    },
+    licenses: {
+      serverUrl: e.LICENSE_SERVER_URL.replace(/\/+$/, ""),
+      publicKeys: e.LICENSE_PUBLIC_KEYS,
+      unlicensedDeviceLimit: e.UNLICENSED_DEVICE_LIMIT,
     },
   };
 }

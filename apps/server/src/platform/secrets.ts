@@ -11,7 +11,12 @@ const GCM_TAG_BYTES = 16;
 const SEALED_PREFIX = "v1.";
 
 /** What a purpose is for; each purpose gets its own key, so one key never serves two uses. */
-export type SecretPurpose = "file-url" | "job-payload" | "notification-secret";
+export type SecretPurpose =
+  | "file-url"
+  | "job-payload"
+  | "notification-secret"
+  | "installation-fingerprint"
+  | "zero-touch-secret";
 
 /** Keys derived from the server's own master secret, the same on every node of one database. */
 export interface PlatformSecrets {

@@ -17,12 +17,26 @@ function initialLocale(): Locale {
   return isLocale(stored) ? stored : DEFAULT_LOCALE;
 }
 
-// Each language's texts are a chunk of their own, fetched when that language is first shown: the
-// start-up bundle carries neither (ADR 018). main.tsx renders once the current one is in.
-const TEXTS: Record<Locale, () => Promise<{ default: Record<string, unknown> }>> = {
-  ru: () => import("../locales/ru.json"),
-  en: () => import("../locales/en.json"),
+/**
+ * Each language's texts come in two parts, each a chunk of its own (ADR 018): `start` holds what the
+ * shell and the signed-out pages say (login, demo, toolbar, menu, route titles), `console` the rest
+ * (the pages behind sign-in). main.tsx renders once the current language's start texts are in; a
+ * page other than the login page is fetched together with the console texts (routePages.tsx).
+ */
+export type TextPart = "start" | "console";
+const TEXTS: Record<TextPart, Record<Locale, () => Promise<{ default: Record<string, unknown> }>>> = {
+  start: {
+    ru: () => import("../locales/start/ru.json"),
+    en: () => import("../locales/start/en.json"),
+  },
+  console: {
+    ru: () => import("../locales/console/ru.json"),
+    en: () => import("../locales/console/en.json"),
+  },
 };
+/** The parts loaded per language, and the parts a language switch must bring along. */
+const loaded = new Set<string>();
+const wanted = new Set<TextPart>(["start"]);
 
 void i18n.use(initReactI18next).init({
   resources: {},
@@ -47,11 +61,25 @@ export function currentLocale(): Locale {
   return isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
 }
 
-/** Fetches a language's texts unless they are already in (the current one before the first render). */
-export async function loadLocale(locale: Locale = currentLocale()): Promise<void> {
-  if (i18n.hasResourceBundle(locale, "translation")) return;
-  const { default: texts } = await TEXTS[locale]();
-  i18n.addResourceBundle(locale, "translation", texts);
+/**
+ * Fetches a language's texts unless they are already in: its start texts, and the console texts too
+ * once any page has asked for them (so a language switch never shows a key).
+ */
+export async function loadLocale(locale: Locale = currentLocale(), parts: readonly TextPart[] = [...wanted]) {
+  await Promise.all(
+    parts.map(async (part) => {
+      if (loaded.has(`${locale}/${part}`)) return;
+      const { default: texts } = await TEXTS[part][locale]();
+      i18n.addResourceBundle(locale, "translation", texts, true, true);
+      loaded.add(`${locale}/${part}`);
+    }),
+  );
+}
+
+/** Fetches the console texts of the current language (and of any language switched to later). */
+export function loadConsoleTexts(): Promise<void> {
+  wanted.add("console");
+  return loadLocale(currentLocale(), ["console"]);
 }
 
 function applyLocale(locale: Locale): void {
@@ -65,7 +93,7 @@ function applyLocale(locale: Locale): void {
  */
 export function setLocale(locale: Locale): void {
   writeCookie(LOCALE_COOKIE, locale);
-  if (i18n.hasResourceBundle(locale, "translation")) applyLocale(locale);
+  if ([...wanted].every((part) => loaded.has(`${locale}/${part}`))) applyLocale(locale);
   else void loadLocale(locale).then(() => applyLocale(locale));
 }
 

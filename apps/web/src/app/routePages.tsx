@@ -1,13 +1,18 @@
 import type { RouteName } from "@cellfleet/contract";
 import { type ComponentType, lazy, type ReactNode, Suspense } from "react";
 import { ComingSoonPage } from "../components/ComingSoonPage";
+import { loadConsoleTexts } from "./i18n";
 
 /**
  * Every page is its own chunk, fetched when its route is first shown: /login loads the shell and the
- * login form, not the device pages (issue 11; budgets checked by bench/bundle.test.ts).
+ * login form, not the device pages (issue 11; budgets checked by bench/bundle.test.ts). A page is
+ * fetched together with the console texts (i18n.ts) unless it says only what the start texts hold.
  */
-function page<M, K extends keyof M>(load: () => Promise<M>, name: K) {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType<Record<string, unknown>> }));
+function page<M, K extends keyof M>(load: () => Promise<M>, name: K, texts: "start" | "console" = "console") {
+  return lazy(async () => {
+    const [module] = await Promise.all([load(), texts === "console" ? loadConsoleTexts() : undefined]);
+    return { default: module[name] as ComponentType<Record<string, unknown>> };
+  });
 }
 
 const features = {
@@ -38,6 +43,8 @@ const features = {
   devicesNew: () => import("../features/devices/NewDevicesPage"),
   events: () => import("../features/events/EventsPage"),
   files: () => import("../features/files/FilePages"),
+  licenses: () => import("../features/licenses/LicensesPage"),
+  licenseNew: () => import("../features/licenses/LicenseNewPage"),
   notifications: () => import("../features/notifications/NotificationsPage"),
   rule: () => import("../features/notifications/RulePage"),
   transport: () => import("../features/notifications/TransportPage"),
@@ -46,9 +53,16 @@ const features = {
   profile: () => import("../features/profile/ProfilePage"),
   registry: () => import("../features/registry/RegistryPage"),
   settings: () => import("../features/settings/SettingsPage"),
+  task: () => import("../features/schedules/ScheduleRulePage"),
+  zeroTouch: () => import("../features/zerotouch/ZeroTouchPage"),
+  zeroTouchConfig: () => import("../features/zerotouch/ConfigPage"),
+  adoption: () => import("../features/zerotouch/AdoptionPage"),
 };
 
 const Pages = {
+  ZeroTouchPage: page(features.zeroTouch, "ZeroTouchPage"),
+  ZeroTouchConfigPage: page(features.zeroTouchConfig, "ZeroTouchConfigPage"),
+  AdoptionPage: page(features.adoption, "AdoptionPage"),
   AccountingPage: page(features.accounting, "AccountingPage"),
   DomainNewPage: page(features.domain, "DomainNewPage"),
   DomainPage: page(features.domain, "DomainPage"),
@@ -62,9 +76,9 @@ const Pages = {
   SuperusersPage: page(features.superusers, "SuperusersPage"),
   UserPage: page(features.user, "UserPage"),
   UsersPage: page(features.users, "UsersPage"),
-  DemoPage: page(features.demo, "DemoPage"),
-  LoginPage: page(features.login, "LoginPage"),
-  LogoutPage: page(features.logout, "LogoutPage"),
+  DemoPage: page(features.demo, "DemoPage", "start"),
+  LoginPage: page(features.login, "LoginPage", "start"),
+  LogoutPage: page(features.logout, "LogoutPage", "start"),
   CommandPage: page(features.command, "CommandPage"),
   CommandsPage: page(features.commands, "CommandsPage"),
   NewCommandPage: page(features.commandNew, "NewCommandPage"),
@@ -85,6 +99,8 @@ const Pages = {
   PackagesPage: page(features.files, "PackagesPage"),
   ScriptRoutePage: page(features.files, "ScriptRoutePage"),
   ScriptsFilesPage: page(features.files, "ScriptsFilesPage"),
+  LicensesPage: page(features.licenses, "LicensesPage"),
+  LicenseNewPage: page(features.licenseNew, "LicenseNewPage"),
   NotificationsPage: page(features.notifications, "NotificationsPage"),
   RulePage: page(features.rule, "RulePage"),
   TransportPage: page(features.transport, "TransportPage"),
@@ -93,6 +109,7 @@ const Pages = {
   ProfilePage: page(features.profile, "ProfilePage"),
   RegistryPage: page(features.registry, "RegistryPage"),
   SettingsPage: page(features.settings, "SettingsPage"),
+  ScheduleRulePage: page(features.task, "ScheduleRulePage"),
 };
 
 /** Pages that are built; every other route of the contract shows the shared coming-soon page. */
@@ -103,6 +120,7 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   registry: <Pages.RegistryPage />,
   profile: <Pages.ProfilePage />,
   settings: <Pages.SettingsPage />,
+  task: <Pages.ScheduleRulePage />,
   notFound: <Pages.NotFoundPage />,
   deviceMonitor: <Pages.MonitorPage kind="deviceMonitor" />,
   passwordMonitor: <Pages.MonitorPage kind="passwordMonitor" />,
@@ -119,6 +137,8 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   policy: <Pages.PolicyPage />,
   logs: <Pages.LogsPage />,
   jobs: <Pages.JobsPage />,
+  licenses: <Pages.LicensesPage />,
+  licenseNew: <Pages.LicenseNewPage />,
   dashboard: <Pages.DashboardPage />,
   device: <Pages.DevicePage />,
   deviceEdit: <Pages.EditDevicePage />,
@@ -146,6 +166,9 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   templates: <Pages.TemplatesPage />,
   templateNew: <Pages.TemplatePage />,
   template: <Pages.TemplatePage />,
+  zeroTouch: <Pages.ZeroTouchPage />,
+  zeroTouchConfig: <Pages.ZeroTouchConfigPage />,
+  adoption: <Pages.AdoptionPage />,
 };
 
 /** The element a route of the contract's table renders; a page still being fetched shows nothing. */

@@ -154,6 +154,10 @@ export const EN_VALIDATION_TEXTS: Record<ValidationKey, string> = {
   patternMismatch: "The value does not match the required format",
   urlInvalid: "Enter an http:// or https:// address",
   hostInvalid: "Enter a host name or an IP address",
+  timeInvalid: "Enter a time as HH:MM, from 00:00 to 23:59",
+  daysRequired: "Choose at least one day of the week",
+  tagsRequired: "Add at least one tag, or choose all routers",
+  timeZoneInvalid: "Choose a time zone from the list",
 };
 
 /** English texts of the interface messages. */

@@ -155,6 +155,10 @@ export const RU_VALIDATION_TEXTS: Record<ValidationKey, string> = {
   patternMismatch: "Значение не соответствует требуемому формату",
   urlInvalid: "Введите адрес, начинающийся с http:// или https://",
   hostInvalid: "Введите имя хоста или IP-адрес",
+  timeInvalid: "Введите время в виде ЧЧ:ММ, от 00:00 до 23:59",
+  daysRequired: "Выберите хотя бы один день недели",
+  tagsRequired: "Добавьте хотя бы один тег или выберите все маршрутизаторы",
+  timeZoneInvalid: "Выберите часовой пояс из списка",
 };
 
 /** Russian texts of the interface messages. */

@@ -38,6 +38,10 @@ export const VALIDATION_KEYS = [
   "patternMismatch",
   "urlInvalid",
   "hostInvalid",
+  "timeInvalid",
+  "daysRequired",
+  "tagsRequired",
+  "timeZoneInvalid",
 ] as const;
 
 /** A form-validation message key. */

@@ -14,10 +14,12 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
+import { registerCsvExport } from "../../platform/http/csv-export";
 import { sendNdjson } from "../../platform/http/ndjson";
 import { ERROR_RESPONSES, OkSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
 import { createCommand, dryRunCommand, getCommand } from "./actions.service";
 import { approveCommand, cancelCommand, declineCommand, failedRetryInput } from "./approvals.service";
+import { COMMAND_CSV_COLUMNS, exportCommandsRows } from "./commands.export";
 import {
   createCommandType,
   deleteCommandType,
@@ -51,6 +53,13 @@ export const actionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         listCommands(ctx, requireSession(request), request.body ?? CommandsRequestSchema.parse({})),
       ),
   );
+
+  registerCsvExport(app, "commands", {
+    body: CommandsRequestSchema,
+    summary: "The domain's commands for the list's filters (status, type; limit and offset ignored)",
+    columns: COMMAND_CSV_COLUMNS,
+    rows: (session, query) => exportCommandsRows(ctx, session, query),
+  });
 
   app.post(
     "/commands/dry-run",
@@ -156,11 +165,10 @@ export const actionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     },
     async (request) => {
       const session = requireSession(request);
-      return createCommand(
-        ctx,
-        session,
-        CreateCommandSchema.parse(await failedRetryInput(ctx, session, request.params.command_id)),
-      );
+      const retry = await failedRetryInput(ctx, session, request.params.command_id);
+      return createCommand(ctx, session, CreateCommandSchema.parse(retry.input), {
+        scriptVersion: retry.scriptVersion,
+      });
     },
   );
 

@@ -59,6 +59,22 @@ export function commandsRepo(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /** Locks commands' rows in id order (so concurrent writers never deadlock) and answers their counts. */
+    async lockCommandCounts(
+      domainId: string,
+      ids: readonly string[],
+    ): Promise<Array<{ id: string; counts: ExecutionCounts }>> {
+      if (ids.length === 0) return [];
+      return db
+        .selectFrom("commands")
+        .select(["id", "counts"])
+        .where("domain_id", "=", domainId)
+        .where("id", "in", ids)
+        .orderBy("id")
+        .forUpdate()
+        .execute();
+    },
+
     async findCommands(
       domainId: string,
       filter: CommandFilter,
@@ -69,6 +85,30 @@ export function commandsRepo(db: Kysely<DB>) {
       if (filter.statuses && filter.statuses.length > 0) query = query.where("status", "in", filter.statuses);
       if (filter.types && filter.types.length > 0) query = query.where("type", "in", filter.types);
       return query.orderBy("create_time", "desc").orderBy("id").limit(limit).offset(offset).execute();
+    },
+
+    /**
+     * The page after the command `after` (an id) in the list's order, newest first and ties by id:
+     * an export walks by keyset, not offsets. The cursor's time is read back from its row, since a
+     * JS Date would cut the stored microseconds.
+     */
+    async findCommandsAfter(
+      domainId: string,
+      filter: CommandFilter,
+      after: string | null,
+      limit: number,
+    ): Promise<CommandRow[]> {
+      let query = db.selectFrom("commands as c").selectAll().where("c.domain_id", "=", domainId);
+      if (filter.statuses && filter.statuses.length > 0)
+        query = query.where("c.status", "in", filter.statuses);
+      if (filter.types && filter.types.length > 0) query = query.where("c.type", "in", filter.types);
+      if (after !== null) {
+        const cursor = sql`(select k.create_time from commands k where k.domain_id = ${domainId} and k.id = ${after})`;
+        query = query.where(
+          sql<boolean>`(c.create_time < ${cursor} or (c.create_time = ${cursor} and c.id > ${after}))`,
+        );
+      }
+      return query.orderBy("c.create_time", "desc").orderBy("c.id").limit(limit).execute();
     },
 
     async updateCommand(

@@ -1,5 +1,6 @@
 import {
   COLLECT_TYPES,
+  CSV_EXPORT_CHUNK,
   type DashboardTotals,
   DEFAULT_DOMAIN_SETTINGS,
   DEVICE_STATUSES,
@@ -16,7 +17,7 @@ import {
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
-import { type CsvCell, toCsvLines } from "../../platform/http/csv";
+import type { CsvCell } from "../../platform/http/csv";
 import { JsonLine } from "../../platform/http/ndjson";
 import {
   type ContactRange,
@@ -30,9 +31,6 @@ import { devicesRepo } from "./devices.repo";
 import { requireDeviceDomain } from "./devices.service";
 import { devicesListRepo } from "./devices-list.repo";
 import { LIST_COUNT_TTL_MS, listCountCache } from "./list-count-cache";
-
-/** Rows fetched per round trip while exporting. */
-const EXPORT_CHUNK = 1000;
 
 async function domainSettings(ctx: AppContext, domainId: string): Promise<DomainSettings> {
   const domain = await devicesRepo(ctx.db).findDomainFleetSettings(domainId);
@@ -117,7 +115,8 @@ async function countFacets(
   };
 }
 
-const CSV_COLUMNS = [
+/** Columns of devices.csv; the bulk import reads ident, description and tags back by name. */
+export const DEVICE_CSV_COLUMNS = [
   "ident",
   "description",
   "tags",
@@ -132,21 +131,20 @@ const CSV_COLUMNS = [
   "create_time",
 ] as const;
 
-/** POST /api/devices/export: every device matching the list filters as CSV lines, header first. */
-export async function* exportDevicesCsv(
+/** POST /api/devices/export: every device matching the list filters, a keyset page of rows at a time. */
+export async function* exportDevicesRows(
   ctx: AppContext,
   session: SessionContext,
   query: DeviceListQuery,
-): AsyncGenerator<string> {
+): AsyncGenerator<CsvCell[][]> {
   const domainId = requireDeviceDomain(session);
   const settings = await domainSettings(ctx, domainId);
   const now = ctx.now();
   const filter = toDeviceFilter(query, contactRangesByStatus(settings.status, now));
   const repo = devicesListRepo(ctx.db);
-  yield toCsvLines([CSV_COLUMNS]);
   let after: string | null = null;
   for (;;) {
-    const rows = await repo.findDevicesByFilterAfter(domainId, filter, after, EXPORT_CHUNK);
+    const rows = await repo.findDevicesByFilterAfter(domainId, filter, after, CSV_EXPORT_CHUNK);
     if (rows.length === 0) return;
     const lines: CsvCell[][] = [];
     for (const row of rows) {
@@ -167,9 +165,9 @@ export async function* exportDevicesCsv(
       ];
       lines.push(fields);
     }
-    yield toCsvLines(lines);
+    yield lines;
     after = rows[rows.length - 1]?.ident ?? null;
-    if (rows.length < EXPORT_CHUNK) return;
+    if (rows.length < CSV_EXPORT_CHUNK) return;
   }
 }
 

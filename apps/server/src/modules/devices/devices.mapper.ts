@@ -17,6 +17,7 @@ export type DeviceDtoRow = Omit<
   | "seq_prev_epoch"
   | "seq_prev_offset"
   | "command_types"
+  | "zero_touch_config_id"
 > & {
   aes_key?: string | null;
   has_key?: boolean;

@@ -1,4 +1,3 @@
-import { Readable } from "node:stream";
 import {
   BulkCreateDevicesResultSchema,
   BulkCreateDevicesSchema,
@@ -19,7 +18,8 @@ import { z } from "zod";
 import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError, toErrorBody } from "../../platform/errors";
-import { primed, sendNdjson, sendNdjsonWhole } from "../../platform/http/ndjson";
+import { registerCsvExport } from "../../platform/http/csv-export";
+import { sendNdjson, sendNdjsonWhole } from "../../platform/http/ndjson";
 import { ERROR_RESPONSES, TokenOnlyBodySchema } from "../../platform/http/schemas";
 import {
   changeDevices,
@@ -30,7 +30,8 @@ import {
 } from "./devices.service";
 import { codeForDeviceField } from "./devices-bulk";
 import {
-  exportDevicesCsv,
+  DEVICE_CSV_COLUMNS,
+  exportDevicesRows,
   listDevices,
   readDashboardTotals,
   readDeviceDetail,
@@ -174,26 +175,12 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     },
   );
 
-  app.post(
-    "/devices/export",
-    {
-      schema: {
-        tags: ["devices"],
-        summary: "Every device matching the list's filters as CSV (devices.csv); page and size are ignored",
-        body: DeviceListRequestSchema.nullish(),
-        response: { 200: z.unknown().describe("text/csv"), ...ERROR_RESPONSES },
-      },
-      config: { permission: "devices.view" },
-    },
-    async (request, reply) => {
-      const query = request.body ?? DeviceListRequestSchema.parse({});
-      const lines = await primed(exportDevicesCsv(ctx, requireSession(request), query));
-      return reply
-        .type("text/csv; charset=utf-8")
-        .header("content-disposition", 'attachment; filename="devices.csv"')
-        .send(Readable.from(lines));
-    },
-  );
+  registerCsvExport(app, "devices", {
+    body: DeviceListRequestSchema,
+    summary: "Every device matching the list's filters (page and size ignored)",
+    columns: DEVICE_CSV_COLUMNS,
+    rows: (session, query) => exportDevicesRows(ctx, session, query),
+  });
 
   app.post(
     "/tags",

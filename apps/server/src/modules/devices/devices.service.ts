@@ -24,6 +24,7 @@ import {
   type DeviceUserActionPayload,
   OUTBOX_EVENTS,
 } from "../../platform/jobs/outbox-events";
+import { assertLicensedDeviceRoom } from "../licences/licences.service";
 import { type DeviceDtoRow, toDeviceDto } from "./devices.mapper";
 import { type DevicesRepo, devicesRepo } from "./devices.repo";
 import { type BulkCandidate, parseBulkDevices } from "./devices-bulk";
@@ -124,6 +125,7 @@ async function insertWithinLimit(
       const repo: DevicesRepo = devicesRepo(trx);
       const limit = await repo.lockDomainForDeviceCount(domainId);
       if (limit === undefined) throw new AppError("DEVICE_CREATE_ERROR", "The domain does not exist");
+      await assertLicensedDeviceRoom(ctx, trx, candidates.length);
       if (limit > 0) {
         const count = await repo.countDevices(domainId);
         if (count + candidates.length > limit) {

@@ -83,6 +83,25 @@ export function domainListRepo(db: Kysely<DB>) {
       return { rows: rows.map(withZeroes), total: Number(totalRow?.total ?? 0) };
     },
 
+    /** The page after the domain named `after`, by name, matching `search` as the list does (exports). */
+    async listDomainsAfterAcrossDomains(
+      search: string | undefined,
+      after: string | null,
+      limit: number,
+      now: Date,
+    ): Promise<DomainWithCounts[]> {
+      const text = search?.trim().toLowerCase();
+      let list = selectWithCounts(now);
+      if (text) {
+        const pattern = likePattern(text);
+        list = list.where(
+          sql<boolean>`(lower(domains.name) like ${pattern} or lower(domains.full_name) like ${pattern} or lower(coalesce(domains.email, '')) like ${pattern} or lower(coalesce(domains.manager, '')) like ${pattern} or lower(coalesce(domains.tin, '')) like ${pattern})`,
+        );
+      }
+      if (after !== null) list = list.where("domains.name", ">", after);
+      return (await list.orderBy("domains.name").limit(limit).execute()).map(withZeroes);
+    },
+
     /** One domain with its counts. */
     async findDomainWithCounts(domainId: string, now: Date): Promise<DomainWithCounts | undefined> {
       const row = await selectWithCounts(now).where("domains.id", "=", domainId).executeTakeFirst();

@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
+import { registerCsvExport } from "../../platform/http/csv-export";
 import { ERROR_RESPONSES, OkSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
 import {
   DomainIdParamsSchema,
@@ -26,6 +27,7 @@ import {
   readDomainAdmin,
   removeDomainAdmin,
 } from "./domain-admins.service";
+import { DOMAIN_CSV_COLUMNS, exportDomainsRows } from "./domains.export";
 import { createDomain, listDomains, readDomain, updateDomain } from "./domains.service";
 
 const AdminParamsSchema = DomainIdParamsSchema.merge(UserIdParamsSchema);
@@ -45,6 +47,13 @@ export const domainsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     },
     async (request) => listDomains(ctx, request.body ?? DomainListRequestSchema.parse({})),
   );
+
+  registerCsvExport(app, "domains", {
+    body: DomainListRequestSchema,
+    summary: "The domains the list shows for the same search, by name (limit and offset ignored)",
+    columns: DOMAIN_CSV_COLUMNS,
+    rows: (_session, request) => exportDomainsRows(ctx, request),
+  });
 
   app.post(
     "/domains/new",

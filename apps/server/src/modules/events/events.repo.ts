@@ -23,6 +23,28 @@ function readBy(userId: string) {
     or exists (select 1 from event_reads r where r.user_id = ${userId} and r.event_id = events.id))`;
 }
 
+function selectEvents(db: Kysely<DB>, domainId: string, userId: string, filter: EventFilter) {
+  let query = db
+    .selectFrom("events")
+    .leftJoin("devices", (join) =>
+      join.onRef("devices.id", "=", "events.device_id").on("devices.domain_id", "=", domainId),
+    )
+    .selectAll("events")
+    .select("devices.ident as device_ident")
+    .select(readBy(userId).as("read_by_me"))
+    .where("events.domain_id", "=", domainId);
+  if (filter.deviceId !== undefined) query = query.where("events.device_id", "=", filter.deviceId);
+  if (filter.from) query = query.where("events.create_time", ">=", filter.from);
+  if (filter.to) query = query.where("events.create_time", "<", filter.to);
+  if (filter.isRead !== undefined)
+    query = query.where(filter.isRead ? readBy(userId) : sql<boolean>`not ${readBy(userId)}`);
+  return query;
+}
+
+function newestFirst(query: ReturnType<typeof selectEvents>) {
+  return query.orderBy("events.create_time", "desc").orderBy("events.id", "desc");
+}
+
 /** Events of one domain: every function takes the domain id first and filters by it. */
 export function eventsRepo(db: Kysely<DB>) {
   return {
@@ -34,26 +56,27 @@ export function eventsRepo(db: Kysely<DB>) {
       limit: number,
       offset: number,
     ): Promise<EventWithDeviceRow[]> {
-      let query = db
-        .selectFrom("events")
-        .leftJoin("devices", (join) =>
-          join.onRef("devices.id", "=", "events.device_id").on("devices.domain_id", "=", domainId),
-        )
-        .selectAll("events")
-        .select("devices.ident as device_ident")
-        .select(readBy(userId).as("read_by_me"))
-        .where("events.domain_id", "=", domainId);
-      if (filter.deviceId !== undefined) query = query.where("events.device_id", "=", filter.deviceId);
-      if (filter.from) query = query.where("events.create_time", ">=", filter.from);
-      if (filter.to) query = query.where("events.create_time", "<", filter.to);
-      if (filter.isRead !== undefined)
-        query = query.where(filter.isRead ? readBy(userId) : sql<boolean>`not ${readBy(userId)}`);
-      return query
-        .orderBy("events.create_time", "desc")
-        .orderBy("events.id", "desc")
+      return newestFirst(selectEvents(db, domainId, userId, filter))
         .limit(limit)
         .offset(offset)
         .execute();
+    },
+
+    /** The page after the event `after` (an id) in the same order: an export walks by keyset, not offsets. */
+    async findEventsAfter(
+      domainId: string,
+      userId: string,
+      filter: EventFilter,
+      after: string | null,
+      limit: number,
+    ): Promise<EventWithDeviceRow[]> {
+      let query = selectEvents(db, domainId, userId, filter);
+      if (after)
+        query = query.where(
+          // The cursor row's own time, read back: a JS Date would cut the stored microseconds.
+          sql<boolean>`(events.create_time, events.id) < (select c.create_time, c.id from events c where c.domain_id = ${domainId} and c.id = ${after}::bigint)`,
+        );
+      return newestFirst(query).limit(limit).execute();
     },
 
     /** The events of the domain `userId` has not read (the 'new' badge is per user). */

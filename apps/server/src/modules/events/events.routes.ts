@@ -8,9 +8,17 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
+import { registerCsvExport } from "../../platform/http/csv-export";
 import { sendNdjson } from "../../platform/http/ndjson";
 import { ERROR_RESPONSES, TokenOnlyBodySchema } from "../../platform/http/schemas";
-import { countUnreadEvents, listDeviceEvents, listEvents, markEventsRead } from "./events.service";
+import {
+  countUnreadEvents,
+  EVENT_CSV_COLUMNS,
+  exportEventsRows,
+  listDeviceEvents,
+  listEvents,
+  markEventsRead,
+} from "./events.service";
 
 const NDJSON_EVENTS = z.unknown().describe("application/x-ndjson: one Event a line, newest first");
 
@@ -32,6 +40,14 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       return sendNdjson(request, reply, listEvents(ctx, requireSession(request), query));
     },
   );
+
+  registerCsvExport(app, "events", {
+    body: EventsRequestSchema,
+    summary:
+      "The domain's events for the list's filters (since, for, unread; limit and offset ignored), newest first",
+    columns: EVENT_CSV_COLUMNS,
+    rows: (session, query) => exportEventsRows(ctx, session, query),
+  });
 
   app.post(
     "/events/read",

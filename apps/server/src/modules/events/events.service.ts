@@ -1,8 +1,16 @@
-import type { EventsQuery, EventsRead, EventsReadResult, FleetEvent } from "@cellfleet/contract";
+import {
+  CSV_EXPORT_CHUNK,
+  type EventsQuery,
+  type EventsRead,
+  type EventsReadResult,
+  type FleetEvent,
+} from "@cellfleet/contract";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import { domainTopic } from "../../platform/bus/bus";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
+import type { CsvCell } from "../../platform/http/csv";
+import { keysetPages } from "../../platform/http/csv-export";
 import { devicesRepo } from "../devices/devices.repo";
 import { publishDevices, requireDeviceDomain, toDeviceDtos } from "../devices/devices.service";
 import { toEventDto } from "./events.mapper";
@@ -120,4 +128,44 @@ export async function markEventsRead(
     await publishDevices(ctx, domainId, "update", await toDeviceDtos(ctx, domainId, rows));
   }
   return { updated: outcome.updated, unread };
+}
+
+/** Columns of events.csv. */
+export const EVENT_CSV_COLUMNS = [
+  "create_time",
+  "level",
+  "kind",
+  "device",
+  "message",
+  "read",
+  "device_time",
+  "details",
+] as const;
+
+/** POST /api/events/export: the list's events for the same filters (limit and offset ignored), a keyset page a yield. */
+export async function* exportEventsRows(
+  ctx: AppContext,
+  session: SessionContext,
+  query: EventsQuery,
+): AsyncGenerator<CsvCell[][]> {
+  const domainId = requireDeviceDomain(session);
+  const repo = eventsRepo(ctx.db);
+  const filter = toFilter(query, ctx.now());
+  const pages = keysetPages(
+    (after: string | null, limit) => repo.findEventsAfter(domainId, session.user.id, filter, after, limit),
+    (row) => String(row.id),
+    CSV_EXPORT_CHUNK,
+  );
+  for await (const rows of pages) {
+    yield rows.map((row) => [
+      row.create_time.toISOString(),
+      row.level,
+      row.kind,
+      row.device_ident,
+      row.message,
+      row.read_by_me ? "yes" : "no",
+      row.device_time === null ? null : row.device_time.toISOString(),
+      JSON.stringify(row.details ?? {}),
+    ]);
+  }
 }

@@ -9,7 +9,7 @@ import {
 } from "../../test/device-file-fixtures";
 import { buildUser, signIn } from "../../test/factories";
 import { sweepLapsedTransfers } from "./files.jobs";
-import { chooseCopiesToDelete, type RetainedCopy } from "./files-retention";
+import { chooseCopiesByRule, chooseCopiesToDelete, type RetainedCopy } from "./files-retention";
 
 // Retention (spec sections 3 and 5): a domain keeps its configured copies of each router's backups
 // and journals; only good copies count, the newest good copy is never deleted.
@@ -50,6 +50,31 @@ describe("chooseCopiesToDelete", () => {
         },
       ),
     );
+  });
+});
+
+describe("chooseCopiesByRule", () => {
+  const copy = (id: string, rule: string | null, copies: number | null) => ({
+    id,
+    status: "completed" as const,
+    rule_id: rule,
+    rule_copies: copies,
+  });
+
+  it("counts each rule's copies apart by its own setting, the rest by the domain's", () => {
+    const newestFirst = [
+      copy("a1", "a", 1),
+      copy("p1", null, null),
+      copy("a2", "a", 1),
+      copy("b1", "b", 2),
+      copy("p2", null, null),
+      copy("b2", "b", 2),
+      copy("b3", "b", 2),
+      copy("gone", "removed", null),
+      copy("p3", null, null),
+    ];
+    // Rule a keeps 1, rule b keeps 2, people's and the removed rule's copies keep the domain's 3.
+    expect(chooseCopiesByRule(newestFirst, 3).sort()).toEqual(["a2", "b3", "p3"]);
   });
 });
 

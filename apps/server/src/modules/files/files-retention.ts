@@ -33,6 +33,28 @@ export function chooseCopiesToDelete(copiesNewestFirst: readonly RetainedCopy[],
   return copiesNewestFirst.filter((copy) => !kept.has(copy.id)).map((copy) => copy.id);
 }
 
+/**
+ * The copies to delete when each schedule rule keeps its own (ADR 020): a rule's commands' copies
+ * are counted apart, by the rule's copies; the rest (a person's commands, a removed rule's) by the
+ * domain's setting.
+ */
+export function chooseCopiesByRule(
+  copiesNewestFirst: ReadonlyArray<RetainedCopy & { rule_id: string | null; rule_copies: number | null }>,
+  domainKeep: number,
+): string[] {
+  const groups = new Map<string | null, { keep: number; copies: RetainedCopy[] }>();
+  for (const copy of copiesNewestFirst) {
+    const ruleId = copy.rule_copies === null ? null : copy.rule_id;
+    const group = groups.get(ruleId) ?? {
+      keep: ruleId === null ? domainKeep : (copy.rule_copies ?? domainKeep),
+      copies: [],
+    };
+    group.copies.push({ id: copy.id, status: copy.status });
+    groups.set(ruleId, group);
+  }
+  return [...groups.values()].flatMap((group) => chooseCopiesToDelete(group.copies, group.keep));
+}
+
 /** Device file types whose copies the domain settings count; report files belong to their command. */
 function copiesSettingOf(
   setting: { backup: number; journal: number },
@@ -60,7 +82,10 @@ export async function applyRetention(
     const setting = await repo.findCopiesSetting(domainId);
     const keep = setting ? copiesSettingOf(setting, fileType) : null;
     if (keep === null) return [];
-    const doomed = chooseCopiesToDelete(await repo.listDeviceCopies(domainId, deviceId, fileType), keep);
+    const doomed = chooseCopiesByRule(
+      await repo.listDeviceCopiesWithRule(domainId, deviceId, fileType),
+      keep,
+    );
     if (doomed.length === 0) return [];
     await repo.deleteFiles(domainId, doomed);
     await enqueueBlobDeletes(ctx, trx, domainId, doomed);

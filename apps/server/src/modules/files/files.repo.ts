@@ -24,6 +24,18 @@ const DTO_COLUMNS = [
 
 /** What a device's files table, the dashboard and retention need of one copy. */
 export type DeviceCopyRow = Pick<FileRow, "id" | "status" | "sha256" | "create_time">;
+/** A copy with the schedule rule that made it, as retention groups them. */
+export type DeviceCopyWithRuleRow = Pick<FileRow, "id" | "status"> & {
+  rule_id: string | null;
+  rule_copies: number | null;
+};
+
+/** Which files a list shows: a router's (of one type, of one command) or the common ones (no router). */
+export interface FileScope {
+  deviceId: string | null;
+  fileType?: FileType;
+  commandId?: string;
+}
 
 /** Files of a domain: every function takes the domain id first and filters by it. */
 export function filesRepo(db: Kysely<DB>) {
@@ -63,6 +75,32 @@ export function filesRepo(db: Kysely<DB>) {
       if (filter.fileType) query = query.where("files.file_type", "=", filter.fileType);
       if (filter.commandId) query = query.where("files.command_id", "=", filter.commandId);
       return query.orderBy("files.create_time", "desc").orderBy("files.id").execute();
+    },
+
+    /**
+     * The page after the file `after` (an id) of a scope, newest first and ties by id: exports walk
+     * by keyset. The cursor's time is read back from its row (a JS Date would cut microseconds).
+     */
+    async listFilesAfter(
+      domainId: string,
+      scope: FileScope,
+      after: string | null,
+      limit: number,
+    ): Promise<FileDtoRow[]> {
+      let query = dtoQuery(domainId).where(
+        "files.device_id",
+        scope.deviceId === null ? "is" : "=",
+        scope.deviceId,
+      );
+      if (scope.fileType) query = query.where("files.file_type", "=", scope.fileType);
+      if (scope.commandId) query = query.where("files.command_id", "=", scope.commandId);
+      if (after !== null) {
+        const cursor = sql`(select k.create_time from files k where k.domain_id = ${domainId} and k.id = ${after})`;
+        query = query.where(
+          sql<boolean>`(files.create_time < ${cursor} or (files.create_time = ${cursor} and files.id > ${after}))`,
+        );
+      }
+      return query.orderBy("files.create_time", "desc").orderBy("files.id").limit(limit).execute();
     },
 
     async findFile(domainId: string, fileId: string): Promise<FileDtoRow | undefined> {
@@ -128,6 +166,32 @@ export function filesRepo(db: Kysely<DB>) {
       fileType: DeviceFileType,
     ): Promise<DeviceCopyRow[]> {
       return copiesQuery(domainId, deviceId, fileType).execute();
+    },
+
+    /**
+     * Every copy of one type a router holds, newest first, with the schedule rule whose command
+     * made it and that rule's copies (null for a person's command or a rule since removed).
+     */
+    async listDeviceCopiesWithRule(
+      domainId: string,
+      deviceId: string,
+      fileType: DeviceFileType,
+    ): Promise<DeviceCopyWithRuleRow[]> {
+      return db
+        .selectFrom("files")
+        .leftJoin("commands as c", (join) =>
+          join.onRef("c.id", "=", "files.command_id").on("c.domain_id", "=", domainId),
+        )
+        .leftJoin("schedule_rules as r", (join) =>
+          join.onRef("r.id", "=", "c.schedule_rule_id").on("r.domain_id", "=", domainId),
+        )
+        .select(["files.id", "files.status", "r.id as rule_id", "r.copies as rule_copies"])
+        .where("files.domain_id", "=", domainId)
+        .where("files.device_id", "=", deviceId)
+        .where("files.file_type", "=", fileType)
+        .orderBy("files.create_time", "desc")
+        .orderBy("files.id", "desc")
+        .execute();
     },
 
     /** The router's newest completed copy of a type, or undefined. */

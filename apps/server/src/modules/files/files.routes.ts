@@ -16,10 +16,12 @@ import { z } from "zod";
 import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
+import { registerCsvExport } from "../../platform/http/csv-export";
 import { ERROR_RESPONSES, TokenOnlyBodySchema } from "../../platform/http/schemas";
 import {
   deleteFiles,
-  exportFilesCsv,
+  exportFilesRows,
+  FILES_CSV_COLUMNS,
   listFiles,
   openFileDownload,
   readFile,
@@ -156,25 +158,12 @@ export const filesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (request) => ({ items: await listFiles(ctx, requireSession(request), request.body) }),
   );
 
-  app.post(
-    "/files/export",
-    {
-      schema: {
-        tags: ["files"],
-        summary: "The list /api/commonfiles answers for the same body, as CSV",
-        body: CommonFilesRequestSchema,
-        response: { 200: z.unknown().describe("text/csv"), ...ERROR_RESPONSES },
-      },
-      config: { permission: "files.view" },
-    },
-    async (request, reply) => {
-      const csv = await exportFilesCsv(ctx, requireSession(request), request.body);
-      return reply
-        .type("text/csv; charset=utf-8")
-        .header("content-disposition", 'attachment; filename="files.csv"')
-        .send(csv);
-    },
-  );
+  registerCsvExport(app, "files", {
+    body: CommonFilesRequestSchema,
+    summary: "What /api/commonfiles lists for the same body",
+    columns: FILES_CSV_COLUMNS,
+    rows: (session, request) => exportFilesRows(ctx, session, request),
+  });
 
   app.post(
     "/files/:fileId",

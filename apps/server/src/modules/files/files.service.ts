@@ -1,5 +1,8 @@
 import {
   type CommonFilesRequest,
+  type CommonFileType,
+  CSV_EXPORT_CHUNK,
+  type DeviceFileType,
   type FileDto,
   fileTypeAccepts,
   isCommonFileType,
@@ -11,12 +14,13 @@ import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { takeTransactionLock } from "../../platform/db/locks";
 import { AppError } from "../../platform/errors";
-import { type CsvCell, toCsv } from "../../platform/http/csv";
+import type { CsvCell } from "../../platform/http/csv";
+import { keysetPages } from "../../platform/http/csv-export";
 import { type ByteRange, type FileRead, isStorageKey } from "../../platform/storage/file-storage";
 import { parseRangeHeader } from "../../platform/storage/http-range";
 import { requireDeviceDomain } from "../devices/devices.service";
 import { toFileDto } from "./files.mapper";
-import { filesRepo } from "./files.repo";
+import { type FileScope, filesRepo } from "./files.repo";
 import { enqueueBlobDeletes } from "./files-queue";
 
 /** The domain whose files a session reaches; superusers have none (PERMISSION_DENIED). */
@@ -28,32 +32,45 @@ export function fileNameLock(domainId: string, fileType: string, filename: strin
 }
 
 /**
- * POST /api/commonfiles: no body lists the common files; a `device_id` lists that router's files
- * (of one type, and one command's, when given); a common `file_type` alone lists that type.
+ * What POST /api/commonfiles lists for a body: no body, the common files; a `device_id`, that
+ * router's files (of one type, and one command's, when given); a common `file_type` alone, that type.
  */
+async function fileScopeOf(
+  ctx: AppContext,
+  domainId: string,
+  request: CommonFilesRequest,
+): Promise<FileScope> {
+  const fileType = request?.file_type;
+  if (request?.device_id) {
+    if (!(await filesRepo(ctx.db).findDevice(domainId, request.device_id)))
+      throw new AppError("DEVICE_NOT_FOUND");
+    // The device page's "common files" tab shows the domain's common files of that type.
+    if (fileType && isCommonFileType(fileType)) return { deviceId: null, fileType };
+    return { deviceId: request.device_id, fileType, commandId: request.command_id };
+  }
+  if (fileType && !isCommonFileType(fileType)) {
+    throw new AppError("NOT_ENOUGH_PARAMS", "Name the device whose backups, journals or reports to list");
+  }
+  return { deviceId: null, fileType };
+}
+
+/** POST /api/commonfiles: the files of the body's scope (fileScopeOf), newest first. */
 export async function listFiles(
   ctx: AppContext,
   session: SessionContext,
   request: CommonFilesRequest,
 ): Promise<FileDto[]> {
   const domainId = requireFilesDomain(session);
+  const scope = await fileScopeOf(ctx, domainId, request);
   const repo = filesRepo(ctx.db);
-  const fileType = request?.file_type;
-  if (request?.device_id) {
-    if (!(await repo.findDevice(domainId, request.device_id))) throw new AppError("DEVICE_NOT_FOUND");
-    // The device page's "common files" tab shows the domain's common files of that type.
-    if (fileType && isCommonFileType(fileType))
-      return (await repo.listCommonFiles(domainId, fileType)).map(toFileDto);
-    const rows = await repo.listDeviceFiles(domainId, request.device_id, {
-      fileType,
-      commandId: request.command_id,
-    });
-    return rows.map(toFileDto);
-  }
-  if (fileType && !isCommonFileType(fileType)) {
-    throw new AppError("NOT_ENOUGH_PARAMS", "Name the device whose backups, journals or reports to list");
-  }
-  return (await repo.listCommonFiles(domainId, fileType)).map(toFileDto);
+  const rows =
+    scope.deviceId === null
+      ? await repo.listCommonFiles(domainId, scope.fileType as CommonFileType | undefined)
+      : await repo.listDeviceFiles(domainId, scope.deviceId, {
+          fileType: scope.fileType as DeviceFileType | undefined,
+          commandId: scope.commandId,
+        });
+  return rows.map(toFileDto);
 }
 
 /** One file of the session's domain; another domain's id answers FILE_NOT_FOUND like a missing one. */
@@ -158,8 +175,8 @@ export async function deleteFiles(
   });
 }
 
-/** Columns of the files CSV, as the lists show them. */
-const FILES_CSV_COLUMNS = [
+/** Columns of files.csv, as the lists show them. */
+export const FILES_CSV_COLUMNS = [
   "filename",
   "file_type",
   "size",
@@ -169,25 +186,31 @@ const FILES_CSV_COLUMNS = [
   "user",
 ] as const;
 
-/** POST /api/files/export: the list POST /api/commonfiles answers for the same body, as CSV. */
-export async function exportFilesCsv(
+/** POST /api/files/export: what POST /api/commonfiles lists for the same body, a keyset page a yield. */
+export async function* exportFilesRows(
   ctx: AppContext,
   session: SessionContext,
   request: CommonFilesRequest,
-): Promise<string> {
-  const files = await listFiles(ctx, session, request);
-  const lines: CsvCell[][] = [];
-  for (const file of files) {
-    const fields: CsvCell[] = [
-      file.filename,
-      file.file_type,
-      file.size,
-      file.sha256,
-      new Date(file.create_date).toISOString(),
-      file.status,
-      file.metadata.user_name ?? file.metadata.user_id,
-    ];
-    lines.push(fields);
+): AsyncGenerator<CsvCell[][]> {
+  const domainId = requireFilesDomain(session);
+  const scope = await fileScopeOf(ctx, domainId, request);
+  const repo = filesRepo(ctx.db);
+  const pages = keysetPages(
+    (after: string | null, limit) => repo.listFilesAfter(domainId, scope, after, limit),
+    (row) => row.id,
+    CSV_EXPORT_CHUNK,
+  );
+  for await (const rows of pages) {
+    yield rows
+      .map(toFileDto)
+      .map((file) => [
+        file.filename,
+        file.file_type,
+        file.size,
+        file.sha256,
+        new Date(file.create_date).toISOString(),
+        file.status,
+        file.metadata.user_name ?? file.metadata.user_id,
+      ]);
   }
-  return toCsv(FILES_CSV_COLUMNS, lines);
 }

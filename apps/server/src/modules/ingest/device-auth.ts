@@ -1,6 +1,9 @@
 import {
+  CONNECT_REFUSALS,
+  type ConnectRefusal,
   canDevicePublish,
   canDeviceSubscribe,
+  isZeroTouchUsername,
   unsupportedTopicReason,
   verifyDeviceToken,
 } from "@cellfleet/contract";
@@ -12,7 +15,16 @@ import type { RefusalRecorder } from "./refusal-recorder";
 /** The answer to a device's CONNECT: allowed, or the reason it was refused. */
 export type DeviceAuthResult =
   | { ok: true }
-  | { ok: false; reason: "unknown_device" | "no_key" | "bad_token" | "bad_username" };
+  | {
+      ok: false;
+      reason:
+        | "unknown_device"
+        | "no_key"
+        | "bad_token"
+        | "bad_username"
+        | "adoption_pending"
+        | "adoption_rejected";
+    };
 
 /** Checks a device's credentials: client id = username = ident, password = the token of its key. */
 export type DeviceAuthenticator = (
@@ -22,23 +34,38 @@ export type DeviceAuthenticator = (
   peer?: { address: string | undefined },
 ) => Promise<DeviceAuthResult>;
 
+/** The zero-touch path for a CONNECT whose user name is `zt1:…` (modules/zerotouch, docs/device-protocol.md, "Zero-touch join"). */
+export type ZeroTouchCheck = DeviceAuthenticator;
+
+function isConnectRefusal(reason: string): reason is ConnectRefusal {
+  return (CONNECT_REFUSALS as readonly string[]).includes(reason);
+}
+
 /**
- * Device authentication against the devices table (docs/device-protocol.md 2). With a recorder, each
- * refusal is noted under its ident (with the peer's address, never the password) for the device page.
+ * Device authentication against the devices table (docs/device-protocol.md 2), and with `zeroTouch`
+ * the zero-touch path for `zt1:` user names. With a recorder, each refusal of a device's credentials
+ * is noted under its ident (with the peer's address, never the password) for the device page; a
+ * router waiting for adoption is in the adoption list instead.
  */
-export function createDeviceAuthenticator(db: Kysely<DB>, recorder?: RefusalRecorder): DeviceAuthenticator {
-  const check = createCredentialCheck(db);
+export function createDeviceAuthenticator(
+  db: Kysely<DB>,
+  recorder?: RefusalRecorder,
+  zeroTouch?: ZeroTouchCheck,
+): DeviceAuthenticator {
+  const check = createCredentialCheck(db, zeroTouch);
   if (!recorder) return check;
   return async (clientId, username, password, peer) => {
-    const result = await check(clientId, username, password);
-    if (!result.ok) recorder.record(clientId, result.reason, peer?.address);
+    const result = await check(clientId, username, password, peer);
+    if (!result.ok && isConnectRefusal(result.reason))
+      recorder.record(clientId, result.reason, peer?.address);
     return result;
   };
 }
 
-function createCredentialCheck(db: Kysely<DB>): DeviceAuthenticator {
+function createCredentialCheck(db: Kysely<DB>, zeroTouch?: ZeroTouchCheck): DeviceAuthenticator {
   const repo = ingestRepo(db);
-  return async (clientId, username, password) => {
+  return async (clientId, username, password, peer) => {
+    if (zeroTouch && isZeroTouchUsername(username)) return zeroTouch(clientId, username, password, peer);
     if (username !== clientId) return { ok: false, reason: "bad_username" };
     const device = await repo.findDeviceKeyAcrossDomains(clientId);
     if (!device) return { ok: false, reason: "unknown_device" };

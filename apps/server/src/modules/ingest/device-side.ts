@@ -11,6 +11,7 @@ import { type PeriodicJob, startPeriodicJob } from "../../platform/scheduler/lea
 import { prepareExternalBroker } from "../broker-accounts/broker-accounts.start";
 import { runStatusSweep, STATUS_SWEEP_INTERVAL_MS } from "../devices-status/status-sweep.service";
 import { seedDemoFleet, startDemoFleet } from "../setup/demo-fleet";
+import type { ZeroTouchCheck } from "./device-auth";
 import { type DeviceIngest, startDeviceIngest } from "./ingest.runtime";
 import type { CommandStatusHook } from "./ingest.service";
 import type { RefusalRecorder } from "./refusal-recorder";
@@ -41,6 +42,7 @@ export async function startDeviceSide(
     commandStatuses?: CommandStatusHook;
     /** The app's refusal recorder, so the process keeps one. */
     refusals?: RefusalRecorder;
+    zeroTouch?: ZeroTouchCheck;
   },
 ): Promise<DeviceSide> {
   await prepareExternalBroker(config, deps);
@@ -58,6 +60,7 @@ export async function startDeviceSide(
     },
     jobs: deps.jobs,
     commandStatuses: deps.commandStatuses,
+    zeroTouch: deps.zeroTouch,
   });
   deps.log.info(
     { mode: ingest.gateway.mode, url: redactUrl(ingest.gateway.url), tlsPort: ingest.gateway.tlsPort },

@@ -3,7 +3,7 @@ import type { Bus } from "../../platform/bus/bus";
 import type { DB } from "../../platform/db/schema";
 import type { Jobs } from "../../platform/jobs/jobs";
 import { type Gateway, type GatewayOptions, startGateway } from "../../platform/mqtt/gateway";
-import { createDeviceAuthenticator, isDeviceAccessAllowed } from "./device-auth";
+import { createDeviceAuthenticator, isDeviceAccessAllowed, type ZeroTouchCheck } from "./device-auth";
 import {
   type CommandStatusHook,
   createIngestPipeline,
@@ -42,6 +42,8 @@ export interface DeviceIngestOptions {
    * without it the runtime keeps one of its own and closes it with itself.
    */
   refusals?: RefusalRecorder;
+  /** The zero-touch feature's path for `zt1:` user names (embedded broker only). */
+  zeroTouch?: ZeroTouchCheck;
 }
 
 /** The gateway and the ingest pipeline behind it, started and stopped together. */
@@ -79,7 +81,7 @@ export async function startDeviceIngest(options: DeviceIngestOptions): Promise<D
     clientId: options.clientId,
     sharedSubscription: options.sharedSubscription,
     shareGroup: options.shareGroup,
-    authenticate: createDeviceAuthenticator(options.db, refusals),
+    authenticate: createDeviceAuthenticator(options.db, refusals, options.zeroTouch),
     isAllowed: isDeviceAccessAllowed,
     sink: ingest,
     log: options.log,

@@ -4,7 +4,12 @@ import { z } from "zod";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { ERROR_RESPONSES } from "../../platform/http/schemas";
-import { createDeviceAuthenticator, type DeviceAccess, isDeviceAccessAllowed } from "./device-auth";
+import {
+  createDeviceAuthenticator,
+  type DeviceAccess,
+  isDeviceAccessAllowed,
+  type ZeroTouchCheck,
+} from "./device-auth";
 import type { RefusalRecorder } from "./refusal-recorder";
 
 /** The header an external broker sends MQTT_AUTH_SECRET in. */
@@ -63,10 +68,12 @@ export const mqttRoutes: FastifyPluginAsyncZod<{
   ctx: AppContext;
   refusals: RefusalRecorder;
   stats?: MqttStatsSource;
-}> = async (app, { ctx, refusals, stats }) => {
+  /** The zero-touch path for `zt1:` user names (modules/zerotouch), as the embedded broker has it. */
+  zeroTouch?: ZeroTouchCheck;
+}> = async (app, { ctx, refusals, stats, zeroTouch }) => {
   // Refusals the external broker asks about are recorded like the embedded broker's (issue 18), by
   // the process's one recorder (app.ts).
-  const authenticate = createDeviceAuthenticator(ctx.db, refusals);
+  const authenticate = createDeviceAuthenticator(ctx.db, refusals, zeroTouch);
 
   app.post(
     "/mqtt/auth",

@@ -6,7 +6,9 @@ import { createTestApp, type TestApp } from "../../test/test-app";
 import { WATCHDOG_JOB } from "../actions/actions.jobs";
 import { callApi } from "../devices/devices.test-support";
 import { FILE_SWEEP_JOB } from "../files/files.jobs";
+import { LICENSE_REFRESH_ALL_JOB } from "../licences/licences.jobs";
 import { NOTIFY_CLEANUP_JOB, NOTIFY_TIMERS_JOB } from "../notifications/engine/timers";
+import { SCHEDULE_CATCH_UP_JOB } from "../schedules/schedules.jobs";
 import { HISTORY_MAINTENANCE_JOB } from "./history.jobs";
 import { createFeeder, type Feeder, SIM_A, SIM_B } from "./insight.test-support";
 import { checkDataPlans, DATA_PLAN_CHECK_JOB, DATA_PLAN_EVENT_KIND } from "./plans.jobs";
@@ -152,6 +154,8 @@ describe("data plans", () => {
         NOTIFY_TIMERS_JOB,
         NOTIFY_CLEANUP_JOB,
         FILE_SWEEP_JOB,
+        SCHEDULE_CATCH_UP_JOB,
+        LICENSE_REFRESH_ALL_JOB,
       ].sort(),
     );
     expect(await t.jobs.runSchedules()).toEqual([]);
@@ -165,6 +169,8 @@ describe("data plans", () => {
         { kind: NOTIFY_TIMERS_JOB, state: "done" },
         { kind: NOTIFY_CLEANUP_JOB, state: "done" },
         { kind: FILE_SWEEP_JOB, state: "done" },
+        { kind: SCHEDULE_CATCH_UP_JOB, state: "done" },
+        { kind: LICENSE_REFRESH_ALL_JOB, state: "done" },
       ].sort((a, b) => a.kind.localeCompare(b.kind)),
     );
   });

@@ -63,22 +63,39 @@ export function rulesRepo(db: Kysely<DB>) {
     ...row,
     open_incidents: Number(row.open_incidents ?? 0),
   });
+  /** The scope's rules whose name, monitor or provider's name matches `search`. */
+  const searched = (domainId: string | null, search?: string) => {
+    let query = base().where("r.domain_id", domainOp(domainId), domainId);
+    if (search) {
+      const pattern = likePattern(search);
+      query = query.where((eb) =>
+        eb.or([
+          eb("r.name", "ilike", pattern),
+          eb("r.monitor", "ilike", pattern),
+          eb("t.name", "ilike", pattern),
+        ]),
+      );
+    }
+    return query;
+  };
 
   return {
     /** The scope's rules by name; `search` matches the name, the monitor or the provider's name. */
     async findRules(domainId: string | null, search?: string): Promise<RuleWithTransportRow[]> {
-      let query = base().where("r.domain_id", domainOp(domainId), domainId);
-      if (search) {
-        const pattern = likePattern(search);
-        query = query.where((eb) =>
-          eb.or([
-            eb("r.name", "ilike", pattern),
-            eb("r.monitor", "ilike", pattern),
-            eb("t.name", "ilike", pattern),
-          ]),
-        );
-      }
-      const rows = await query.orderBy("r.name").execute();
+      const rows = await searched(domainId, search).orderBy("r.name").execute();
+      return rows.map(withCount);
+    },
+
+    /** The page after the rule named `after`, by name, searched as findRules (exports walk by keyset). */
+    async findRulesAfter(
+      domainId: string | null,
+      search: string | undefined,
+      after: string | null,
+      limit: number,
+    ): Promise<RuleWithTransportRow[]> {
+      let query = searched(domainId, search);
+      if (after !== null) query = query.where("r.name", ">", after);
+      const rows = await query.orderBy("r.name").limit(limit).execute();
       return rows.map(withCount);
     },
 

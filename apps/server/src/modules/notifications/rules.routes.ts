@@ -9,7 +9,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
+import { registerCsvExport } from "../../platform/http/csv-export";
 import { ERROR_RESPONSES, OkSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
+import { exportRulesRows, RULE_CSV_COLUMNS } from "./rules.export";
 import { createRule, deleteRule, getRule, listRules, setRuleActive, updateRule } from "./rules.service";
 
 const RuleIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
@@ -30,6 +32,13 @@ export const rulesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     },
     async (request) => listRules(ctx, requireSession(request), request.body ?? {}),
   );
+
+  registerCsvExport(app, "rules", {
+    body: RuleListRequestSchema,
+    summary: "The rules the list shows for the same search, by name",
+    columns: RULE_CSV_COLUMNS,
+    rows: (session, request) => exportRulesRows(ctx, session, request),
+  });
 
   app.post(
     "/notifications/rule/new",

@@ -213,23 +213,28 @@ export interface UsedScript {
   values: TemplateValues;
 }
 
-/** The latest version of a script or template a command names; a missing one is COMMAND_TEMPLATE_MISSING. */
+/**
+ * The version of a script or template a command names: the latest, or `version` when given (a retry
+ * repeats the version its command used). A missing one is COMMAND_TEMPLATE_MISSING.
+ */
 export async function findUsedScript(
   db: Kysely<DB>,
   domainId: string,
   kind: ScriptKind,
   id: string,
+  version?: number,
 ): Promise<UsedScript> {
   const repo = scriptsRepo(db);
   const row = await repo.find(domainId, kind, id);
-  const version = row ? await repo.version(domainId, row.id, row.version) : undefined;
-  if (!row || !version) throw new AppError("COMMAND_TEMPLATE_MISSING", `No such ${kind}`);
+  const used = row ? await repo.version(domainId, row.id, version ?? row.version) : undefined;
+  if (!row || !used)
+    throw new AppError("COMMAND_TEMPLATE_MISSING", `No such ${kind}${version ? ` version ${version}` : ""}`);
   return {
     id: row.id,
     kind,
     name: row.name,
-    version: row.version,
-    text: version.text,
-    values: version.var_values,
+    version: used.version,
+    text: used.text,
+    values: used.var_values,
   };
 }

@@ -79,6 +79,28 @@ export function accountingUsersRepo(db: Kysely<DB>) {
       return strip(await applyFilter(query, filter).execute());
     },
 
+    /** The page after the username `after` of one domain's users (null: the superusers), by username. */
+    async listUsersAfter(
+      domainId: string | null,
+      filter: UserListFilter,
+      after: string | null,
+      limit: number,
+    ): Promise<AccountingUserRow[]> {
+      let query = selectUsers().where("users.domain_id", domainOp(domainId), domainId);
+      if (after !== null) query = query.where("users.username", ">", after);
+      return strip(await applyFilter(query, filter).limit(limit).execute());
+    },
+
+    /** As listUsersAfter, over every domain, superusers included. */
+    async listUsersAfterAcrossDomains(
+      filter: UserListFilter,
+      after: string | null,
+      limit: number,
+    ): Promise<AccountingUserRow[]> {
+      const query = after === null ? selectUsers() : selectUsers().where("users.username", ">", after);
+      return strip(await applyFilter(query, filter).limit(limit).execute());
+    },
+
     /** Every user of every domain, superusers included (the superuser's users list). */
     async listUsersAcrossDomains(filter: UserListFilter): Promise<AccountingUserRow[]> {
       return strip(await applyFilter(selectUsers(), filter).execute());

@@ -12,8 +12,10 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
+import { registerCsvExport } from "../../platform/http/csv-export";
 import { ERROR_RESPONSES, OkSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
 import { hasFields, savesWhenFields, UserIdParamsSchema } from "../accounting/accounting.shared";
+import { exportUsersRows, USER_CSV_COLUMNS } from "./users.export";
 import {
   listSuperusers,
   listUsers,
@@ -39,6 +41,13 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     },
     async (request) => ({ items: await listUsers(ctx, requireSession(request), request.body ?? {}) }),
   );
+
+  registerCsvExport(app, "users", {
+    body: UserListRequestSchema,
+    summary: "The users the list shows for the same body, by username",
+    columns: USER_CSV_COLUMNS,
+    rows: (session, request) => exportUsersRows(ctx, session, request),
+  });
 
   app.post(
     "/user/new",

@@ -15,7 +15,7 @@ export interface WebActionFilter {
 
 /** Reads of the audit log (writes are platform/audit's). */
 export function webActionsRepo(db: Kysely<DB>) {
-  function select(filter: WebActionFilter) {
+  function select(filter: WebActionFilter, after: string | null = null) {
     let query = db
       .selectFrom("web_actions")
       .leftJoin("domains", "domains.id", "web_actions.domain_id")
@@ -33,6 +33,11 @@ export function webActionsRepo(db: Kysely<DB>) {
         sql<boolean>`(lower(web_actions.author) like ${pattern} or lower(web_actions.action) like ${pattern} or lower(coalesce(web_actions.client_ip, '')) like ${pattern} or lower(web_actions.info::text) like ${pattern})`,
       );
     }
+    if (after !== null)
+      // The cursor row's own time, read back: a JS Date would cut the stored microseconds.
+      query = query.where(
+        sql<boolean>`(web_actions.create_time, web_actions.id) < (select c.create_time, c.id from web_actions c where c.id = ${after}::bigint)`,
+      );
     return query.orderBy("web_actions.create_time", "desc").orderBy("web_actions.id", "desc");
   }
 
@@ -49,6 +54,24 @@ export function webActionsRepo(db: Kysely<DB>) {
     /** Every entry of every domain and of the superusers, newest first. */
     async listWebActionsAcrossDomains(filter: WebActionFilter, page: { limit: number; offset: number }) {
       return select(filter).limit(page.limit).offset(page.offset).execute();
+    },
+
+    /** The domain's page after the entry `after` (an id), in the same order: exports walk by keyset. */
+    async listWebActionsAfter(
+      domainId: string,
+      filter: WebActionFilter,
+      after: string | null,
+      limit: number,
+    ) {
+      return select(filter, after)
+        .where("web_actions.domain_id", domainOp(domainId), domainId)
+        .limit(limit)
+        .execute();
+    },
+
+    /** As listWebActionsAfter, over every domain and the superusers. */
+    async listWebActionsAfterAcrossDomains(filter: WebActionFilter, after: string | null, limit: number) {
+      return select(filter, after).limit(limit).execute();
     },
   };
 }

@@ -1,14 +1,15 @@
 import {
+  WEB_ACTIONS_CSV_COLUMNS,
   WebActionsAnswerSchema,
   WebActionsExportRequestSchema,
   WebActionsRequestSchema,
 } from "@cellfleet/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
+import { registerCsvExport } from "../../platform/http/csv-export";
 import { ERROR_RESPONSES } from "../../platform/http/schemas";
-import { exportWebActions, listWebActions } from "./web-actions.service";
+import { exportWebActionsRows, listWebActions } from "./web-actions.service";
 
 /** The audit log: superusers read all of it, admins their domain's. */
 export const webActionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -32,23 +33,10 @@ export const webActionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
     }),
   );
 
-  app.post(
-    "/web_actions/export",
-    {
-      schema: {
-        tags: ["web actions"],
-        summary: "The filtered audit log as CSV (web_actions.csv)",
-        body: WebActionsExportRequestSchema.nullish(),
-        response: { 200: z.string(), ...ERROR_RESPONSES },
-      },
-      config: { permission: "logs.view" },
-    },
-    async (request, reply) => {
-      const csv = await exportWebActions(ctx, requireSession(request), request.body ?? {});
-      return reply
-        .type("text/csv; charset=utf-8")
-        .header("content-disposition", 'attachment; filename="web_actions.csv"')
-        .send(csv);
-    },
-  );
+  registerCsvExport(app, "logs", {
+    body: WebActionsExportRequestSchema,
+    summary: "The filtered audit log, newest first",
+    columns: WEB_ACTIONS_CSV_COLUMNS,
+    rows: (session, request) => exportWebActionsRows(ctx, session, request),
+  });
 };

@@ -1,16 +1,14 @@
 import {
-  WEB_ACTIONS_CSV_COLUMNS,
+  CSV_EXPORT_CHUNK,
   type WebAction,
   type WebActionsExportRequest,
   type WebActionsRequest,
 } from "@cellfleet/contract";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
-import { toCsv } from "../../platform/http/csv";
+import type { CsvCell } from "../../platform/http/csv";
+import { keysetPages } from "../../platform/http/csv-export";
 import { type WebActionFilter, type WebActionRow, webActionsRepo } from "./web-actions.repo";
-
-/** The archive holds at most this many entries. */
-export const EXPORT_MAX_ROWS = 100_000;
 
 function toWebAction(row: WebActionRow): WebAction {
   return {
@@ -67,23 +65,35 @@ export async function listWebActions(
   return list(ctx, session, toFilter(ctx, request), { limit: request.limit, offset: request.offset });
 }
 
-/** POST /api/web_actions/export: the filtered log as CSV (RFC 4180, CRLF line ends). */
-export async function exportWebActions(
+/** POST /api/web_actions/export: the filtered log, a keyset page of rows a yield. */
+export async function* exportWebActionsRows(
   ctx: AppContext,
   session: SessionContext,
   request: WebActionsExportRequest,
-): Promise<string> {
-  const entries = await list(ctx, session, toFilter(ctx, request), { limit: EXPORT_MAX_ROWS, offset: 0 });
-  // The author and the info are what people typed: the CSV module guards them against formulas.
-  return toCsv(
-    WEB_ACTIONS_CSV_COLUMNS,
-    entries.map((entry) => [
-      entry.author,
-      entry.action,
-      entry.status,
-      new Date(entry.create_time).toISOString(),
-      entry.client_ip ?? "",
-      JSON.stringify(entry.info),
-    ]),
+): AsyncGenerator<CsvCell[][]> {
+  const repo = webActionsRepo(ctx.db);
+  const filter = toFilter(ctx, request);
+  // Superusers (no domain of their own) read every domain's log; admins only their own domain's.
+  const { domainId } = session;
+  const pages = keysetPages(
+    (after: string | null, limit) =>
+      domainId === null
+        ? repo.listWebActionsAfterAcrossDomains(filter, after, limit)
+        : repo.listWebActionsAfter(domainId, filter, after, limit),
+    (row) => String(row.id),
+    CSV_EXPORT_CHUNK,
   );
+  // The author and the info are what people typed: the CSV module guards them against formulas.
+  for await (const rows of pages) {
+    yield rows
+      .map(toWebAction)
+      .map((entry) => [
+        entry.author,
+        entry.action,
+        entry.status,
+        new Date(entry.create_time).toISOString(),
+        entry.client_ip ?? "",
+        JSON.stringify(entry.info),
+      ]);
+  }
 }

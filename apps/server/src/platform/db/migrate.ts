@@ -18,6 +18,9 @@ import * as m0017 from "./migrations/0017_gateway_epochs";
 import * as m0018 from "./migrations/0018_first_user";
 import * as m0019 from "./migrations/0019_settings";
 import * as m0020 from "./migrations/0020_scripts_templates";
+import * as m0021 from "./migrations/0021_schedule_rules";
+import * as m0024 from "./migrations/0024_licences";
+import * as m0025 from "./migrations/0025_zero_touch";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -42,6 +45,9 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0018_first_user": m0018,
   "0019_settings": m0019,
   "0020_scripts_templates": m0020,
+  "0021_schedule_rules": m0021,
+  "0024_licences": m0024,
+  "0025_zero_touch": m0025,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,4 +1,10 @@
-import type { ActionStatus, ExecutionCounts, ExecutionStatus } from "@cellfleet/contract";
+import type {
+  ActionStatus,
+  ExecutionCounts,
+  ExecutionStatus,
+  ScheduleClass,
+  ScheduleRegular,
+} from "@cellfleet/contract";
 import type { ColumnType, Generated } from "kysely";
 
 type Timestamp = ColumnType<Date, Date, Date>;
@@ -33,6 +39,28 @@ export interface CommandsTable {
   script_kind: ColumnType<string | null, string | null | undefined, string | null>;
   script_name: ColumnType<string | null, string | null | undefined, string | null>;
   script_version: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The schedule rule and occurrence that made it, unique together (0021_schedule_rules). */
+  schedule_rule_id: ColumnType<string | null, string | null | undefined, string | null>;
+  schedule_occurrence: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** Backup and journal schedule rules (0021_schedule_rules). */
+export interface ScheduleRulesTable {
+  id: string;
+  domain_id: string;
+  type: ScheduleClass;
+  name: string;
+  active: boolean;
+  regular: Jsonb<ScheduleRegular>;
+  time_zone: string;
+  active_for: "all" | "group";
+  tags: Jsonb<string[]>;
+  copies: number;
+  next_run: Timestamp | null;
+  last_run: Timestamp | null;
+  last_command_id: string | null;
+  create_time: Timestamp;
+  update_time: Timestamp;
 }
 
 /** One router's execution of a command (0015_actions). */

@@ -4,6 +4,7 @@ import type {
   CommandExecutionsTable,
   CommandsTable,
   CommandTypesTable,
+  ScheduleRulesTable,
   ScriptsTable,
   ScriptVersionsTable,
 } from "./schema-actions";
@@ -20,6 +21,7 @@ import type {
   SimUsageTable,
   TagPlansTable,
 } from "./schema-insight";
+import type { LicensesTable } from "./schema-licenses";
 import type {
   NotificationDeliveriesTable,
   NotificationDeliveryAttemptsTable,
@@ -30,6 +32,7 @@ import type {
   NotificationRulesTable,
   NotificationTransportsTable,
 } from "./schema-notifications";
+import type { ZeroTouchAdoptionsTable, ZeroTouchConfigsTable } from "./schema-zerotouch";
 
 /** timestamptz: read as Date, written as Date. */
 type Timestamp = ColumnType<Date, Date, Date>;
@@ -197,6 +200,8 @@ export interface DevicesTable {
   has_journals: Generated<boolean>;
   meta: ColumnType<Record<string, unknown>, string | undefined, string>;
   create_time: TimestampDefault;
+  /** The zero-touch configuration it joined through; null when created by hand (0025_zero_touch). */
+  zero_touch_config_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The latest state per device and collect type. */
@@ -321,6 +326,8 @@ export interface DB {
   command_executions: CommandExecutionsTable;
   command_types: CommandTypesTable;
   scripts: ScriptsTable;
+  zero_touch_configs: ZeroTouchConfigsTable;
+  zero_touch_adoptions: ZeroTouchAdoptionsTable;
   script_versions: ScriptVersionsTable;
   device_collects: DeviceCollectsTable;
   collect_history: CollectHistoryTable;
@@ -351,6 +358,8 @@ export interface DB {
   tag_plans: TagPlansTable;
   gateway_refusals: GatewayRefusalsTable;
   event_types: EventTypesTable;
+  licenses: LicensesTable;
+  schedule_rules: ScheduleRulesTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;

@@ -17,6 +17,10 @@ export const REFUSAL_REASONS = [
   "unsupported_topic",
   /** A CONNECT of an MQTT version the embedded broker does not speak (MQTT 5): CONNACK 0x84. */
   "unsupported_protocol",
+  /** A zero-touch router its configuration did not match: it waits in the adoption list (modules/zerotouch). */
+  "adoption_pending",
+  /** A zero-touch router an admin rejected: refused until accepted. */
+  "adoption_rejected",
 ] as const;
 /** One of {@link REFUSAL_REASONS}. */
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];

@@ -1,6 +1,8 @@
-import { cleanup, render, screen } from "@testing-library/react";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { setLocale } from "../../app/i18n";
+import { sessionStore } from "../../app/session/sessionStore";
+import { TEST_USER } from "../../test/fixtures";
 import { PageTitle } from "../PageTitle";
 import { ListCard } from "./ListCard";
 
@@ -33,5 +35,40 @@ describe("ListCard under a page title", () => {
       </>,
     );
     expect(screen.getByTestId("list-card-title").textContent).toBe("Events of the domain");
+  });
+});
+
+describe("ListCard's CSV export", () => {
+  beforeAll(() => setLocale("en"));
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it("downloads the section's export with the list's filters, saved under the section's name", async () => {
+    sessionStore.set(TEST_USER);
+    const fetch = vi.fn(
+      async () => new Response("create_time\r\n", { headers: { "Content-Type": "text/csv" } }),
+    );
+    vi.stubGlobal("fetch", fetch);
+    URL.createObjectURL = vi.fn(() => "blob:x");
+    URL.revokeObjectURL = vi.fn();
+    const saved: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      saved.push(this.download);
+    });
+    render(
+      <ListCard title="Events" csvExport={{ section: "events", body: { unread: true } }}>
+        <p>rows</p>
+      </ListCard>,
+    );
+    fireEvent.click(screen.getByRole("button", { name: "Download CSV" }));
+    await waitFor(() => expect(saved).toEqual(["events.csv"]));
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe("/api/events/export");
+    expect(JSON.parse(String(init.body))).toMatchObject({ unread: true });
+    click.mockRestore();
   });
 });

@@ -10,6 +10,7 @@ import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { isSameTitle, usePageTitle } from "../PageTitle";
+import { type CsvExportSpec, useCsvExport } from "./useCsvExport";
 
 interface ListCardProps {
   title: string;
@@ -29,6 +30,8 @@ interface ListCardProps {
   /** The paginator under the table. */
   footer?: ReactNode;
   isDownloading?: boolean;
+  /** The list's CSV export: the download button runs it with these filters (instead of onDownload). */
+  csvExport?: CsvExportSpec;
 }
 
 /**
@@ -41,6 +44,9 @@ export function ListCard(props: ListCardProps) {
   const { t } = useTranslation();
   // The page's heading already names the list: the card keeps only its count line.
   const isTitleRepeated = isSameTitle(usePageTitle(), props.title);
+  const csvExport = useCsvExport(props.csvExport);
+  const onDownload = props.onDownload ?? csvExport.onDownload;
+  const isDownloading = props.isDownloading ?? csvExport.isDownloading;
   return (
     <Card variant="outlined" data-testid="list-card">
       <Stack direction="row" sx={{ alignItems: "center", gap: 1, px: 2, pt: 1.5, pb: 1 }}>
@@ -64,14 +70,10 @@ export function ListCard(props: ListCardProps) {
             </IconButton>
           </Tooltip>
         ) : null}
-        {props.onDownload ? (
+        {onDownload ? (
           <Tooltip title={t("fleet.list.download")}>
             <span>
-              <IconButton
-                aria-label={t("fleet.list.download")}
-                onClick={props.onDownload}
-                disabled={props.isDownloading}
-              >
+              <IconButton aria-label={t("fleet.list.download")} onClick={onDownload} disabled={isDownloading}>
                 <DownloadIcon />
               </IconButton>
             </span>

@@ -15,7 +15,8 @@ interface ListPaginatorProps {
   page: number;
   pageSize: number;
   onPageChange: (page: number) => void;
-  onPageSizeChange: (size: number) => void;
+  /** Without it the page size is fixed (the settings' action types: 3 rows, spec section 9). */
+  onPageSizeChange?: (size: number) => void;
 }
 
 /** The list card's paginator: up to three page buttons, first/last, and page sizes 10/50/100. */
@@ -31,22 +32,26 @@ export function ListPaginator({ total, page, pageSize, onPageChange, onPageSizeC
       data-testid="list-paginator"
       sx={{ alignItems: "center", justifyContent: "flex-end", flexWrap: "wrap", gap: 1, px: 2, py: 1 }}
     >
-      <Typography variant="body2" color="text.secondary">
-        {t("fleet.list.rowsPerPage")}
-      </Typography>
-      <Select
-        size="small"
-        variant="standard"
-        value={pageSize}
-        inputProps={{ "aria-label": t("fleet.list.rowsPerPage") }}
-        onChange={(event) => onPageSizeChange(Number(event.target.value))}
-      >
-        {PAGE_SIZE_OPTIONS.map((size) => (
-          <MenuItem key={size} value={size}>
-            {size}
-          </MenuItem>
-        ))}
-      </Select>
+      {onPageSizeChange ? (
+        <>
+          <Typography variant="body2" color="text.secondary">
+            {t("fleet.list.rowsPerPage")}
+          </Typography>
+          <Select
+            size="small"
+            variant="standard"
+            value={pageSize}
+            inputProps={{ "aria-label": t("fleet.list.rowsPerPage") }}
+            onChange={(event) => onPageSizeChange(Number(event.target.value))}
+          >
+            {PAGE_SIZE_OPTIONS.map((size) => (
+              <MenuItem key={size} value={size}>
+                {size}
+              </MenuItem>
+            ))}
+          </Select>
+        </>
+      ) : null}
       <Typography variant="body2" color="text.secondary" sx={{ mx: 1 }}>
         {t("fleet.list.range", { from, to, total })}
       </Typography>

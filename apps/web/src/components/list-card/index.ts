@@ -10,4 +10,5 @@ export { SearchBox } from "./SearchBox";
 export { pushSearchHistory } from "./searchHistory";
 export { TagsInput } from "./TagsInput";
 export { suggestTags, tagHint } from "./tagSuggestions";
+export { type CsvExportSpec, useCsvExport } from "./useCsvExport";
 export { useListState } from "./useListState";

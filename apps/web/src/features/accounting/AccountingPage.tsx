@@ -4,7 +4,9 @@ import GroupIcon from "@mui/icons-material/Group";
 import HistoryIcon from "@mui/icons-material/History";
 import NotificationsIcon from "@mui/icons-material/Notifications";
 import PolicyIcon from "@mui/icons-material/Policy";
+import RouterIcon from "@mui/icons-material/Router";
 import SupervisorAccountIcon from "@mui/icons-material/SupervisorAccount";
+import VerifiedUserIcon from "@mui/icons-material/VerifiedUser";
 import WorkHistoryIcon from "@mui/icons-material/WorkHistory";
 import Card from "@mui/material/Card";
 import CardActionArea from "@mui/material/CardActionArea";
@@ -21,7 +23,16 @@ import { useSession } from "../../app/session/useSession";
 import { PageTitle } from "../../components/PageTitle";
 import { hubCountsQueryOptions } from "./hub.queries";
 
-type HubEntry = "domains" | "superusers" | "users" | "policies" | "logs" | "jobs" | "notifications";
+type HubEntry =
+  | "domains"
+  | "superusers"
+  | "users"
+  | "policies"
+  | "logs"
+  | "jobs"
+  | "licenses"
+  | "notifications"
+  | "zeroTouch";
 
 /** A card may also need a plugin of the person's (spec section 6: policies need accounting). */
 const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
@@ -31,11 +42,13 @@ const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
   { name: "policies", icon: <PolicyIcon fontSize="large" color="primary" />, plugin: "accounting" },
   { name: "logs", icon: <HistoryIcon fontSize="large" color="primary" /> },
   { name: "jobs", icon: <WorkHistoryIcon fontSize="large" color="primary" /> },
+  { name: "licenses", icon: <VerifiedUserIcon fontSize="large" color="primary" /> },
   {
     name: "notifications",
     icon: <NotificationsIcon fontSize="large" color="primary" />,
     plugin: "notification",
   },
+  { name: "zeroTouch", icon: <RouterIcon fontSize="large" color="primary" /> },
 ];
 
 function routeOf(name: RouteName) {

@@ -1,4 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
+import { getLicenses } from "../licenses/licenses.queries";
 import { getDomains } from "./domains/domains.queries";
 import { accountingKeys } from "./keys";
 import { getPolicies } from "./policies/policies.queries";
@@ -10,6 +11,7 @@ const COUNTERS: Record<string, (signal?: AbortSignal) => Promise<number>> = {
   superusers: async (signal) => (await getSuperusers({}, signal)).length,
   users: async (signal) => (await getUsers({}, signal)).items.length,
   policies: async (signal) => (await getPolicies({}, signal)).length,
+  licenses: async (signal) => (await getLicenses(signal)).items.length,
 };
 
 /**

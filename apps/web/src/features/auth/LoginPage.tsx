@@ -9,28 +9,42 @@ import IconButton from "@mui/material/IconButton";
 import InputAdornment from "@mui/material/InputAdornment";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useMutation } from "@tanstack/react-query";
-import { lazy, Suspense, useState } from "react";
-import { useForm } from "react-hook-form";
+import { type FormEvent, lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useSearchParams } from "react-router";
 import { isApiError } from "../../app/api/ApiError";
 import { apiErrorText } from "../../app/api/handleTransportError";
+import { loadConsoleTexts } from "../../app/i18n";
 import { formError, notice } from "../../app/messages/texts";
 import { signIn } from "../../app/session/session.api";
-import { ResetPasswordForm } from "./ResetPasswordForm";
+import { LoginField } from "./LoginField";
 
 // Fetched on the first "Forgot password?" click, then kept mounted so it closes with its animation:
-// /login's start-up bundle carries no dialog (ADR 018).
-const ResetPasswordDialog = lazy(async () => ({
-  default: (await import("./ResetPasswordDialog")).ResetPasswordDialog,
-}));
+// /login's start-up bundle carries no dialog (ADR 018). Both forms speak console texts.
+const ResetPasswordDialog = lazy(async () => {
+  const [module] = await Promise.all([import("./ResetPasswordDialog"), loadConsoleTexts()]);
+  return { default: module.ResetPasswordDialog };
+});
+// Only the e-mailed link (`?reset=`) shows it.
+const ResetPasswordForm = lazy(async () => {
+  const [module] = await Promise.all([import("./ResetPasswordForm"), loadConsoleTexts()]);
+  return { default: module.ResetPasswordForm };
+});
 
 interface LoginForm {
   username: string;
   password: string;
+}
+type LoginErrors = Partial<Record<keyof LoginForm, string>>;
+
+/** Both fields are required (blank counts as empty). */
+function validateLogin(values: LoginForm): LoginErrors {
+  const errors: LoginErrors = {};
+  if (values.username.trim().length === 0) errors.username = formError("required");
+  if (values.password.trim().length === 0) errors.password = formError("required");
+  return errors;
 }
 
 /**
@@ -55,31 +69,50 @@ export function LoginPage() {
   const [isPasswordShown, setPasswordShown] = useState(false);
   const [isResetOpen, setResetOpen] = useState(false);
   const [hasResetOpened, setHasResetOpened] = useState(false);
-  const form = useForm<LoginForm>({ defaultValues: { username: "", password: "" } });
-  const login = useMutation({ mutationFn: (values: LoginForm) => signIn(values) });
-  const { errors } = form.formState;
+  // Two required fields need no form library: it would be 13.6 kB of /login's start-up (ADR 018).
+  // As before, the fields are checked on submit, and again on every change once submitted.
+  const [values, setValues] = useState<LoginForm>({ username: "", password: "" });
+  const [isSubmitted, setSubmitted] = useState(false);
+  const [errors, setErrors] = useState<LoginErrors>({});
+  const login = useMutation({ mutationFn: (input: LoginForm) => signIn(input) });
+  const change = (field: keyof LoginForm) => (event: { target: { value: string } }) => {
+    const next = { ...values, [field]: event.target.value };
+    setValues(next);
+    if (isSubmitted) setErrors(validateLogin(next));
+  };
 
   if (resetCode !== null) {
     return (
       <Stack sx={{ alignItems: "center", mt: { xs: 2, sm: 6 } }}>
         <Card sx={{ width: "100%", maxWidth: 420 }} elevation={3}>
           <CardContent>
-            <ResetPasswordForm
-              code={resetCode}
-              onDone={(username) => {
-                if (username) form.setValue("username", username);
-                setParams({}, { replace: true });
-              }}
-            />
+            <Suspense fallback={null}>
+              <ResetPasswordForm
+                code={resetCode}
+                onDone={(username) => {
+                  if (username) setValues((current) => ({ ...current, username }));
+                  setParams({}, { replace: true });
+                }}
+              />
+            </Suspense>
           </CardContent>
         </Card>
       </Stack>
     );
   }
 
-  const handleSubmit = form.handleSubmit((values) =>
-    login.mutate({ username: values.username.trim(), password: values.password }),
-  );
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    const found = validateLogin(values);
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      const first = Object.keys(found)[0];
+      (event.currentTarget as HTMLFormElement).querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus();
+      return;
+    }
+    login.mutate({ username: values.username.trim(), password: values.password });
+  };
 
   return (
     <Stack sx={{ alignItems: "center", mt: { xs: 2, sm: 6 } }}>
@@ -90,40 +123,34 @@ export function LoginPage() {
               {t("login.title")}
             </Typography>
             {login.isError ? <LoginError error={login.error} /> : null}
-            <TextField
+            <LoginField
+              name="username"
               label={t("login.username")}
               autoComplete="username"
               autoFocus
-              error={Boolean(errors.username)}
-              helperText={errors.username?.message}
-              {...form.register("username", {
-                validate: (value) => value.trim().length > 0 || formError("required"),
-              })}
+              value={values.username}
+              onChange={change("username")}
+              error={errors.username}
             />
-            <TextField
+            <LoginField
+              name="password"
               label={t("login.password")}
               type={isPasswordShown ? "text" : "password"}
               autoComplete="current-password"
-              error={Boolean(errors.password)}
-              helperText={errors.password?.message}
-              {...form.register("password", {
-                validate: (value) => value.trim().length > 0 || formError("required"),
-              })}
-              slotProps={{
-                input: {
-                  endAdornment: (
-                    <InputAdornment position="end">
-                      <IconButton
-                        aria-label={isPasswordShown ? t("login.hidePassword") : t("login.showPassword")}
-                        onClick={() => setPasswordShown((shown) => !shown)}
-                        edge="end"
-                      >
-                        {isPasswordShown ? <VisibilityOff /> : <Visibility />}
-                      </IconButton>
-                    </InputAdornment>
-                  ),
-                },
-              }}
+              value={values.password}
+              onChange={change("password")}
+              error={errors.password}
+              endAdornment={
+                <InputAdornment position="end">
+                  <IconButton
+                    aria-label={isPasswordShown ? t("login.hidePassword") : t("login.showPassword")}
+                    onClick={() => setPasswordShown((shown) => !shown)}
+                    edge="end"
+                  >
+                    {isPasswordShown ? <VisibilityOff /> : <Visibility />}
+                  </IconButton>
+                </InputAdornment>
+              }
             />
             <Button type="submit" variant="contained" size="large" loading={login.isPending}>
               {t("login.enter")}

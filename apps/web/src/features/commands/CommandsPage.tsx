@@ -48,6 +48,7 @@ export function CommandsPage() {
         title={t("commands.title")}
         subtitle={commands.data ? t("commands.loaded", { count: all.length }) : undefined}
         onReload={() => void commands.refetch()}
+        csvExport={{ section: "commands", body: filter }}
         onAdd={offers("commands.create") ? () => void navigate("/commands/new") : undefined}
         filters={
           <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1 }}>

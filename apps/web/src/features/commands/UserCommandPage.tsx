@@ -8,7 +8,7 @@ import TextField from "@mui/material/TextField";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate, useParams } from "react-router";
+import { useLocation, useNavigate, useParams } from "react-router";
 import { apiErrorText } from "../../app/api/handleTransportError";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
@@ -22,12 +22,14 @@ export function UserCommandPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { command_id: id = "new" } = useParams();
+  // Opened from the settings' list, it goes back there; otherwise to the new command form.
+  const back = (useLocation().state as { back?: string } | null)?.back ?? "/commands/new";
   const types = useQuery(commandTypesQueryOptions());
   const [type, setType] = useState("");
   const [command, setCommand] = useState("");
   const done = () => {
     void queryClient.invalidateQueries({ queryKey: commandsKeys.types() });
-    void navigate("/commands/new");
+    void navigate(back);
   };
   const create = useMutation({ mutationFn: createCommandType, onSuccess: done });
   const remove = useMutation({ mutationFn: deleteCommandType, onSuccess: done });

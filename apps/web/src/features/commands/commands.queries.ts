@@ -8,12 +8,14 @@ import { eventsKeys } from "../events/keys";
 import {
   actOnCommand,
   createCommand,
+  deleteCommandType,
   getCommand,
   getCommands,
   getCommandTypes,
   getReport,
   getReports,
 } from "./commands.api";
+import { deleteEach } from "./commandTypes";
 import { commandsKeys } from "./keys";
 
 /** The commands list with its facets (status, type). */
@@ -51,6 +53,18 @@ export function reportQueryOptions(deviceId: string, reportId: string) {
 
 export function commandTypesQueryOptions() {
   return queryOptions({ queryKey: commandsKeys.types(), queryFn: ({ signal }) => getCommandTypes(signal) });
+}
+
+/**
+ * Deletes custom command types (one or the checked ones, after the two-step confirm), then reloads
+ * the types; the transport has shown each refusal already.
+ */
+export function useDeleteCommandTypes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (ids: readonly string[]) => deleteEach(ids, deleteCommandType),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: commandsKeys.types() }),
+  });
 }
 
 /** Replaces rows by id in a cached list, keeping its order; new commands go first. */

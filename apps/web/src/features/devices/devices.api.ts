@@ -20,7 +20,8 @@ import {
   TagFrequencySchema,
   type UpdateDevice,
 } from "@cellfleet/contract";
-import { apiDownload, apiRequest, apiStream } from "../../app/api/http";
+import { downloadCsvExport } from "../../app/api/csvExport";
+import { apiRequest, apiStream } from "../../app/api/http";
 
 /** A device list page as it streams in: the header, the rows read so far, and the facets at the end. */
 export interface DeviceListPage {
@@ -70,7 +71,7 @@ export async function getDeviceList(
 
 /** POST /api/devices/export: the filtered list as CSV, saved as devices.csv. */
 export function downloadDevices(request: DeviceListRequest): Promise<void> {
-  return apiDownload("/api/devices/export", "devices.csv", { body: { ...request } });
+  return downloadCsvExport("devices", request);
 }
 
 /** POST /api/dashboard/: device totals by status. */

@@ -90,6 +90,7 @@ export function EventsPage() {
         title={t("fleet.events.title")}
         subtitle={events.data ? t("fleet.events.loaded", { count: all.length }) : undefined}
         onReload={() => void events.refetch()}
+        csvExport={{ section: "events", body: filter }}
         actions={
           <Button
             size="small"

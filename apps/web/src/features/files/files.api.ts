@@ -5,6 +5,7 @@ import {
   FileListSchema,
   FileSchema,
 } from "@cellfleet/contract";
+import { downloadCsvExport } from "../../app/api/csvExport";
 import { apiDownload, apiRequest, apiUpload } from "../../app/api/http";
 
 /** POST /api/commonfiles: common files (no body) or a router's files. */
@@ -54,7 +55,7 @@ export function downloadFile(file: Pick<FileDto, "_id" | "filename">): Promise<v
 
 /** POST /api/files/export: the list as CSV, saved as files.csv. */
 export function exportFiles(request: CommonFilesRequest): Promise<void> {
-  return apiDownload("/api/files/export", "files.csv", { body: request ? { ...request } : {} });
+  return downloadCsvExport("files", request ?? {});
 }
 
 /** Uploads a common file to `path` (POST /api/file/{kind} or the base upload URL), reporting bytes sent. */

@@ -6,13 +6,16 @@ import { notice } from "../../app/messages/texts";
 import { useOffers } from "../../app/session/useOffers";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
+import { ScheduleRulesCard } from "../schedules/components/ScheduleRulesCard";
+import { CommandTypesCard } from "./components/CommandTypesCard";
 import { DomainSettingsForm } from "./components/DomainSettingsForm";
 import { EventTypesCard } from "./components/EventTypesCard";
 import { domainSettingsQueryOptions } from "./settings.queries";
 
 /**
- * /settings (spec section 2): the domain's status thresholds and saved copies, and the event types.
- * The schedule rule tables and the custom action types join this column as their features land.
+ * /settings (spec section 2): the domain's status thresholds and saved copies, the backup and journal
+ * rule tables (admins: only they load the crontab), the custom action types (helpers and admins;
+ * admins change them) and the event types.
  * Superusers have no domain settings (no menu entry; typed in, the page says access is denied).
  */
 export function SettingsPage() {
@@ -29,6 +32,15 @@ export function SettingsPage() {
           <QueryState query={settings}>
             {(data) => <DomainSettingsForm settings={data} isReadOnly={isReadOnly} />}
           </QueryState>
+          {offers("crontab.view") ? (
+            <>
+              <ScheduleRulesCard type="backup" />
+              <ScheduleRulesCard type="journal" />
+            </>
+          ) : null}
+          {offers("commandTypes.view") ? (
+            <CommandTypesCard mayManage={offers("commandTypes.manage")} />
+          ) : null}
           <EventTypesCard isReadOnly={isReadOnly} />
         </Stack>
       ) : (

@@ -76,6 +76,7 @@ export function DomainsPage() {
         onAdd={() => navigate("/domains/new")}
         emptyText={t("accounting.domains.empty")}
         testId="domains-table"
+        csvExport={{ section: "domains", body: state.search ? { search: state.search } : {} }}
       />
     </>
   );

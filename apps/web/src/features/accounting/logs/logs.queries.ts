@@ -6,7 +6,8 @@ import {
   type WebActionsRequest,
 } from "@cellfleet/contract";
 import { infiniteQueryOptions, keepPreviousData } from "@tanstack/react-query";
-import { apiDownload, apiRequest } from "../../../app/api/http";
+import { downloadCsvExport } from "../../../app/api/csvExport";
+import { apiRequest } from "../../../app/api/http";
 import type { DateRange } from "../../../components/date-range/dateRange";
 import { accountingKeys } from "../keys";
 
@@ -61,5 +62,5 @@ export function logsQueryOptions(filter: LogFilter) {
 
 /** POST /api/web_actions/export: the archive of the filtered log as web_actions.csv. */
 export function downloadWebActions(filter: LogFilter): Promise<void> {
-  return apiDownload("/api/web_actions/export", "web_actions.csv", { body: { ...logFilterBody(filter) } });
+  return downloadCsvExport("logs", logFilterBody(filter));
 }

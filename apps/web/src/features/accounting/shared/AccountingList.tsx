@@ -10,6 +10,7 @@ import { useTranslation } from "react-i18next";
 import {
   ActiveFilterChips,
   activeFilters,
+  type CsvExportSpec,
   clampPage,
   initialListState,
   ListCard,
@@ -41,6 +42,8 @@ interface AccountingListProps<T> {
   onAdd?: () => void;
   emptyText: string;
   testId: string;
+  /** The list's CSV export with its filters: the card's download button. */
+  csvExport?: CsvExportSpec;
   /** The line under the title; the row count unless given. */
   subtitle?: ReactNode;
 }
@@ -95,6 +98,7 @@ export function AccountingList<T>(props: AccountingListProps<T>) {
   return (
     <ListCard
       title={props.title}
+      csvExport={props.csvExport}
       subtitle={
         props.subtitle ?? (query.data ? t("accounting.list.total", { count: rows.length }) : undefined)
       }

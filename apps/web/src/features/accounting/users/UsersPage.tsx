@@ -79,6 +79,7 @@ export function UsersPage() {
         onAdd={offers("users.create") ? () => navigate("/user/new") : undefined}
         emptyText={t("accounting.users.empty")}
         testId="users-table"
+        csvExport={{ section: "users", body: state.search ? { search: state.search } : {} }}
       />
     </>
   );

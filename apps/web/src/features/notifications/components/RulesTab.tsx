@@ -89,6 +89,7 @@ export function RulesTab() {
   return (
     <AccountingList
       prefix="notifications.rules"
+      csvExport={{ section: "rules", body: state.search ? { search: state.search } : {} }}
       title={t("notifications.rules.title")}
       subtitle={
         counts ? t("notifications.rules.counts", { total: counts.total, active: counts.active }) : undefined

@@ -1,0 +1,148 @@
+import { randomUUID } from "node:crypto";
+import {
+  isScheduleClass,
+  type ScheduleClass,
+  type ScheduleRule,
+  type ScheduleRuleInput,
+} from "@cellfleet/contract";
+import type { Kysely } from "kysely";
+import type { SessionContext } from "../../platform/auth/session-guard";
+import type { AppContext } from "../../platform/context";
+import { type DB, toJsonb } from "../../platform/db/schema";
+import { AppError } from "../../platform/errors";
+import { requireDeviceDomain } from "../devices/devices.service";
+import { enqueueDomainRetention } from "../files/files-queue";
+import { nextOccurrence } from "./occurrences";
+import { enqueueFiring } from "./schedules.jobs";
+import { toScheduleRuleDto } from "./schedules.mapper";
+import { type ScheduleRuleRow, schedulesRepo } from "./schedules.repo";
+
+/** The class of a path: backup or journal, else UNSUPPORTED_TASK_TYPE. */
+function classOf(value: string): ScheduleClass {
+  if (!isScheduleClass(value)) throw new AppError("UNSUPPORTED_TASK_TYPE", "A rule is of backup or journal");
+  return value;
+}
+
+/** POST /api/crontab/all: the domain's backup and journal rules. */
+export async function listScheduleRules(ctx: AppContext, session: SessionContext): Promise<ScheduleRule[]> {
+  const domainId = requireDeviceDomain(session);
+  return (await schedulesRepo(ctx.db).listRules(domainId)).map(toScheduleRuleDto);
+}
+
+/** POST /api/crontab/{class}/{id}: one rule; another domain's or another class's is TASK_NOT_FOUND. */
+export async function getScheduleRule(
+  ctx: AppContext,
+  session: SessionContext,
+  classValue: string,
+  id: string,
+): Promise<ScheduleRule> {
+  const domainId = requireDeviceDomain(session);
+  const row = await schedulesRepo(ctx.db).findRule(domainId, classOf(classValue), id);
+  if (!row) throw new AppError("TASK_NOT_FOUND");
+  return toScheduleRuleDto(row);
+}
+
+/** The occurrence an active rule waits for from now; null while inactive. */
+function nextRunOf(ctx: AppContext, input: ScheduleRuleInput): Date | null {
+  return input.active ? nextOccurrence(input.regular, input.time_zone, ctx.now()) : null;
+}
+
+/** The rule's columns from what an admin wrote. */
+function columnsOf(input: ScheduleRuleInput, nextRun: Date | null, now: Date) {
+  return {
+    name: input.name,
+    active: input.active,
+    regular: toJsonb(input.regular),
+    time_zone: input.time_zone,
+    active_for: input.active_for,
+    tags: toJsonb(input.active_for === "group" ? input.search.filterTags : []),
+    copies: input.copies,
+    next_run: nextRun,
+    update_time: now,
+  };
+}
+
+/** Reads a rule back after its transaction. */
+async function readBack(ctx: AppContext, domainId: string, type: ScheduleClass, id: string) {
+  const row = await schedulesRepo(ctx.db).findRule(domainId, type, id);
+  if (!row) throw new AppError("TASK_NOT_FOUND");
+  return toScheduleRuleDto(row);
+}
+
+/** POST /api/crontab/{class}: a new rule, its first occurrence queued in the same transaction. */
+export async function createScheduleRule(
+  ctx: AppContext,
+  session: SessionContext,
+  classValue: string,
+  input: ScheduleRuleInput,
+): Promise<ScheduleRule> {
+  const domainId = requireDeviceDomain(session);
+  const type = classOf(classValue);
+  const id = randomUUID();
+  const now = ctx.now();
+  const nextRun = nextRunOf(ctx, input);
+  await ctx.jobs.transaction(async (trx) => {
+    await schedulesRepo(trx).insertRule(domainId, {
+      id,
+      type,
+      ...columnsOf(input, nextRun, now),
+      last_run: null,
+      last_command_id: null,
+      create_time: now,
+    });
+    if (nextRun) await enqueueFiring(ctx, trx, domainId, id, nextRun);
+  });
+  return readBack(ctx, domainId, type, id);
+}
+
+/** Locks a rule of the class for a change, or TASK_NOT_FOUND. */
+async function lockOfClass(trx: Kysely<DB>, domainId: string, type: ScheduleClass, id: string) {
+  const row: ScheduleRuleRow | undefined = await schedulesRepo(trx).lockRule(domainId, id);
+  if (!row || row.type !== type) throw new AppError("TASK_NOT_FOUND");
+  return row;
+}
+
+/**
+ * PUT /api/crontab/{class}/{id}: replaces a rule. Its next occurrence is worked out again and
+ * queued; a firing already queued for the old one finds the rule moved on and does nothing.
+ * Tags changed apply from the next firing, which reads the routers then.
+ */
+export async function updateScheduleRule(
+  ctx: AppContext,
+  session: SessionContext,
+  classValue: string,
+  id: string,
+  input: ScheduleRuleInput,
+): Promise<ScheduleRule> {
+  const domainId = requireDeviceDomain(session);
+  const type = classOf(classValue);
+  await ctx.jobs.transaction(async (trx) => {
+    const before = await lockOfClass(trx, domainId, type, id);
+    const nextRun = nextRunOf(ctx, input);
+    await schedulesRepo(trx).updateRule(domainId, id, columnsOf(input, nextRun, ctx.now()));
+    if (nextRun) await enqueueFiring(ctx, trx, domainId, id, nextRun);
+    // Fewer copies kept: the routers holding this type's copies are trimmed now, not at their next upload.
+    if (input.copies < before.copies) await enqueueDomainRetention(ctx, trx, domainId, type);
+  });
+  return readBack(ctx, domainId, type, id);
+}
+
+/** PATCH /api/crontab/{class}/{id}: switches a rule on (from its next occurrence after now) or off. */
+export async function setScheduleRuleActive(
+  ctx: AppContext,
+  session: SessionContext,
+  classValue: string,
+  id: string,
+  active: boolean,
+): Promise<ScheduleRule> {
+  const domainId = requireDeviceDomain(session);
+  const type = classOf(classValue);
+  await ctx.jobs.transaction(async (trx) => {
+    const row = await lockOfClass(trx, domainId, type, id);
+    if (row.active === active) return;
+    const nextRun = active ? nextOccurrence(row.regular, row.time_zone, ctx.now()) : null;
+    await schedulesRepo(trx).updateRule(domainId, id, { active, next_run: nextRun, update_time: ctx.now() });
+    if (nextRun) await enqueueFiring(ctx, trx, domainId, id, nextRun);
+  });
+  return readBack(ctx, domainId, type, id);
+}

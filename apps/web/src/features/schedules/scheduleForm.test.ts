@@ -1,0 +1,47 @@
+import { type ScheduleRule, ScheduleRuleInputSchema } from "@cellfleet/contract";
+import { describe, expect, it } from "vitest";
+import { timeZoneChoices, toScheduleBody, toScheduleForm } from "./scheduleForm";
+
+const stored: ScheduleRule = {
+  _id: "r1",
+  type: "backup",
+  name: "Nightly",
+  active: true,
+  regular: { basic: "weekly", options: { weeks: ["last", 1], days: [5, 1] }, time: "03:00" },
+  time_zone: "Europe/Berlin",
+  active_for: "group",
+  search: { filterTags: ["north"] },
+  copies: 7,
+  next_run: null,
+  last_run: null,
+  last_command_id: null,
+  create_time: 0,
+};
+
+describe("the schedule rule form", () => {
+  it("round-trips a stored rule into a body the contract accepts, days and weeks in order", () => {
+    const body = toScheduleBody(toScheduleForm(stored));
+    expect(ScheduleRuleInputSchema.parse(body)).toEqual({
+      name: "Nightly",
+      active: true,
+      regular: { basic: "weekly", options: { weeks: [1, "last"], days: [1, 5] }, time: "03:00" },
+      time_zone: "Europe/Berlin",
+      active_for: "group",
+      search: { filterTags: ["north"] },
+      copies: 7,
+    });
+  });
+
+  it("drops days, weeks and tags a daily rule for all routers does not use", () => {
+    const values = { ...toScheduleForm(stored), basic: "daily" as const, active_for: "all" as const };
+    const body = toScheduleBody(values);
+    expect(body.regular.options).toEqual({ weeks: [], days: [] });
+    expect(body.search.filterTags).toEqual([]);
+  });
+
+  it("starts a new rule in the zone given and lists the zones with UTC", () => {
+    expect(toScheduleForm(null, "Asia/Tokyo")).toMatchObject({ time_zone: "Asia/Tokyo", copies: "10" });
+    expect(timeZoneChoices("UTC")).toContain("UTC");
+    expect(timeZoneChoices("Europe/Berlin")).toContain("Europe/Berlin");
+  });
+});
