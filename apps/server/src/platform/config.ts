@@ -1,6 +1,7 @@
 import { createPublicKey } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { redactUrl } from "./redact-url";
 import { parseS3Url, type S3Config, S3UrlError } from "./storage/s3-url";
 
 /** The longest a signed file URL may live (a day): longer would no longer be short-lived. */
@@ -264,7 +265,7 @@ function describeValue(name: string, value: string | undefined): string {
   if (name === "CELLFLEET_ROOT_PASSWORD" || name === "SMTP_PASSWORD") return "(hidden)";
   // S3 secrets may hold `/` or `@` unencoded, which the URL mask below would not catch whole.
   if (name === "S3_URL") return value.includes("@") ? "(hidden: holds credentials)" : JSON.stringify(value);
-  return JSON.stringify(value.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@"));
+  return JSON.stringify(redactUrl(value));
 }
 
 /** MQTT_TLS_PORT, MQTT_TLS_CERT and MQTT_TLS_KEY go together: all three or none. */
