@@ -8,6 +8,7 @@ import {
   createTelegram,
   type NotifyTest,
   PRIVATE_CHAT,
+  runTimers,
   settle,
   startNotifyTest,
 } from "../notifications/notifications.test-support";
@@ -65,7 +66,7 @@ describe("firmware update available (notifications hook)", () => {
       monitor: { name: "firmware_update", check_delay: 24 },
       transport_id: transportId,
     });
-    await n.t.app.notificationTimers.tick();
+    expect(await runTimers(n.t)).toBe(true);
     await settle(n.t);
     const texts = n.bot.messages.map((message) => message.text).join("\n");
     expect(texts).toContain(`${old.ident}: firmware RUT9_R_00.07.08.2 is available`);
