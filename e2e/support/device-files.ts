@@ -1,63 +1,62 @@
-// Files of the demo routers for the browser tests. Routers upload backups and journals only when a
-// command asks them to, and commands are not built yet (the actions issue), so no console screen can
-// make one. The server's start stores what those uploads leave behind: the simulator's own backup
-// and journal of the first demo routers (real sizes), under the storage the server uses, with rows
-// as the files feature writes them. Everything after that is real: lists, facets, download, delete.
-import { createHash, randomUUID } from "node:crypto";
-import path from "node:path";
-import { Readable } from "node:stream";
-import type { Kysely } from "kysely";
-import { filesRepo } from "../../apps/server/src/modules/files/files.repo";
-import { seedDemoFleet } from "../../apps/server/src/modules/setup/demo-fleet";
-import type { DB } from "../../apps/server/src/platform/db/schema";
-import { createLocalFileStorage } from "../../apps/server/src/platform/storage/local-storage";
-import { createRouterState, Random, routerBackup, routerJournal } from "../../apps/simulator/src/index";
+// Files of the demo routers for the browser tests, made the way the console makes them: `backup` and
+// `journal` commands to the simulated demo routers, which upload through the signed URLs the
+// commands carry (issue 13). Nothing is written to the database or the storage behind the server.
+import { type APIRequestContext, expect } from "@playwright/test";
+import { FLEET_ADMIN } from "./accounts";
 
 /** The demo routers that get files. */
 export const ROUTERS_WITH_FILES = ["SIM000001", "SIM000002"];
 
-/** Seeds two backups and a journal for each of ROUTERS_WITH_FILES (once: a router with files is skipped). */
-export async function seedDeviceFiles(db: Kysely<DB>, dataDir: string, fleetSize: number): Promise<void> {
-  await seedDemoFleet(db, fleetSize);
-  const storage = createLocalFileStorage(path.join(dataDir, "files"));
-  const now = Date.now();
-  for (const ident of ROUTERS_WITH_FILES) {
-    const device = await db
-      .selectFrom("devices")
-      .select(["id", "domain_id"])
-      .where("ident", "=", ident)
-      .executeTakeFirst();
-    if (!device) continue;
-    const repo = filesRepo(db);
-    if ((await repo.listDeviceFiles(device.domain_id, device.id, {})).length > 0) continue;
-    const state = createRouterState(ident, new Random(ident), now - 86_400_000);
-    const copies: { kind: "backup" | "journal"; bytes: Uint8Array; at: number }[] = [
-      {
-        kind: "backup",
-        bytes: routerBackup({ ...state, firmware: `${state.firmware}-old` }),
-        at: now - 2 * 86_400_000,
-      },
-      { kind: "backup", bytes: routerBackup(state), at: now - 86_400_000 },
-      { kind: "journal", bytes: routerJournal(state, now - 3_600_000), at: now - 3_600_000 },
-    ];
-    for (const copy of copies) {
-      const id = randomUUID();
-      const stored = await storage.put(id, Readable.from([Buffer.from(copy.bytes)]));
-      const stamp = new Date(copy.at).toISOString().slice(0, 10).replaceAll("-", "");
-      await repo.insertFile(device.domain_id, {
-        id,
-        file_type: copy.kind,
-        filename: `${copy.kind}-${ident}-${stamp}.${copy.kind === "backup" ? "tar.gz" : "log"}`,
-        size: stored.size,
-        sha256: stored.sha256,
-        status: "completed",
-        user_id: null,
-        device_id: device.id,
-        command_id: `seed-${createHash("sha1").update(id).digest("hex").slice(0, 8)}`,
-        execution_id: randomUUID(),
-        create_time: new Date(copy.at),
-      });
-    }
-    await repo.refreshDeviceFileFlags(device.domain_id, [device.id]);
+/**
+ * What each of ROUTERS_WITH_FILES is asked to upload: a backup and a journal. (A second backup of
+ * an unchanged configuration would be the same bytes, which the console keeps once, as a repeat.)
+ */
+const UPLOADS = ["backup", "journal"] as const;
+
+async function adminToken(request: APIRequestContext): Promise<string> {
+  const login = await request.post("/api/login/", {
+    data: { username: FLEET_ADMIN.username, password: FLEET_ADMIN.password },
+  });
+  expect(login.status(), await login.text()).toBe(200);
+  return (await login.json()).token as string;
+}
+
+/** The demo routers' ids by ident. */
+async function routerIds(request: APIRequestContext, token: string): Promise<string[]> {
+  const list = await request.post("/api/devices/", { data: { token, size: 100 } });
+  const rows = (await list.text())
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { _id?: string; ident?: string });
+  return ROUTERS_WITH_FILES.map((ident) => {
+    const row = rows.find((candidate) => candidate.ident === ident);
+    expect(row?._id, ident).toBeTruthy();
+    return row?._id as string;
+  });
+}
+
+/**
+ * Asks ROUTERS_WITH_FILES for a backup and a journal each (the server starts on a fresh
+ * database, so once per run), and waits until every command completed: a router reports completed
+ * only after its upload was stored.
+ */
+export async function takeDeviceFiles(request: APIRequestContext): Promise<void> {
+  const token = await adminToken(request);
+  const devices = await routerIds(request, token);
+  for (const type of UPLOADS) {
+    const created = await request.post("/api/command/new", {
+      data: { token, type, targets: { devices, tags: [], all: false } },
+    });
+    expect(created.status(), await created.text()).toBe(200);
+    const id = (await created.json())._id as string;
+    await expect
+      .poll(
+        async () => {
+          const command = await request.post(`/api/command/${id}`, { data: { token } });
+          return (await command.json()).status as string;
+        },
+        { message: `the ${type} command`, timeout: 30_000 },
+      )
+      .toBe("completed");
   }
 }

@@ -72,10 +72,16 @@ await database.db
 
 const bus = createInProcessBus();
 const app = await buildApp({ config, database, bus, now });
-const deviceSide = await startDeviceSide(config, { db: database.db, bus, now, log: quiet, jobs: app.jobs });
+const deviceSide = await startDeviceSide(config, {
+  db: database.db,
+  bus,
+  now,
+  log: quiet,
+  jobs: app.jobs,
+  refusals: app.refusals,
+});
 await app.listen({ port: config.port, host: "127.0.0.1" });
 app.jobDispatcher.start();
-app.notificationTimers.start();
 
 const lines = createInterface({ input: process.stdin });
 lines.on("line", (line) => {

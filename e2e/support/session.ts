@@ -1,5 +1,5 @@
-import { type BrowserContext, expect, type Page } from "@playwright/test";
-import { ROOT_NEW_PASSWORD, ROOT_PASSWORD } from "./accounts";
+import { type APIRequestContext, type BrowserContext, expect, type Page } from "@playwright/test";
+import { FLEET_ADMIN, ROOT_NEW_PASSWORD, ROOT_PASSWORD } from "./accounts";
 
 /** Makes the console speak English in this context, so tests can find texts by their English names. */
 export async function useEnglish(context: BrowserContext, baseURL: string): Promise<void> {
@@ -15,6 +15,25 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByLabel(/username/i).fill(username);
   await page.getByLabel(/^password/i).fill(password);
   await page.getByRole("button", { name: /^sign in$/i }).click();
+}
+
+/** Signs a fleet person in through the login form and waits for the dashboard. */
+export async function signInAs(page: Page, who: { username: string; password: string }): Promise<void> {
+  await signIn(page, who.username, who.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** Signs the fleet's admin (FLEET_ADMIN) in and waits for the dashboard. */
+export function signInFleetAdmin(page: Page): Promise<void> {
+  return signInAs(page, FLEET_ADMIN);
+}
+
+/** A session token of the fleet's admin through the API, for a test's set-up calls. */
+export async function apiToken(request: APIRequestContext): Promise<string> {
+  const login = await request.post("/api/login/", {
+    data: { username: FLEET_ADMIN.username, password: FLEET_ADMIN.password },
+  });
+  return (await login.json()).token as string;
 }
 
 /** Opens the toolbar's user menu. */

@@ -1,7 +1,9 @@
 // Starts the real server for the browser tests, after seeding what they need that the console cannot
-// create yet (an operator in the demo domain, dead jobs, routers' files, a router with two days of
-// history). The database is the embedded PGlite under DATA_DIR.
+// create yet (the demo routers' rows, an operator in the demo domain, dead jobs, a router with two
+// days of history). Routers' backups and journals are not seeded: files.spec asks the demo routers
+// for them with commands. The database is the embedded PGlite under DATA_DIR.
 import path from "node:path";
+import { seedDemoFleet } from "../../apps/server/src/modules/setup/demo-fleet";
 import { runFirstStart } from "../../apps/server/src/modules/setup/first-start";
 import { usersRepo } from "../../apps/server/src/modules/users/users.repo";
 import { hashPassword } from "../../apps/server/src/platform/auth/passwords";
@@ -11,7 +13,6 @@ import { migrateToLatest } from "../../apps/server/src/platform/db/migrate";
 import { toJsonb } from "../../apps/server/src/platform/db/schema";
 import { ASSISTANT, FLEET_ADMIN, JUNIOR, OPERATOR } from "./accounts";
 import { seedDeadMailJobs } from "./dead-jobs";
-import { seedDeviceFiles } from "./device-files";
 import { startLicenseService } from "./license-service";
 import { startMailbox } from "./mailbox";
 import { seedHistoryRouter } from "./router-history";
@@ -88,7 +89,7 @@ for (const [person, isJunior] of [
   });
 }
 await seedDeadMailJobs(database.db);
-await seedDeviceFiles(database.db, config.dataDir, config.simulate);
+await seedDemoFleet(database.db, config.simulate);
 await seedHistoryRouter(database.db);
 await database.close();
 

@@ -2,10 +2,10 @@
 // reaches no router; an assistant opens it from the 'command needing approval' event and approves it;
 // the simulated demo routers reboot and the command page shows each execution completed. Then the
 // command screens in the four looks, saved for a person to look at.
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { ASSISTANT, FLEET_ADMIN, JUNIOR } from "../support/accounts";
 import { LOOKS } from "../support/looks";
-import { signIn, useEnglish } from "../support/session";
+import { apiToken, signInAs, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
 const TAG = "rebootrack";
@@ -14,11 +14,6 @@ const TAGGED = ["SIM000001", "SIM000002"];
 test.describe.configure({ mode: "serial" });
 
 let commandId = "";
-
-async function signInAs(page: Page, who: { username: string; password: string }) {
-  await signIn(page, who.username, who.password);
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
 
 test("a junior's reboot to a tag waits for an assistant, then every tagged router reboots", async ({
   page,
@@ -29,10 +24,7 @@ test("a junior's reboot to a tag waits for an assistant, then every tagged route
   test.setTimeout(120_000);
   await useEnglish(context, baseURL as string);
   // Two demo routers carry the tag (set by the admin through the API, as the device form would).
-  const login = await request.post("/api/login/", {
-    data: { username: FLEET_ADMIN.username, password: FLEET_ADMIN.password },
-  });
-  const token = (await login.json()).token as string;
+  const token = await apiToken(request);
   const list = await request.post("/api/devices/", { data: { token, size: 100 } });
   const rows = (await list.text())
     .trim()

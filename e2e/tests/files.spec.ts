@@ -1,12 +1,12 @@
 // Files in the browser (spec sections 2, 5, 8): an admin uploads a firmware with the progress bar
 // moving (the upload is throttled so it takes a few seconds), downloads it, and deletes it in two
-// steps; a 25 MB file is refused before it is sent. Then every files screen in the four looks.
+// steps; a 25 MB file is refused before it is sent. Backups and journals the simulated demo routers
+// upload for commands are on their pages. Then every files screen in the four looks.
 import { readFile } from "node:fs/promises";
-import { expect, type Page, test } from "@playwright/test";
-import { FLEET_ADMIN } from "../support/accounts";
-import { ROUTERS_WITH_FILES } from "../support/device-files";
+import { expect, test } from "@playwright/test";
+import { ROUTERS_WITH_FILES, takeDeviceFiles } from "../support/device-files";
 import { LOOKS } from "../support/looks";
-import { signIn, useEnglish } from "../support/session";
+import { signInFleetAdmin, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
 const MIB = 1024 * 1024;
@@ -18,11 +18,6 @@ function firmwareImage(bytes: number): Buffer {
   return image;
 }
 
-async function signInAsAdmin(page: Page) {
-  await signIn(page, FLEET_ADMIN.username, FLEET_ADMIN.password);
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
-
 test.describe.configure({ mode: "serial" });
 
 test("an admin uploads a firmware with progress, downloads it and deletes it in two steps", async ({
@@ -32,7 +27,7 @@ test("an admin uploads a firmware with progress, downloads it and deletes it in 
 }) => {
   test.setTimeout(90_000);
   await useEnglish(context, baseURL as string);
-  await signInAsAdmin(page);
+  await signInFleetAdmin(page);
   await page.goto("/firmwares");
   await expect(page.getByTestId("page-title")).toHaveText("Firmware images");
   await page.getByRole("button", { name: "Add" }).click();
@@ -122,9 +117,13 @@ test("a router's backups and journals are on its page, and the dashboard counts 
   page,
   context,
   baseURL,
+  request,
 }) => {
+  test.setTimeout(90_000);
+  // The demo routers upload them for backup and journal commands, as any router would.
+  await takeDeviceFiles(request);
   await useEnglish(context, baseURL as string);
-  await signInAsAdmin(page);
+  await signInFleetAdmin(page);
   const facet = page.getByTestId("facet-file_type");
   await expect(facet).toBeVisible();
   await facet.click();
@@ -141,7 +140,8 @@ test("a router's backups and journals are on its page, and the dashboard counts 
   const files = page.getByTestId("device-files");
   await expect(files).toBeVisible();
   await files.getByTestId("device-files-backup").click();
-  await expect(files.getByTestId("file-row")).toHaveCount(2);
+  await expect(files.getByTestId("file-row")).toHaveCount(1);
+  await expect(files.getByTestId("file-row")).toContainText(/backup-SIM000001-.*\.tar\.gz/);
   await files.getByTestId("device-files-journal").click();
   await expect(files.getByTestId("file-row")).toHaveCount(1);
   await expect(files.getByTestId("file-row")).toContainText(/journal-SIM000001-.*\.log/);
@@ -153,7 +153,7 @@ for (const variant of LOOKS) {
     await page.setViewportSize({ width: variant.width, height: variant.height });
     await context.addInitScript((theme) => localStorage.setItem("cellfleet.theme", theme), variant.theme);
     await useEnglish(context, baseURL as string);
-    await signInAsAdmin(page);
+    await signInFleetAdmin(page);
     await context.addCookies([{ name: "locale", value: variant.locale, url: baseURL as string }]);
     const snap = async (name: string) => {
       await page.waitForTimeout(400);
@@ -199,7 +199,7 @@ for (const variant of LOOKS) {
     await router.getByRole("link", { name: "SIM000001" }).click();
     const files = page.getByTestId("device-files");
     await files.getByTestId("device-files-backup").click();
-    await expect(files.getByTestId("file-row")).toHaveCount(2);
+    await expect(files.getByTestId("file-row")).toHaveCount(1);
     await snap("device-files");
   });
 }

@@ -1,7 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { VirtualRouter } from "../../apps/simulator/src/index";
-import { FLEET_ADMIN } from "../support/accounts";
-import { signIn, useEnglish } from "../support/session";
+import { signInFleetAdmin, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
 // The fleet golden paths against the real server with its demo fleet (SIMULATE routers in the demo
@@ -23,17 +22,12 @@ test.afterAll(async () => {
   await router?.stop();
 });
 
-async function signInAsAdmin(page: Page) {
-  await signIn(page, FLEET_ADMIN.username, FLEET_ADMIN.password);
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
-
 function row(page: Page, ident: string) {
   return page.locator(`[data-testid="device-row"][data-ident="${ident}"]`);
 }
 
 test("a simulated router appears on the dashboard and turns online", async ({ page }) => {
-  await signInAsAdmin(page);
+  await signInFleetAdmin(page);
   await expect(row(page, "SIM000001")).toBeVisible({ timeout: 30_000 });
   await expect(row(page, "SIM000001").getByTestId("status-chip")).toHaveAttribute("data-status", "online", {
     timeout: 30_000,
@@ -70,7 +64,7 @@ test("a simulated router appears on the dashboard and turns online", async ({ pa
 });
 
 test("the router's page shows its modems", async ({ page }) => {
-  await signInAsAdmin(page);
+  await signInFleetAdmin(page);
   await page.getByRole("combobox", { name: /search/i }).fill(IDENT);
   await row(page, IDENT).getByRole("link", { name: IDENT }).click();
   await expect(page).toHaveURL(/\/device\/[^/]+$/);
@@ -86,7 +80,7 @@ test("the router's page shows its modems", async ({ page }) => {
 });
 
 test("a tag filter narrows the list", async ({ page }) => {
-  await signInAsAdmin(page);
+  await signInFleetAdmin(page);
   await expect(page.getByTestId("device-row").nth(1)).toBeVisible({ timeout: 20_000 });
   const before = await page.getByTestId("device-row").count();
   expect(before).toBeGreaterThan(1);
@@ -101,7 +95,7 @@ test("a tag filter narrows the list", async ({ page }) => {
 });
 
 test("a new event lights the 'new' badge", async ({ page }) => {
-  await signInAsAdmin(page);
+  await signInFleetAdmin(page);
   await page.goto("/events");
   const drawer = page.getByTestId("nav-drawer");
   const markAll = page.getByRole("button", { name: /mark all read/i });

@@ -4,17 +4,11 @@
 // changes and SIM usage, and the dashboard lists it among those whose signal got worse. The screens
 // are saved in the four looks for a person to look at.
 import { execFileSync } from "node:child_process";
-import { expect, type Page, test } from "@playwright/test";
-import { FLEET_ADMIN } from "../support/accounts";
+import { expect, test } from "@playwright/test";
 import { LOOKS } from "../support/looks";
 import { HISTORY_ROUTER } from "../support/router-history";
-import { signIn, useEnglish } from "../support/session";
+import { signInFleetAdmin, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
-
-async function signInAsAdmin(page: Page) {
-  await signIn(page, FLEET_ADMIN.username, FLEET_ADMIN.password);
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
 
 /** The snippet up to and with the hello (not the subscription, which waits): what a person pastes first. */
 function helloPart(snippet: string): string {
@@ -29,7 +23,7 @@ test("a router created with a generated key gets its first contact from the snip
 }) => {
   test.setTimeout(90_000);
   await useEnglish(context, baseURL as string);
-  await signInAsAdmin(page);
+  await signInFleetAdmin(page);
   const ident = `TWOMIN${Date.now().toString(36).toUpperCase()}`;
   await page.goto("/devices/new/one");
   await page.getByLabel(/^ident/i).fill(ident);
@@ -86,7 +80,7 @@ for (const variant of LOOKS) {
     await page.setViewportSize({ width: variant.width, height: variant.height });
     await context.addInitScript((theme) => localStorage.setItem("cellfleet.theme", theme), variant.theme);
     await useEnglish(context, baseURL as string);
-    await signInAsAdmin(page);
+    await signInFleetAdmin(page);
     await context.addCookies([{ name: "locale", value: variant.locale, url: baseURL as string }]);
     await page.reload();
 

@@ -1,27 +1,14 @@
 // Saved scripts and settings templates (issue 13): an admin writes a template with a variable, sends
 // it as a settings command whose dry run shows the text the first router gets, and saves a script
 // from /script/new; then the script and template screens in the four looks, for a person to look at.
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { FLEET_ADMIN } from "../support/accounts";
+import { expect, type Page, test } from "@playwright/test";
 import { LOOKS } from "../support/looks";
-import { signIn, useEnglish } from "../support/session";
+import { apiToken, signInFleetAdmin, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
 test.describe.configure({ mode: "serial" });
 
 const ids = { template: "", script: "", command: "" };
-
-async function signInAdmin(page: Page) {
-  await signIn(page, FLEET_ADMIN.username, FLEET_ADMIN.password);
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
-
-async function adminToken(request: APIRequestContext): Promise<string> {
-  const login = await request.post("/api/login/", {
-    data: { username: FLEET_ADMIN.username, password: FLEET_ADMIN.password },
-  });
-  return (await login.json()).token as string;
-}
 
 async function pickOption(page: Page, testId: string, option: RegExp) {
   await page.getByTestId(testId).getByRole("combobox").click();
@@ -35,7 +22,7 @@ test("a template with a variable is sent as settings: the dry run shows what the
 }) => {
   test.setTimeout(90_000);
   await useEnglish(context, baseURL as string);
-  await signInAdmin(page);
+  await signInFleetAdmin(page);
   await page.goto("/templates/new");
   await page.getByLabel("Name").fill("APN settings");
   await page
@@ -77,7 +64,7 @@ test("a template with a variable is sent as settings: the dry run shows what the
 for (const variant of LOOKS) {
   test(`script and template screens, ${variant.name}`, async ({ page, context, baseURL, request }) => {
     test.setTimeout(90_000);
-    const token = await adminToken(request);
+    const token = await apiToken(request);
     // A tag's value over the default, so the template page shows both.
     const saved = await request.post(`/api/template/${ids.template}/save`, {
       data: {
@@ -93,7 +80,7 @@ for (const variant of LOOKS) {
     await page.setViewportSize({ width: variant.width, height: variant.height });
     await context.addInitScript((theme) => localStorage.setItem("cellfleet.theme", theme), variant.theme);
     await useEnglish(context, baseURL as string);
-    await signInAdmin(page);
+    await signInFleetAdmin(page);
     await context.addCookies([{ name: "locale", value: variant.locale, url: baseURL as string }]);
     const snap = async (name: string) => {
       await page.waitForTimeout(500);

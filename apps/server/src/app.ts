@@ -19,12 +19,16 @@ import { devicesRoutes } from "./modules/devices/devices.routes";
 import { registerStatusSweepJob } from "./modules/devices-status/status-sweep.jobs";
 import { eventsRoutes } from "./modules/events/events.routes";
 import { createFileTransferHooks } from "./modules/files/device-uploads.service";
-import { createFileSweep, registerFileJobs } from "./modules/files/files.jobs";
+import { registerFileJobs } from "./modules/files/files.jobs";
 import { filesRoutes } from "./modules/files/files.routes";
+import { registerFirmwareJobs } from "./modules/firmware/firmware.jobs";
+import { firmwareRoutes } from "./modules/firmware/firmware.routes";
+import { firmwareUpdateSource } from "./modules/firmware/firmware-updates";
 import { healthRoutes } from "./modules/health/health.routes";
 import type { ZeroTouchCheck } from "./modules/ingest/device-auth";
 import type { CommandStatusHook } from "./modules/ingest/ingest.service";
 import { type MqttStatsSource, mqttRoutes } from "./modules/ingest/mqtt.routes";
+import { createRefusalRecorder, type RefusalRecorder } from "./modules/ingest/refusal-recorder";
 import { registerInsightJobs } from "./modules/insight/insight.jobs";
 import { type GatewayPortSource, insightRoutes } from "./modules/insight/insight.routes";
 import { jobsRoutes } from "./modules/jobs/jobs.routes";
@@ -105,6 +109,8 @@ declare module "fastify" {
   interface FastifyInstance {
     /** The durable jobs registry and enqueue API (main.ts hands it to the device side for its outbox). */
     jobs: Jobs;
+    /** The process's one recorder of refused router connections (main.ts hands it to the device side). */
+    refusals: RefusalRecorder;
     /** The way down to routers; main.ts (or a test) attaches the running gateway. */
     deviceLink: DeviceLink;
     /** The actions feature's hook for routers' command statuses, handed to ingest. */
@@ -165,16 +171,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   registerMailJobs(jobs, ctx.mailer);
   registerFileJobs(ctx);
+  registerFirmwareJobs(ctx);
   const brokerAccounts = registerBrokerAccountJobs(ctx);
   const node = createNodeId();
-  const notifications = setUpNotifications(ctx, node);
-  app.decorate("notificationTimers", notifications.timers);
+  const notifications = setUpNotifications(ctx);
   app.decorate("notificationHooks", notifications.hooks);
   registerLicenceJobs(ctx);
   notifications.hooks.registerLicenseSource(licenceExpirySource);
+  // The 'firmware update available' timer reads the ready software rules.
+  notifications.hooks.registerFirmwareSource(firmwareUpdateSource);
   app.decorate("jobs", jobs);
-  // Uploads that never came are swept under a lease; started with the dispatcher (main.ts).
-  app.decorate("fileSweep", createFileSweep(ctx, node));
+  const refusals = createRefusalRecorder({ db: ctx.db, now, log: app.log });
+  app.decorate("refusals", refusals);
   registerInsightJobs(ctx);
   const actions = setUpActions(ctx, deps.deliveryTimings);
   app.decorate("deviceLink", ctx.deviceLink);
@@ -198,10 +206,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const auditLog = createAuditLog(ctx, deps.database.db);
   app.decorate("auditLog", auditLog);
   app.addHook("onClose", async () => {
-    await notifications.timers.stop();
     await jobDispatcher.stop();
-    await app.fileSweep.stop();
     await auditLog.settle();
+    await refusals.close();
     ctx.mailer.close();
     await brokerAccounts?.close();
     if (!deps.storage) await storage.close();
@@ -222,12 +229,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(devicesRoutes, { ctx });
       await api.register(eventsRoutes, { ctx });
       await api.register(accountingRoutes, { ctx });
-      await api.register(mqttRoutes, { ctx, stats: deps.mqttStats, zeroTouch: app.zeroTouch });
+      await api.register(mqttRoutes, { ctx, refusals, stats: deps.mqttStats, zeroTouch: app.zeroTouch });
       await api.register(jobsRoutes, { ctx });
       await api.register(notificationsRoutes, { ctx });
       await api.register(filesRoutes, { ctx });
       await api.register(actionsRoutes, { ctx });
       await api.register(scriptsRoutes, { ctx });
+      await api.register(firmwareRoutes, { ctx });
       await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
       await api.register(settingsRoutes, { ctx });
       await api.register(licencesRoutes, { ctx });

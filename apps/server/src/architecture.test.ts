@@ -1,8 +1,9 @@
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
+import type { Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
 import type { DB } from "./platform/db/schema";
+import { createOfflineDb } from "./test/offline-db";
 
 // docs/ARCHITECTURE.md promises: "No repo function over domain-owned data omits the domain id; one
 // that reads across domains says AcrossDomains in its name." This test holds every repo to it.
@@ -23,14 +24,7 @@ const EXEMPT: Record<string, string> = {
 const SOURCE_ROOT = import.meta.dirname;
 
 /** A database handle for building factories: queries compile but nothing is ever sent. */
-const offlineDb = new Kysely<DB>({
-  dialect: {
-    createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (db) => new PostgresIntrospector(db),
-    createQueryCompiler: () => new PostgresQueryCompiler(),
-  },
-});
+const offlineDb = createOfflineDb();
 
 function repoFiles(): string[] {
   return readdirSync(SOURCE_ROOT, { recursive: true, encoding: "utf8" })

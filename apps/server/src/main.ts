@@ -57,6 +57,7 @@ async function main(): Promise<void> {
       log,
       jobs: app.jobs,
       commandStatuses: app.commandStatuses,
+      refusals: app.refusals,
       zeroTouch: app.zeroTouch,
     });
     app.deviceLink.attach(deviceSide.ingest.gateway);
@@ -95,8 +96,6 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   if (config.jobsWorker) {
     app.jobDispatcher.start();
-    app.notificationTimers.start();
-    app.fileSweep.start();
   } else log.info("JOBS_WORKER=0: this node queues jobs but runs none; other nodes run them");
 }
 

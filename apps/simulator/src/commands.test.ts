@@ -89,6 +89,16 @@ describe("runCommand", () => {
     };
     const outcome = await runCommand(command({ type: "fw_update", args: {}, file }), state, now);
     expect(outcome).toMatchObject({ status: { state: "completed", code: 0 }, rebootAfter: true });
+    const named = { ...file, filename: "RUT9_R_00.07.08.bin" };
+    const next = await runCommand(command({ type: "fw_update", args: {}, file: named }), state, now);
+    expect(next.firmware).toBe("RUT9_R_00.07.08");
+    const failed = await runCommand(
+      command({ type: "fw_update", args: {}, file: { ...named, sha256: "0".repeat(64) } }),
+      state,
+      now,
+    );
+    expect(failed).toMatchObject({ rebootAfter: false, status: { state: "failed" } });
+    expect(failed.firmware).toBeUndefined();
   });
 
   it.each([

@@ -11,10 +11,23 @@ export interface StatusBody {
   output: string;
 }
 
-/** What running a command asks of the router besides reporting: a reboot afterwards. */
+/** What running a command asks of the router besides reporting: a reboot afterwards, into new firmware. */
 export interface CommandOutcome {
   status: StatusBody;
   rebootAfter: boolean;
+  /** After a successful `fw_update`: the firmware version the router boots into. */
+  firmware?: string;
+}
+
+/**
+ * The version a firmware image installs: `args.version` when the console names it, else the image's
+ * file name without its extension (vendors name images after the version, `RUT9_R_00.07.06.bin`).
+ */
+export function firmwareVersionOf(command: CommandMessage): string | null {
+  if (typeof command.args.version === "string" && command.args.version.trim() !== "")
+    return command.args.version.trim();
+  const name = command.file?.filename?.replace(/\.(bin|img|trx|npk|itb|tar|gz|zip)$/gi, "");
+  return name ? name : null;
 }
 
 /** A plausible one-line answer to a shell script; the simulator runs nothing. */
@@ -59,7 +72,9 @@ export async function runCommand(
     default: {
       if (command.file === undefined) return done(COMMAND_CODES.failed, `${command.type} needs a file`);
       const result = await transferFile(command.file, uploadFor(command, state, now), now);
-      return done(result.code, result.output, command.type === "fw_update" && result.code === 0);
+      const isFirmware = command.type === "fw_update" && result.code === 0;
+      const firmware = isFirmware ? firmwareVersionOf(command) : null;
+      return { ...done(result.code, result.output, isFirmware), ...(firmware ? { firmware } : {}) };
     }
   }
 }

@@ -119,6 +119,8 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
   private timers = new Set<NodeJS.Timeout>();
   private tickTimer: NodeJS.Timeout | null = null;
   private rebooting = false;
+  /** The firmware a successful `fw_update` installed; the router runs it from its next boot. */
+  private pendingFirmware: string | null = null;
   private stopped = false;
   private readonly commandStatuses = new Map<string, StatusBody>();
   private readonly counters = { connects: 0, commands: 0, reboots: 0 };
@@ -203,6 +205,8 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
     void this.disconnect().then(() => {
       this.later(this.options.rebootDowntimeMs ?? 5000, () => {
         rebootState(this.state, this.random, this.now());
+        if (this.pendingFirmware !== null) this.state.firmware = this.pendingFirmware;
+        this.pendingFirmware = null;
         this.startedReason = reason;
         this.rebooting = false;
         this.connect();
@@ -362,6 +366,7 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
       void runCommand(command, this.state, this.now()).then((outcome) => {
         if (this.stopped) return;
         this.sendStatus(outcome.status);
+        if (outcome.firmware !== undefined) this.pendingFirmware = outcome.firmware;
         if (outcome.rebootAfter) this.later(200, () => this.reboot("command"));
       });
     });

@@ -27,6 +27,7 @@ export const CSV_EXPORTS = {
   rules: { path: "/api/notifications/rules", filename: "rules.csv", permission: "notifications.list" },
   logs: { path: "/api/web_actions", filename: "web_actions.csv", permission: "logs.view" },
   licenses: { path: "/api/licenses", filename: "licenses.csv", permission: "licenses.view" },
+  firmwares: { path: "/api/firmwares", filename: "firmwares.csv", permission: "software.view" },
 } as const satisfies Record<string, CsvExportEntry>;
 
 /** A section that has a CSV export. */

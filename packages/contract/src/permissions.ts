@@ -360,13 +360,15 @@ export function canAccess(access: RouteAccess, role: Role | null): boolean {
   return access.includes(role);
 }
 
+/** A kind of person who may approve an action: only administrators and assistants ever do. */
+export type ApproverKind = Extract<SubjectKind, "admin" | "assistant">;
+
 /** The kinds of people who may approve an action of this author: none when it needs no approval. */
-export function approverKinds(author: Pick<ApprovalParty, "role" | "is_junior">): SubjectKind[] {
-  const roles: Partial<Record<SubjectKind, Role>> = { admin: 2, assistant: 3 };
-  return PERMISSIONS["commands.approve"].who.filter((kind) => {
-    const role = roles[kind];
-    if (role === undefined) return false;
-    const probe = { _id: "", role, is_junior: false, is_demo: false, plugins: [] };
+export function approverKinds(author: Pick<ApprovalParty, "role" | "is_junior">): ApproverKind[] {
+  const roles: Record<ApproverKind, Role> = { admin: 2, assistant: 3 };
+  const isApproverKind = (kind: SubjectKind): kind is ApproverKind => kind in roles;
+  return PERMISSIONS["commands.approve"].who.filter(isApproverKind).filter((kind) => {
+    const probe = { _id: "", role: roles[kind], is_junior: false, is_demo: false, plugins: [] };
     return canApprove(probe, { ...author, _id: "author" });
   });
 }

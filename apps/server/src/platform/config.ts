@@ -1,6 +1,7 @@
 import { createPublicKey } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { redactUrl } from "./redact-url";
 import { parseS3Url, type S3Config, S3UrlError } from "./storage/s3-url";
 
 /** The longest a signed file URL may live (a day): longer would no longer be short-lived. */
@@ -149,6 +150,8 @@ const EnvSchema = z.object({
   PUBLIC_URL: optional(urlWithProtocols(["http:", "https:"]).default("http://localhost:3000")),
   S3_URL: optional(S3UrlSchema.optional()),
   FILE_URL_TTL_MINUTES: optional(z.coerce.number().int().min(1).max(MAX_FILE_URL_TTL_MINUTES).default(15)),
+  FIRMWARE_FETCH_TIMEOUT_SECONDS: optional(z.coerce.number().int().min(1).max(3600).default(30)),
+  FIRMWARE_MAX_MB: optional(z.coerce.number().int().min(1).max(16_384).default(1024)),
   HISTORY_RETENTION_DAYS: optional(z.coerce.number().int().min(1).max(3650).default(90)),
   HISTORY_RAW_DAYS: optional(z.coerce.number().int().min(1).max(3650).default(7)),
   TELEGRAM_API_URL: optional(urlWithProtocols(["http:", "https:"]).default("https://api.telegram.org")),
@@ -207,6 +210,8 @@ export interface Config {
   s3: S3Config | null;
   /** How long a signed file URL handed to a device stays valid. */
   fileUrlTtlMinutes: number;
+  /** Fetching a software rule's file: the longest wait for an answer or the next bytes, and the largest file. */
+  firmwareFetch: { timeoutMs: number; maxBytes: number };
   /** History (rollups, outages, modem changes, SIM usage) older than this many days is dropped. */
   historyRetentionDays: number;
   /** Raw signal samples and the change history of collects are kept this many days (rollups after). */
@@ -260,7 +265,7 @@ function describeValue(name: string, value: string | undefined): string {
   if (name === "CELLFLEET_ROOT_PASSWORD" || name === "SMTP_PASSWORD") return "(hidden)";
   // S3 secrets may hold `/` or `@` unencoded, which the URL mask below would not catch whole.
   if (name === "S3_URL") return value.includes("@") ? "(hidden: holds credentials)" : JSON.stringify(value);
-  return JSON.stringify(value.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@"));
+  return JSON.stringify(redactUrl(value));
 }
 
 /** MQTT_TLS_PORT, MQTT_TLS_CERT and MQTT_TLS_KEY go together: all three or none. */
@@ -331,6 +336,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     publicUrl: e.PUBLIC_URL.replace(/\/+$/, ""),
     s3: e.S3_URL ? parseS3Url(e.S3_URL) : null,
     fileUrlTtlMinutes: e.FILE_URL_TTL_MINUTES,
+    firmwareFetch: {
+      timeoutMs: e.FIRMWARE_FETCH_TIMEOUT_SECONDS * 1000,
+      maxBytes: e.FIRMWARE_MAX_MB * 1024 * 1024,
+    },
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     historyRawDays: e.HISTORY_RAW_DAYS,
     notifications: {

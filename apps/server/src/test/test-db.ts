@@ -15,7 +15,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-async function runAdminQuery(serverUrl: string, statement: string): Promise<void> {
+/** Runs one statement on the server at `serverUrl` (creating or dropping a test database). */
+export async function runAdminQuery(serverUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {

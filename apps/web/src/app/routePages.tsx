@@ -57,6 +57,8 @@ const features = {
   zeroTouch: () => import("../features/zerotouch/ZeroTouchPage"),
   zeroTouchConfig: () => import("../features/zerotouch/ConfigPage"),
   adoption: () => import("../features/zerotouch/AdoptionPage"),
+  software: () => import("../features/software/SoftwarePage"),
+  softwareRule: () => import("../features/software/SoftwareRulePage"),
 };
 
 const Pages = {
@@ -110,6 +112,9 @@ const Pages = {
   RegistryPage: page(features.registry, "RegistryPage"),
   SettingsPage: page(features.settings, "SettingsPage"),
   ScheduleRulePage: page(features.task, "ScheduleRulePage"),
+  SoftwarePage: page(features.software, "SoftwarePage"),
+  SoftwareNewPage: page(features.softwareRule, "SoftwareNewPage"),
+  SoftwareRulePage: page(features.softwareRule, "SoftwareRulePage"),
 };
 
 /** Pages that are built; every other route of the contract shows the shared coming-soon page. */
@@ -169,6 +174,9 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   zeroTouch: <Pages.ZeroTouchPage />,
   zeroTouchConfig: <Pages.ZeroTouchConfigPage />,
   adoption: <Pages.AdoptionPage />,
+  software: <Pages.SoftwarePage />,
+  softwareNew: <Pages.SoftwareNewPage />,
+  softwareEdit: <Pages.SoftwareRulePage />,
 };
 
 /** The element a route of the contract's table renders; a page still being fetched shows nothing. */

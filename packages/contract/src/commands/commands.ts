@@ -23,7 +23,12 @@ export const COMMAND_TYPES_WITH_DOWNLOAD: readonly CommandType[] = [
   "fw_update",
   "restore",
 ];
-export const COMMAND_TYPES_WITH_UPLOAD: readonly CommandType[] = ["backup", "journal"];
+export const COMMAND_TYPES_WITH_UPLOAD = ["backup", "journal"] as const satisfies readonly CommandType[];
+
+/** Whether the router answers a command of this type by uploading a file (its backup or journal). */
+export function isUploadCommandType(type: CommandType): type is (typeof COMMAND_TYPES_WITH_UPLOAD)[number] {
+  return (COMMAND_TYPES_WITH_UPLOAD as readonly CommandType[]).includes(type);
+}
 
 /** Whom a command goes to: routers by id, routers carrying any of the tags, or the whole domain. */
 export const CommandTargetsSchema = z.object({
@@ -62,6 +67,8 @@ export type CreateCommandInput = z.output<typeof CreateCommandSchema>;
 export const CommandDryRunSchema = z.object({
   targets: z.number().int(),
   offline: z.number().int(),
+  /** Targets whose hello did not name the type: their executions fail unsent, the others run it. */
+  unsupported: z.number().int(),
   /** Up to 20 of the targets, for the person to recognise. */
   sample: z.array(z.object({ _id: z.string(), ident: z.string(), is_online: z.boolean() })),
   needs_approval: z.boolean(),

@@ -165,11 +165,10 @@ export const actionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     },
     async (request) => {
       const session = requireSession(request);
-      return createCommand(
-        ctx,
-        session,
-        CreateCommandSchema.parse(await failedRetryInput(ctx, session, request.params.command_id)),
-      );
+      const retry = await failedRetryInput(ctx, session, request.params.command_id);
+      return createCommand(ctx, session, CreateCommandSchema.parse(retry.input), {
+        scriptVersion: retry.scriptVersion,
+      });
     },
   );
 

@@ -6,6 +6,9 @@ import {
   type CommandDryRun,
   type CommandType,
   type CreateCommandInput,
+  computeDeviceStatus,
+  DEFAULT_DOMAIN_SETTINGS,
+  type DomainSettings,
   initialExecutionStatus,
   isBuiltInCommandType,
   needsApproval,
@@ -13,7 +16,7 @@ import {
   SETTINGS_COMMAND_TYPE,
 } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
-import { assertCan, subjectOf } from "../../platform/auth/permissions";
+import { subjectOf } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { type DB, toJsonb } from "../../platform/db/schema";
@@ -21,15 +24,19 @@ import { AppError } from "../../platform/errors";
 import { type DeviceUserActionPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
 import { requireDeviceDomain } from "../devices/devices.service";
 import { findUsedScript, type UsedScript } from "../scripts/scripts.service";
+import { settingsRepo } from "../settings/settings.repo";
 import { toCommandDto } from "./actions.mapper";
 import { announceApproval, raiseApprovalEvent } from "./approvals.service";
 import { commandsRepo, type TargetDevice } from "./commands.repo";
-import { enqueuePump } from "./delivery.service";
+import { enqueuePump, supportsCommandType } from "./delivery.service";
 import { executionsRepo } from "./executions.repo";
 import { publishCommandChanges, recountCommands } from "./executions.service";
 
-/** A router counts as offline now when it has not reported for this long (the protocol's keep-alive). */
-const OFFLINE_AFTER_MS = 5 * 60_000;
+/** How a command is made besides its input. */
+export interface CreateCommandOptions {
+  /** The version of its script or template to use instead of the latest (a retry repeats the one used). */
+  scriptVersion?: number;
+}
 
 /** What a new command resolves to before anything is written. */
 interface ResolvedCommand {
@@ -37,8 +44,10 @@ interface ResolvedCommand {
   wireType: CommandType;
   args: Record<string, string | number | boolean | null>;
   devices: TargetDevice[];
+  /** How many of the targets cannot run the type (their executions will fail unsent). */
+  unsupported: number;
   needsApproval: boolean;
-  /** The saved script or template used, at its latest version. */
+  /** The saved script or template used: its latest version, or the one a retry repeats. */
   used: UsedScript | null;
   /** A template rendered for each router, by router id. */
   rendered: Map<string, string> | null;
@@ -50,6 +59,7 @@ async function resolveCommand(
   domainId: string,
   session: SessionContext,
   input: CreateCommandInput,
+  options: CreateCommandOptions = {},
 ): Promise<ResolvedCommand> {
   if (input.type === "") throw new AppError("TYPE_NOT_SPECIFIED");
   const repo = commandsRepo(ctx.db);
@@ -61,7 +71,7 @@ async function resolveCommand(
   if (input.type === SETTINGS_COMMAND_TYPE) {
     if (!input.template_id)
       throw new AppError("COMMAND_TEMPLATE_MISSING", "A settings command names a template");
-    used = await findUsedScript(ctx.db, domainId, "template", input.template_id);
+    used = await findUsedScript(ctx.db, domainId, "template", input.template_id, options.scriptVersion);
     wireType = "shell";
     args = {};
   } else if (isBuiltInCommandType(input.type)) wireType = input.type;
@@ -74,7 +84,7 @@ async function resolveCommand(
   if (input.script_id !== undefined) {
     if (input.type !== "shell")
       throw new AppError("INVALID_VALUE_TYPE", "A saved script is sent by a shell command");
-    used = await findUsedScript(ctx.db, domainId, "script", input.script_id);
+    used = await findUsedScript(ctx.db, domainId, "script", input.script_id, options.scriptVersion);
     args = { ...args, script: used.text };
   }
   if (
@@ -97,12 +107,13 @@ async function resolveCommand(
   // Another domain's router is not one of ours: the same answer as for one that never existed.
   if (ids.some((id) => !found.has(id))) throw new AppError("DEVICE_NOT_FOUND");
   if (devices.length === 0) throw new AppError("TARGETS_NOT_SPECIFIED", "No router matches the targets");
-  assertTypeSupported(devices, wireType);
+  const unsupported = unsupportedTargets(devices, wireType).length;
   return {
     type: input.type,
     wireType,
     args,
     devices,
+    unsupported,
     needsApproval: needsApproval(subjectOf(session)),
     used,
     rendered: used?.kind === "template" ? renderForEach(used, devices) : null,
@@ -110,14 +121,14 @@ async function resolveCommand(
 }
 
 /**
- * A router whose hello named its command types and not this one cannot run it: the command is
- * refused (UNSUPPORTED_TASK_TYPE, naming a few of them) rather than sent to fail there.
+ * The targets that cannot run the type: their hello named command types, not this one. They are
+ * not refused one by one: each gets an execution that fails unsent (delivery answers code 127 for
+ * it) while the others run it. Only a command none of its targets can run is refused
+ * (UNSUPPORTED_TASK_TYPE, naming a few of them).
  */
-function assertTypeSupported(devices: readonly TargetDevice[], wireType: CommandType): void {
-  const unable = devices.filter(
-    (device) => device.command_types !== null && !device.command_types.split(",").includes(wireType),
-  );
-  if (unable.length === 0) return;
+function unsupportedTargets(devices: readonly TargetDevice[], wireType: CommandType): TargetDevice[] {
+  const unable = devices.filter((device) => !supportsCommandType(device.command_types, wireType));
+  if (unable.length < devices.length) return unable;
   const names = unable.slice(0, 5).map((device) => device.ident);
   const more = unable.length > names.length ? ` and ${unable.length - names.length} more` : "";
   throw new AppError("UNSUPPORTED_TASK_TYPE", `${wireType} is not supported by ${names.join(", ")}${more}`);
@@ -157,8 +168,9 @@ function renderedPreview(resolved: ResolvedCommand): CommandDryRun["rendered"] {
   return null;
 }
 
-function isOnline(device: TargetDevice, now: number): boolean {
-  return device.last_contact !== null && now - device.last_contact.getTime() < OFFLINE_AFTER_MS;
+/** Online now by the one status rule (the contract's computeDeviceStatus) under the domain's thresholds. */
+function isOnline(device: TargetDevice, now: number, thresholds: DomainSettings["status"]): boolean {
+  return computeDeviceStatus(device.last_contact?.getTime() ?? null, now, thresholds) === "online";
 }
 
 /** POST /api/commands/dry-run: the targets, how many are offline now, and whose approval it needs. */
@@ -170,15 +182,20 @@ export async function dryRunCommand(
   const domainId = requireDeviceDomain(session);
   const resolved = await resolveCommand(ctx, domainId, session, input);
   const now = ctx.now().getTime();
+  const thresholds = ((await settingsRepo(ctx.db).findSettings(domainId)) ?? DEFAULT_DOMAIN_SETTINGS).status;
+  const online = new Set(
+    resolved.devices.filter((device) => isOnline(device, now, thresholds)).map((device) => device.id),
+  );
   return {
     targets: resolved.devices.length,
-    offline: resolved.devices.filter((device) => !isOnline(device, now)).length,
+    offline: resolved.devices.length - online.size,
+    unsupported: resolved.unsupported,
     sample: resolved.devices
       .slice(0, 20)
-      .map((device) => ({ _id: device.id, ident: device.ident, is_online: isOnline(device, now) })),
+      .map((device) => ({ _id: device.id, ident: device.ident, is_online: online.has(device.id) })),
     needs_approval: resolved.needsApproval,
     rendered: renderedPreview(resolved),
-    approvers: approverKinds(subjectOf(session)).filter((kind) => kind === "admin" || kind === "assistant"),
+    approvers: approverKinds(subjectOf(session)),
   };
 }
 
@@ -210,9 +227,10 @@ export async function createCommand(
   ctx: AppContext,
   session: SessionContext,
   input: CreateCommandInput,
+  options: CreateCommandOptions = {},
 ): Promise<Command> {
   const domainId = requireDeviceDomain(session);
-  const resolved = await resolveCommand(ctx, domainId, session, input);
+  const resolved = await resolveCommand(ctx, domainId, session, input, options);
   const now = ctx.now();
   const id = randomUUID();
   const isDelayed = input.delayed_until !== null && input.delayed_until > now.getTime();
@@ -278,9 +296,4 @@ export async function getCommand(ctx: AppContext, session: SessionContext, id: s
   const row = await commandsRepo(ctx.db).findCommand(domainId, id);
   if (!row) throw new AppError("COMMAND_NOT_FOUND");
   return toCommandDto(row);
-}
-
-/** Checks the session may create commands (the retry of failed executions is a new command). */
-export function assertMayCreate(session: SessionContext): void {
-  assertCan(session, "commands.create");
 }

@@ -164,12 +164,19 @@ export async function cancelCommand(ctx: AppContext, session: SessionContext, id
   );
 }
 
+/** A new command that repeats one for the routers whose executions failed, and the script version it used. */
+export interface FailedRetry {
+  input: CreateCommandInput;
+  /** The version of the saved script or template the command used, which the retry uses again. */
+  scriptVersion?: number;
+}
+
 /** The body of a new command that repeats one for the routers whose executions failed. */
 export async function failedRetryInput(
   ctx: AppContext,
   session: SessionContext,
   id: string,
-): Promise<CreateCommandInput> {
+): Promise<FailedRetry> {
   const domainId = requireDeviceDomain(session);
   const row = await commandsRepo(ctx.db).findCommand(domainId, id);
   if (!row) throw new AppError("COMMAND_NOT_FOUND");
@@ -184,15 +191,20 @@ export async function failedRetryInput(
   if (failed.length === 0) throw new AppError("TARGETS_NOT_SPECIFIED", "No execution of the command failed");
   const isCustom = row.type !== row.wire_type;
   const { script: _script, ...args } = row.args;
+  const saved = row.script_id && row.script_version !== null ? row.script_id : undefined;
   return {
-    type: row.type,
-    args: isCustom ? args : row.args,
-    file_id: row.file_id ?? undefined,
-    // A template is rendered again (its latest version); a saved script's text travels as it was used.
-    template_id: row.script_kind === "template" && row.script_id ? row.script_id : undefined,
-    targets: { devices: failed.map((execution) => execution.device_id), tags: [], all: false },
-    delayed_until: null,
-    run_until:
-      row.run_until && row.run_until.getTime() > ctx.now().getTime() ? row.run_until.getTime() : null,
+    input: {
+      type: row.type,
+      args: isCustom ? args : row.args,
+      file_id: row.file_id ?? undefined,
+      // A saved script or template is used again at the version the command recorded, not its latest.
+      template_id: row.script_kind === "template" ? saved : undefined,
+      script_id: row.script_kind === "script" ? saved : undefined,
+      targets: { devices: failed.map((execution) => execution.device_id), tags: [], all: false },
+      delayed_until: null,
+      run_until:
+        row.run_until && row.run_until.getTime() > ctx.now().getTime() ? row.run_until.getTime() : null,
+    },
+    scriptVersion: saved ? (row.script_version ?? undefined) : undefined,
   };
 }

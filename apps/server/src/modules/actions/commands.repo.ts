@@ -59,6 +59,22 @@ export function commandsRepo(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /** Locks commands' rows in id order (so concurrent writers never deadlock) and answers their counts. */
+    async lockCommandCounts(
+      domainId: string,
+      ids: readonly string[],
+    ): Promise<Array<{ id: string; counts: ExecutionCounts }>> {
+      if (ids.length === 0) return [];
+      return db
+        .selectFrom("commands")
+        .select(["id", "counts"])
+        .where("domain_id", "=", domainId)
+        .where("id", "in", ids)
+        .orderBy("id")
+        .forUpdate()
+        .execute();
+    },
+
     async findCommands(
       domainId: string,
       filter: CommandFilter,

@@ -1,18 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { randomUUID } from "node:crypto";
 import type { Command } from "@cellfleet/contract";
 import { QUIET_BEHAVIOUR, VirtualRouter } from "@cellfleet/simulator";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../platform/auth/passwords";
-import { type Database, openDatabase } from "../../platform/db/database";
 import { migrateToLatest } from "../../platform/db/migrate";
 import { toJsonb } from "../../platform/db/schema";
+import { exited, freePort, prepareChildStore, startServerProcess } from "../../test/child-server";
 import { eventually, insertDevice, type TestDevice, uniqueIdent } from "../ingest/ingest.test-support";
 import { runFirstStart } from "../setup/first-start";
 
@@ -20,9 +13,6 @@ import { runFirstStart } from "../setup/first-start";
 // killed with SIGKILL while executions are at every step (queued, sent, running, finished), restarted
 // on the same data, and every execution must still complete, each router having run it exactly once.
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../..");
-const tsxLoader = path.join(repoRoot, "node_modules/tsx/dist/loader.mjs");
-const mainFile = path.join(repoRoot, "apps/server/src/main.ts");
 const ROUTERS = 40;
 const PASSWORD = "Sigkill-Admin-Pass-1";
 
@@ -30,62 +20,6 @@ const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function prepareStore(): Promise<{
-  env: Record<string, string>;
-  open(): Database;
-  drop(): Promise<void>;
-}> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "cellfleet-cmdkill-"));
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    return {
-      env: { DATA_DIR: dataDir },
-      open: () => openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "db") }),
-      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
-    };
-  }
-  const name = `cf_cmdkill_${randomBytes(5).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(statement).finally(() => client.end());
-  };
-  await admin(`create database "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
-    open: () => openDatabase({ kind: "postgres", url: url.toString(), maxConnections: 2 }),
-    drop: async () => {
-      rmSync(dataDir, { recursive: true, force: true });
-      await admin(`drop database if exists "${name}" with (force)`);
-    },
-  };
-}
-
-function startServer(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ["--import", pathToFileURL(tsxLoader).href, mainFile], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env, SIMULATE: "0", LOG_LEVEL: "warn", HOST: "127.0.0.1" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  child.stderr?.on("data", () => {});
-  return child;
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once("exit", () => resolve()));
-}
 
 async function call(base: string, url: string, body: object): Promise<{ status: number; json: unknown }> {
   const response = await fetch(`${base}${url}`, {
@@ -100,7 +34,7 @@ describe("command delivery survives SIGKILL", () => {
   it("kills the server mid-delivery, restarts it, and every router runs the command once", {
     timeout: 150_000,
   }, async () => {
-    const store = await prepareStore();
+    const store = await prepareChildStore("cmdkill");
     cleanups.push(store.drop);
     const seed = store.open();
     await migrateToLatest(seed.db);
@@ -135,7 +69,7 @@ describe("command delivery survives SIGKILL", () => {
 
     const env = { ...store.env, PORT: String(await freePort()), MQTT_PORT: String(await freePort()) };
     const base = `http://127.0.0.1:${env.PORT}`;
-    const first = startServer(env);
+    const first = startServerProcess(env);
     cleanups.push(async () => {
       first.kill("SIGKILL");
       await exited(first);
@@ -189,7 +123,7 @@ describe("command delivery survives SIGKILL", () => {
     await exited(first);
     expect(first.signalCode).toBe("SIGKILL");
 
-    const second = startServer(env);
+    const second = startServerProcess(env);
     cleanups.push(async () => {
       second.kill("SIGKILL");
       await exited(second);

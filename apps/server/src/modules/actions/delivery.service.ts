@@ -6,6 +6,7 @@ import {
   type CommandType,
   commandTopic,
   type ExecutionEvent,
+  isUploadCommandType,
   MAX_DELIVERY_ATTEMPTS,
 } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
@@ -13,7 +14,7 @@ import type { AppContext } from "../../platform/context";
 import type { DB } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { prepareDeviceDownload, prepareDeviceUpload } from "../files/device-transfers.service";
-import { executionsRepo, type HeadRow } from "./executions.repo";
+import { type ExecutionChanges, executionsRepo, type HeadRow } from "./executions.repo";
 import { moveExecutions, publishCommandChanges, recountCommands } from "./executions.service";
 
 /** How delivery waits: for an acknowledgement before publishing again, and for a result. */
@@ -58,6 +59,14 @@ export async function enqueuePump(
   }
 }
 
+/**
+ * Whether a router can run a command type: its hello named its types (`devices.command_types`,
+ * comma-separated) and this is one of them, or it named none (then it takes every type).
+ */
+export function supportsCommandType(commandTypes: string | null, type: string): boolean {
+  return commandTypes === null || commandTypes.split(",").includes(type);
+}
+
 /** What the router is sent: the command message of docs/device-protocol.md 4.4. */
 async function commandMessageOf(
   ctx: AppContext,
@@ -67,7 +76,7 @@ async function commandMessageOf(
 ): Promise<CommandMessage> {
   const type = head.wire_type as CommandType;
   let file: CommandFile | undefined;
-  if (type === "backup" || type === "journal") {
+  if (isUploadCommandType(type)) {
     file = await prepareDeviceUpload(ctx, trx, {
       domainId: head.domain_id,
       deviceId: head.device_id,
@@ -99,6 +108,7 @@ async function applyToHeads(
   ctx: AppContext,
   heads: readonly HeadRow[],
   event: ExecutionEvent,
+  changes: ExecutionChanges = {},
 ): Promise<string[]> {
   const byDomain = new Map<string, HeadRow[]>();
   for (const head of heads) byDomain.set(head.domain_id, [...(byDomain.get(head.domain_id) ?? []), head]);
@@ -106,7 +116,8 @@ async function applyToHeads(
   for (const [domainId, rows] of byDomain) {
     const now = ctx.now();
     const moved = await ctx.db.transaction().execute(async (trx) => {
-      const changed = await moveExecutions(trx, domainId, { ids: rows.map((row) => row.id) }, event, now);
+      const ids = rows.map((row) => row.id);
+      const changed = await moveExecutions(trx, domainId, { ids }, event, now, changes);
       await recountCommands(
         trx,
         domainId,
@@ -129,7 +140,8 @@ async function applyToHeads(
 /**
  * Sends each router the head of its queue (one execution at a time, oldest first): a queued one not
  * published lately, or, after a reconnect, also the one it has (it answers its latest status for an
- * id it knows). Heads past run-until expire; heads published too often give up; then the next goes.
+ * id it knows). Heads past run-until expire; heads published too often give up; a head whose type
+ * the router's hello did not name fails unsent (code 127, as the router would answer); then the next goes.
  */
 export async function pumpDevices(
   ctx: AppContext,
@@ -144,10 +156,15 @@ export async function pumpDevices(
     const now = ctx.now();
     const expired: HeadRow[] = [];
     const exhausted: HeadRow[] = [];
+    const unsupported: HeadRow[] = [];
     const send: HeadRow[] = [];
     for (const head of heads) {
       if (head.status === "queued" && head.run_until && head.run_until.getTime() <= now.getTime()) {
         expired.push(head);
+        continue;
+      }
+      if (head.status === "queued" && !supportsCommandType(head.command_types, head.wire_type)) {
+        unsupported.push(head);
         continue;
       }
       if (ctx.deviceLink.isConnected(head.ident) === false) continue;
@@ -165,6 +182,12 @@ export async function pumpDevices(
       ...(await applyToHeads(ctx, unsendable, { type: "finished", code: COMMAND_CODES.transferFailed })),
       ...(await applyToHeads(ctx, expired, { type: "expire" })),
       ...(await applyToHeads(ctx, exhausted, { type: "give_up" })),
+      ...(await applyToHeads(
+        ctx,
+        unsupported,
+        { type: "finished", code: COMMAND_CODES.unsupported },
+        { code: COMMAND_CODES.unsupported, output: "The router does not support this command type" },
+      )),
     ];
     isReconnect = false;
   }

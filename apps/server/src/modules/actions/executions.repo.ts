@@ -18,6 +18,8 @@ export interface HeadRow {
   command_id: string;
   device_id: string;
   ident: string;
+  /** The command types the router's hello named, comma-separated; null when it named none (all). */
+  command_types: string | null;
   status: ExecutionStatus;
   attempts: number;
   last_publish_time: Date | null;
@@ -163,7 +165,7 @@ export function executionsRepo(db: Kysely<DB>) {
     async findHeadsAcrossDomains(deviceIds: readonly string[]): Promise<HeadRow[]> {
       if (deviceIds.length === 0) return [];
       const result = await sql<HeadRow>`
-        select distinct on (e.device_id) e.id, e.domain_id, e.command_id, e.device_id, d.ident, e.status,
+        select distinct on (e.device_id) e.id, e.domain_id, e.command_id, e.device_id, d.ident, d.command_types, e.status,
           e.attempts, e.last_publish_time, c.wire_type,
           case when e.rendered is null then c.args else c.args || jsonb_build_object('script', e.rendered) end as args,
           c.file_id, c.run_until

@@ -1,16 +1,16 @@
-import {
-  COMMAND_CODES,
-  type ExecutionEvent,
-  type ExecutionStatus,
-  isExecutionFinal,
-  nextExecutionStatus,
-} from "@cellfleet/contract";
+import { COMMAND_CODES, type ExecutionEvent, type ExecutionStatus } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../platform/context";
 import type { DB } from "../../platform/db/schema";
 import { type DeliveryTimings, enqueuePump } from "./delivery.service";
 import { type ExecutionRow, executionsRepo } from "./executions.repo";
-import { moveExecutions, publishCommandChanges, recountCommands } from "./executions.service";
+import {
+  applyExecutionReports,
+  moveExecutions,
+  publishCommandChanges,
+  recountCommands,
+  shiftCommandCounts,
+} from "./executions.service";
 
 /** A router's command status as ingest hands it over (modules/ingest's CommandStatusReport). */
 export interface RouterStatus {
@@ -25,17 +25,6 @@ export interface RouterStatus {
   };
 }
 
-/** One execution's move in a batch of router statuses. */
-interface PlannedMove {
-  id: string;
-  from: ExecutionStatus;
-  to: ExecutionStatus;
-  code: number | null;
-  output: string;
-  progress: number | null;
-  isFinal: boolean;
-}
-
 function eventOf(status: RouterStatus["message"]): ExecutionEvent {
   if (status.state === "accepted") return { type: "accepted" };
   if (status.state === "running") return { type: "running" };
@@ -45,7 +34,8 @@ function eventOf(status: RouterStatus["message"]): ExecutionEvent {
 /**
  * The ingest hook: moves executions by routers' statuses inside the ingest batch's transaction, so a
  * status is acknowledged to the router only once stored. A router speaks only of its own
- * executions; a repeat or a late status moves nothing. Routers that finished one and have more
+ * executions; a repeat or a late status moves nothing. Commands' counts are shifted by the moves
+ * (never counted again here). Routers that finished one and have more
  * queued get a pump job in the same transaction. Answers the realtime push to run after commit.
  */
 export function createRouterStatusHook(ctx: AppContext) {
@@ -56,48 +46,43 @@ export function createRouterStatusHook(ctx: AppContext) {
       reports.map((report) => ({ id: report.message.id, device_id: report.device_id })),
     );
     const known = new Map(rows.map((row) => [row.id, row]));
-    // Each execution's moves in this batch, worked out by the state machine in seq order, then
-    // written in one statement: from its stored status to where the last report took it.
-    const planned = new Map<string, PlannedMove>();
-    for (const report of reports) {
-      const row = known.get(report.message.id);
-      if (!row) continue;
-      const current = planned.get(row.id)?.to ?? row.status;
-      const event = eventOf(report.message);
-      const next = nextExecutionStatus(current, event);
-      const isProgress = next === null && event.type === "running" && current === "in_progress";
-      if (next === null && !isProgress) continue;
-      const to = next ?? current;
-      planned.set(row.id, {
-        id: row.id,
-        from: row.status,
-        to,
-        code: event.type === "finished" ? report.message.code : null,
+    const moves = await applyExecutionReports(
+      trx,
+      rows,
+      reports.map((report) => ({
+        id: report.message.id,
+        event: eventOf(report.message),
+        code: report.message.code,
         output: report.message.output,
-        progress: event.type === "finished" ? null : (report.message.progress ?? null),
-        isFinal: isExecutionFinal(to),
-      });
-    }
-    const written = new Set(await repo.applyMovesAcrossDomains([...planned.values()], now));
+        progress: report.message.progress ?? null,
+      })),
+      now,
+    );
     const touched = new Map<
       string,
-      { commands: Set<string>; executions: Set<string>; finished: Set<string> }
+      {
+        commands: Set<string>;
+        moves: Array<{ command_id: string; from: ExecutionStatus; to: ExecutionStatus }>;
+        executions: Set<string>;
+        finished: Set<string>;
+      }
     >();
-    for (const id of written) {
-      const row = known.get(id) as ExecutionRow;
-      const move = planned.get(id) as PlannedMove;
+    for (const move of moves) {
+      const row = known.get(move.id) as ExecutionRow;
       const entry = touched.get(row.domain_id) ?? {
         commands: new Set(),
+        moves: [],
         executions: new Set(),
         finished: new Set(),
       };
       touched.set(row.domain_id, entry);
       if (move.to !== move.from) entry.commands.add(row.command_id);
+      entry.moves.push({ command_id: row.command_id, from: move.from, to: move.to });
       entry.executions.add(row.id);
       if (move.isFinal) entry.finished.add(row.device_id);
     }
     for (const [domainId, entry] of touched) {
-      await recountCommands(trx, domainId, entry.commands, now);
+      await shiftCommandCounts(trx, domainId, entry.moves, now);
       const next = await repo.findDevicesWithStatus(domainId, [...entry.finished], ["queued"]);
       if (next.length > 0) await enqueuePump(ctx, trx, next);
     }

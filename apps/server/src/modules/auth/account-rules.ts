@@ -1,6 +1,7 @@
 import { checkPasswordChangeAllowed, type SecurityPolicy } from "@cellfleet/contract";
+import type { Kysely } from "kysely";
 import type { AppContext } from "../../platform/context";
-import type { UserRecord, UserUpdate } from "../../platform/db/schema";
+import type { DB, UserRecord, UserUpdate } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { OUTBOX_EVENTS, type UserPasswordPayload } from "../../platform/jobs/outbox-events";
 import { enqueueMail, MAIL_SECRET_PLACEHOLDER } from "../../platform/mail/mail.jobs";
@@ -16,9 +17,20 @@ const DAY_MS = 24 * 60 * 60_000;
 /** Why an account is blocked (users.block_reason). */
 export type BlockReason = "manual" | "attempts" | "inactive" | "expired" | "reset";
 
-/** Blocks a user for good (until an admin unblocks it) and ends its sessions. */
-export async function blockUser(ctx: AppContext, user: UserRecord, reason: BlockReason): Promise<void> {
-  await usersRepo(ctx.db).updateUser(user.domain_id, user.id, { blocked: true, block_reason: reason });
+/**
+ * Blocks a user for good (until an admin unblocks it) and ends its sessions; `alsoInTransaction`
+ * (an outbox event) commits with the block.
+ */
+export async function blockUser(
+  ctx: AppContext,
+  user: UserRecord,
+  reason: BlockReason,
+  alsoInTransaction?: (trx: Kysely<DB>) => Promise<void>,
+): Promise<void> {
+  await ctx.jobs.transaction(async (trx) => {
+    await usersRepo(trx).updateUser(user.domain_id, user.id, { blocked: true, block_reason: reason });
+    await alsoInTransaction?.(trx);
+  });
   await endUserSessions(ctx, user);
 }
 
@@ -79,28 +91,27 @@ export async function assertAccountMaySignIn(
     throw new AppError("USER_BLOCKED", `No sign-in for more than ${policy.block_without_auth_days} days`);
   }
   if (!isPasswordExpired(user.password_expire_date, now)) return;
-  await emitPasswordEvent(ctx, user, OUTBOX_EVENTS.userPasswordExpired);
+  const expired = (trx: Kysely<DB>) => emitPasswordEvent(ctx, trx, user, OUTBOX_EVENTS.userPasswordExpired);
   if (policy.expiration_strategy === "block") {
-    await blockUser(ctx, user, "expired");
+    await blockUser(ctx, user, "expired", expired);
     throw new AppError("PASSWORD_EXPIRED", "The password has expired");
   }
-  await sendNewPassword(ctx, user, policy);
+  await sendNewPassword(ctx, user, policy, expired);
 }
 
 /**
- * Writes a password outbox event (`user.password_expired`, `user.password_reset`) in its own
- * transaction: notification rules about accounts hear of it. It is a fact already decided (the
- * sign-in is refused either way), so it stands apart from the block or the new password.
+ * Writes a password outbox event (`user.password_expired`, `user.password_reset`) in the
+ * transaction of the change it tells of (the block, the new password): notification rules about
+ * accounts hear of it exactly when the change committed.
  */
 export async function emitPasswordEvent(
   ctx: AppContext,
+  trx: Kysely<DB>,
   user: Pick<UserRecord, "id" | "domain_id">,
   event: (typeof OUTBOX_EVENTS)["userPasswordExpired" | "userPasswordReset"],
 ): Promise<void> {
   const payload: UserPasswordPayload = { user_id: user.id };
-  await ctx.jobs.transaction((trx) =>
-    ctx.jobs.emit(trx, event, { ...payload }, { domainId: user.domain_id }),
-  );
+  await ctx.jobs.emit(trx, event, { ...payload }, { domainId: user.domain_id });
 }
 
 /**
@@ -108,27 +119,35 @@ export async function emitPasswordEvent(
  * The mail is a job written in the same transaction as the new password, so neither exists without
  * the other, and a mail server that is down gets the mail later.
  */
-async function sendNewPassword(ctx: AppContext, user: UserRecord, policy: SecurityPolicy): Promise<never> {
+async function sendNewPassword(
+  ctx: AppContext,
+  user: UserRecord,
+  policy: SecurityPolicy,
+  expired: (trx: Kysely<DB>) => Promise<void>,
+): Promise<never> {
   const now = ctx.now();
   const password = generatePolicyPassword(policy, user.role);
   const change = await preparePassword(policy, user.role, password, now, true);
+  const events = async (trx: Kysely<DB>) => {
+    await expired(trx);
+    await emitPasswordEvent(ctx, trx, user, OUTBOX_EVENTS.userPasswordReset);
+  };
   const email = user.email;
   if (email && ctx.mailer.isConfigured) {
-    await applyPasswordChange(ctx, user, change, {}, (trx) =>
-      enqueueMail(
+    await applyPasswordChange(ctx, user, change, {}, async (trx) => {
+      await enqueueMail(
         ctx.jobs,
         trx,
         newPasswordMail(email, user.username, MAIL_SECRET_PLACEHOLDER, ctx.config.publicUrl),
         { secret: password, domainId: user.domain_id },
-      ),
-    );
-    await emitPasswordEvent(ctx, user, OUTBOX_EVENTS.userPasswordReset);
+      );
+      await events(trx);
+    });
     throw new AppError("PASSWORD_RESET", "The password expired; a new one is being sent by e-mail");
   }
-  await applyPasswordChange(ctx, user, change);
-  await emitPasswordEvent(ctx, user, OUTBOX_EVENTS.userPasswordReset);
   // Nobody knows the new password now, so the account waits for an administrator.
-  await blockUser(ctx, user, "reset");
+  await applyPasswordChange(ctx, user, change, { blocked: true, block_reason: "reset" }, events);
+  await endUserSessions(ctx, user);
   throw new AppError(
     "USER_RESET_AND_BLOCKED",
     "The password was reset but could not be sent; ask an administrator",

@@ -14,6 +14,7 @@ import { endSession } from "./session.service";
 import { sessionsRepo } from "./sessions.repo";
 import {
   assertPoolNotOnHold,
+  blockedByAttempts,
   type DeviceCookie,
   type FailurePool,
   findFailurePool,
@@ -21,13 +22,10 @@ import {
   recordPoolFailure,
   refuseUnknownUsername,
   rememberSignedInBrowser,
+  wrongLogin,
 } from "./sign-in-throttle";
 
 const HOUR_MS = 60 * 60 * 1000;
-
-function wrongLogin(): AppError {
-  return new AppError("WRONG_LOGIN_OR_PASSWORD", "Wrong username or password");
-}
 
 /** A sign-in request with the browser's cookies (its device cookies, ADR 016). */
 export interface SignInInput {
@@ -64,9 +62,7 @@ async function authenticate(
     throw await recordPoolFailure(ctx, user, pool, policy);
   }
   // Account state is told only to someone who knows the password.
-  if (isPoolBlocked(pool, user) && user.removed_at === null && !user.blocked) {
-    throw new AppError("USER_BLOCKED", "The user is blocked after too many failed sign-in attempts");
-  }
+  if (isPoolBlocked(pool, user) && user.removed_at === null && !user.blocked) throw blockedByAttempts();
   await assertAccountMaySignIn(ctx, user, policy);
   return { user, pool };
 }

@@ -37,8 +37,14 @@ function temporarilyBlocked(until: Date): AppError {
   return new AppError("USER_TEMPORARILY_BLOCKED", `The user is blocked until ${until.toISOString()}`);
 }
 
-function wrongLogin(): AppError {
+/** The answer to a wrong username or password, alike for both so neither tells which was wrong. */
+export function wrongLogin(): AppError {
   return new AppError("WRONG_LOGIN_OR_PASSWORD", "Wrong username or password");
+}
+
+/** The answer once an attempt's pool is blocked for good by its failures. */
+export function blockedByAttempts(): AppError {
+  return new AppError("USER_BLOCKED", "The user is blocked after too many failed sign-in attempts");
 }
 
 /** The pool of an attempt: the browser's device cookie when it holds a live one for this user. */
@@ -116,8 +122,7 @@ export async function recordPoolFailure(
       ...(until ? { blocked_until: until } : {}),
     });
   }
-  if (blocked)
-    return new AppError("USER_BLOCKED", "The user is blocked after too many failed sign-in attempts");
+  if (blocked) return blockedByAttempts();
   if (until) return temporarilyBlocked(until);
   return wrongLogin();
 }
@@ -141,9 +146,7 @@ export async function refuseUnknownUsername(
   await verifyDummyPassword(password);
   const attempts = await repo.countUnknownFailureAcrossDomains(key, now);
   const decision = decideOnFailure(DEFAULT_POLICY, attempts, now);
-  if (decision === "blocked") {
-    throw new AppError("USER_BLOCKED", "The user is blocked after too many failed sign-in attempts");
-  }
+  if (decision === "blocked") throw blockedByAttempts();
   if (decision instanceof Date) {
     await repo.blockUnknownAcrossDomains(key, decision);
     throw temporarilyBlocked(decision);

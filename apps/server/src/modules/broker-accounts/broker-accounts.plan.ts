@@ -1,4 +1,6 @@
+import { commandTopic, noticeTopic, PROTOCOL_TOPIC_ROOT } from "@cellfleet/contract";
 import type { DynsecCommand, DynsecResponse } from "../../platform/mqtt/dynsec";
+import { reportsFilter } from "../../platform/mqtt/external-subscriber";
 
 // What Mosquitto's dynamic-security plugin is told for each router (docs/operations.md, "Mosquitto"):
 // a client whose user name and client id are the ident and whose password is the device token, and
@@ -20,24 +22,23 @@ export function deviceRoleName(ident: string): string {
  * Higher priority is checked first.
  */
 export function deviceRoleAcls(ident: string) {
-  const root = `cellfleet/v1/${ident}`;
   return [
-    { acltype: "publishClientSend", topic: `${root}/command`, priority: 10, allow: false },
-    { acltype: "publishClientSend", topic: `${root}/notice`, priority: 10, allow: false },
-    { acltype: "publishClientSend", topic: `${root}/#`, priority: 1, allow: true },
+    { acltype: "publishClientSend", topic: commandTopic(ident), priority: 10, allow: false },
+    { acltype: "publishClientSend", topic: noticeTopic(ident), priority: 10, allow: false },
+    { acltype: "publishClientSend", topic: `${PROTOCOL_TOPIC_ROOT}/${ident}/#`, priority: 1, allow: true },
     // Another major version's topics (v2): let through so the connection stays (nobody subscribes).
     { acltype: "publishClientSend", topic: `cellfleet/+/${ident}/#`, priority: 0, allow: true },
-    { acltype: "subscribeLiteral", topic: `${root}/command`, priority: 1, allow: true },
-    { acltype: "subscribeLiteral", topic: `${root}/notice`, priority: 1, allow: true },
+    { acltype: "subscribeLiteral", topic: commandTopic(ident), priority: 1, allow: true },
+    { acltype: "subscribeLiteral", topic: noticeTopic(ident), priority: 1, allow: true },
   ];
 }
 
 /** The server's role: subscribe to every report (plainly or through a shared group), publish commands and notices. */
 export const SERVER_ROLE_ACLS = [
-  { acltype: "subscribePattern", topic: "cellfleet/v1/+/#", priority: 1, allow: true },
-  { acltype: "subscribePattern", topic: "$share/+/cellfleet/v1/+/#", priority: 1, allow: true },
-  { acltype: "publishClientSend", topic: "cellfleet/v1/+/command", priority: 1, allow: true },
-  { acltype: "publishClientSend", topic: "cellfleet/v1/+/notice", priority: 1, allow: true },
+  { acltype: "subscribePattern", topic: reportsFilter(false), priority: 1, allow: true },
+  { acltype: "subscribePattern", topic: reportsFilter(true, "+"), priority: 1, allow: true },
+  { acltype: "publishClientSend", topic: commandTopic("+"), priority: 1, allow: true },
+  { acltype: "publishClientSend", topic: noticeTopic("+"), priority: 1, allow: true },
 ];
 
 /** A router as the broker should know it: with its token, or absent (deleted, or no key). */
@@ -66,6 +67,12 @@ export function createCommands(account: WantedAccount): DynsecCommand[] {
 /** Errors that mean the wanted state is already there. */
 const SETTLED = /already exists|not found/i;
 
+/** Throws on the first answer whose error is not one of those; `about` names what it was for. */
+export function assertSettled(responses: readonly DynsecResponse[], about = ""): void {
+  const failed = responses.find((response) => response.error && !SETTLED.test(response.error));
+  if (failed) throw new Error(`dynamic-security ${failed.command}${about}: ${failed.error}`);
+}
+
 /**
  * Second pass for the accounts whose client already existed: its password is set again (a new
  * key). Mosquitto disconnects a client whose password is set, so a reconcile that only makes sure
@@ -76,10 +83,7 @@ export function followUpCommands(
   responses: readonly DynsecResponse[],
   isKeyChanged: boolean,
 ): DynsecCommand[] {
-  for (const response of responses) {
-    if (response.error && !SETTLED.test(response.error))
-      throw new Error(`dynamic-security ${response.command} for ${account.ident}: ${response.error}`);
-  }
+  assertSettled(responses, ` for ${account.ident}`);
   if (account.token === null || !isKeyChanged) return [];
   const client = responses.find((response) => response.command === "createClient");
   if (!client?.error) return [];

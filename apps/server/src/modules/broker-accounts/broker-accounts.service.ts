@@ -1,8 +1,9 @@
 import { deriveDeviceToken } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import type { DB } from "../../platform/db/schema";
-import type { DynsecClient, DynsecResponse } from "../../platform/mqtt/dynsec";
+import type { DynsecClient } from "../../platform/mqtt/dynsec";
 import {
+  assertSettled,
   createCommands,
   followUpCommands,
   SERVER_ROLE,
@@ -13,13 +14,6 @@ import { brokerAccountsRepo } from "./broker-accounts.repo";
 
 /** Accounts per control message: the plugin rewrites its whole file once per message, not per command. */
 const ACCOUNTS_PER_MESSAGE = 200;
-
-const SETTLED = /already|not found/i;
-
-function assertSettled(responses: readonly DynsecResponse[]): void {
-  const failed = responses.find((response) => response.error && !SETTLED.test(response.error));
-  if (failed) throw new Error(`dynamic-security ${failed.command}: ${failed.error}`);
-}
 
 /**
  * Makes the broker's accounts of these routers match the database: a router with a key has a

@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import type { Config } from "../../platform/config";
 import type { Jobs } from "../../platform/jobs/jobs";
 import { connectDynsec } from "../../platform/mqtt/dynsec";
-import { redactUrl } from "../../platform/mqtt/gateway";
+import { redactUrl } from "../../platform/redact-url";
 import { BROKER_ACCOUNTS_SYNC_ALL_JOB } from "./broker-accounts.jobs";
 import { prepareServerAccount } from "./broker-accounts.service";
 

@@ -17,6 +17,7 @@ import type { SessionContext } from "../../platform/auth/session-guard";
 import { domainTopic } from "../../platform/bus/bus";
 import type { AppContext } from "../../platform/context";
 import { type DB, type DeviceRow, toJsonb } from "../../platform/db/schema";
+import { isUniqueViolation } from "../../platform/db/unique-violation";
 import { AppError } from "../../platform/errors";
 import {
   type DeviceCredentialsChangedPayload,
@@ -52,8 +53,8 @@ export async function toDeviceDtos(
 }
 
 /**
- * After a committed device write: drops the domain's cached list totals and publishes the devices
- * message to the domain's sockets. Never fails the request.
+ * After a device write: drops the domain's cached list totals and publishes the devices message to
+ * the domain's sockets, both once the request's unit of work commits. Never fails the request.
  */
 export async function publishDevices(
   ctx: AppContext,
@@ -108,10 +109,6 @@ async function emitUserAction(
     devices: rows.map((row) => ({ id: row.id, ident: row.ident, tags: row.tags })),
   };
   await ctx.jobs.emit(trx, OUTBOX_EVENTS.deviceUserAction, { ...payload }, { domainId });
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: string }).code === "23505";
 }
 
 /**

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { runInUnitOfWork } from "../../platform/db/unit-of-work";
+import { createOfflineDb } from "../../test/offline-db";
 import { ListCountCache } from "./list-count-cache";
 
 const TTL = 40;
@@ -64,5 +66,34 @@ describe("ListCountCache", () => {
     cache.invalidate("d");
     expect(await cache.get("d", "k", count.compute)).toBe(2);
     expect(await cache.get("other", "k", count.compute)).toBe(3);
+  });
+
+  it("forgets a domain only once the unit of work that wrote commits, and not on a rollback", async () => {
+    // Transactions without a database: the cache only needs the unit's commit and rollback.
+    const root = createOfflineDb();
+    const cache = new ListCountCache(TTL);
+    const count = counter();
+    expect(await cache.get("d", "k", count.compute)).toBe(1);
+    const fail = new Error("rolled back");
+    const rolledBack = runInUnitOfWork(
+      root,
+      async () => {
+        cache.invalidate("d");
+        throw fail;
+      },
+      async () => {},
+    );
+    await expect(rolledBack).rejects.toBe(fail);
+    expect(await cache.get("d", "k", count.compute)).toBe(1);
+    await runInUnitOfWork(
+      root,
+      async () => {
+        cache.invalidate("d");
+        // A list read before the commit still sees the old rows; its count must not outlive it.
+        expect(await cache.get("d", "k", count.compute)).toBe(1);
+      },
+      async () => {},
+    );
+    expect(await cache.get("d", "k", count.compute)).toBe(2);
   });
 });

@@ -1,3 +1,5 @@
+import { afterUnitCommit } from "../../platform/db/unit-of-work";
+
 /**
  * A short-lived cache of list totals and facets per domain and filter. An exact count over a
  * domain of 100,000 devices reads every matching row, which at 32 concurrent lists on two cores
@@ -63,9 +65,15 @@ export class ListCountCache {
     );
   }
 
-  /** Forgets the domain's entries: called after every device write of the domain. */
+  /**
+   * Forgets the domain's entries: called on every device write of the domain. Inside a unit of work
+   * it waits for the commit, so a count read between the write and the commit (still the old rows)
+   * is not kept as the new one; a rollback forgets nothing.
+   */
   invalidate(domainId: string): void {
-    this.generations.set(domainId, (this.generations.get(domainId) ?? 0) + 1);
+    afterUnitCommit(() => {
+      this.generations.set(domainId, (this.generations.get(domainId) ?? 0) + 1);
+    });
   }
 
   private evictExpired(now: number): void {

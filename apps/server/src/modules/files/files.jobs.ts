@@ -1,6 +1,5 @@
 import type { DeviceFileType } from "@cellfleet/contract";
 import type { AppContext } from "../../platform/context";
-import { type PeriodicJob, startPeriodicJob } from "../../platform/scheduler/lease";
 import { fileTransfersRepo } from "./file-transfers.repo";
 import { filesRepo } from "./files.repo";
 import {
@@ -14,8 +13,10 @@ import {
 import { applyRetention } from "./files-retention";
 
 // Work after a commit of the files feature, as durable jobs (ADR 007): removing blobs, keeping
-// the copies a domain asks for, and forgetting a deleted router's files.
+// the copies a domain asks for, forgetting a deleted router's files, and sweeping lapsed uploads.
 
+/** The periodic sweep of uploads that never came (`jobs.every`, once across nodes). */
+export const FILE_SWEEP_JOB = "files.sweep";
 /** How often lapsed uploads are swept. */
 export const FILE_SWEEP_INTERVAL_MS = 10 * 60_000;
 /** An upload still running past its URL's expiry is left alone this long before it counts as lapsed. */
@@ -23,8 +24,18 @@ export const LAPSED_TRANSFER_GRACE_MS = 60 * 60_000;
 /** Finished transfer records are kept this long (they explain recent uploads), then removed. */
 export const TRANSFER_RECORD_KEEP_MS = 30 * 24 * 3600_000;
 
-/** Registers the files feature's job handlers and its subscription to deleted routers. */
+/** Registers the files feature's job handlers, its periodic sweep and its subscription to deleted routers. */
 export function registerFileJobs(ctx: AppContext): void {
+  ctx.jobs.register(FILE_SWEEP_JOB, {
+    maxAttempts: 2,
+    timeoutMs: 5 * 60_000,
+    handle: async () => {
+      const lapsed = await sweepLapsedTransfers(ctx);
+      if (lapsed > 0) ctx.log.info({ lapsed }, "device uploads that never came were swept");
+    },
+  });
+  ctx.jobs.every(FILE_SWEEP_JOB, FILE_SWEEP_INTERVAL_MS);
+
   ctx.jobs.register<{ key: string }>(FILE_BLOB_DELETE_JOB, {
     maxAttempts: 10,
     backoff: { baseMs: 5000, maxMs: 30 * 60_000 },
@@ -95,43 +106,4 @@ export async function sweepLapsedTransfers(ctx: AppContext): Promise<number> {
     new Date(now.getTime() - TRANSFER_RECORD_KEEP_MS),
   );
   return count;
-}
-
-/** The periodic sweep of lapsed uploads: `start` on nodes that run jobs; `tick` runs it once now. */
-export interface FileSweep {
-  start(): void;
-  tick(): Promise<boolean>;
-  stop(): Promise<void>;
-}
-
-declare module "fastify" {
-  interface FastifyInstance {
-    /** The sweep of uploads that never came (modules/files); main.ts starts it with the dispatcher. */
-    fileSweep: FileSweep;
-  }
-}
-
-/** The sweep under its lease, so one node of many runs it at a time. */
-export function createFileSweep(ctx: AppContext, holder: string): FileSweep {
-  const options = {
-    db: ctx.db,
-    name: "files.sweep",
-    holder,
-    intervalMs: FILE_SWEEP_INTERVAL_MS,
-    now: ctx.now,
-    log: ctx.log,
-    run: async () => {
-      const lapsed = await sweepLapsedTransfers(ctx);
-      if (lapsed > 0) ctx.log.info({ lapsed }, "device uploads that never came were swept");
-    },
-  };
-  let job: PeriodicJob = startPeriodicJob(options, false);
-  return {
-    start() {
-      void job.stop();
-      job = startPeriodicJob(options, true);
-    },
-    tick: () => job.tick(),
-    stop: () => job.stop(),
-  };
 }

@@ -6,7 +6,7 @@ import type { Bus } from "../../platform/bus/bus";
 import type { Config } from "../../platform/config";
 import type { DB } from "../../platform/db/schema";
 import type { Jobs } from "../../platform/jobs/jobs";
-import { redactUrl } from "../../platform/mqtt/gateway";
+import { redactUrl } from "../../platform/redact-url";
 import { type PeriodicJob, startPeriodicJob } from "../../platform/scheduler/lease";
 import { prepareExternalBroker } from "../broker-accounts/broker-accounts.start";
 import { runStatusSweep, STATUS_SWEEP_INTERVAL_MS } from "../devices-status/status-sweep.service";
@@ -14,6 +14,7 @@ import { seedDemoFleet, startDemoFleet } from "../setup/demo-fleet";
 import type { ZeroTouchCheck } from "./device-auth";
 import { type DeviceIngest, startDeviceIngest } from "./ingest.runtime";
 import type { CommandStatusHook } from "./ingest.service";
+import type { RefusalRecorder } from "./refusal-recorder";
 
 interface Log {
   info(obj: object, msg: string): void;
@@ -39,6 +40,8 @@ export async function startDeviceSide(
     log: Log;
     jobs?: Jobs;
     commandStatuses?: CommandStatusHook;
+    /** The app's refusal recorder, so the process keeps one. */
+    refusals?: RefusalRecorder;
     zeroTouch?: ZeroTouchCheck;
   },
 ): Promise<DeviceSide> {

@@ -10,7 +10,7 @@ import {
   type IngestOptions,
   type IngestPipeline,
 } from "./ingest.service";
-import { createRefusalRecorder } from "./refusal-recorder";
+import { createRefusalRecorder, type RefusalRecorder } from "./refusal-recorder";
 
 /** What the device side of the server is started with. */
 export interface DeviceIngestOptions {
@@ -37,6 +37,11 @@ export interface DeviceIngestOptions {
   jobs?: Jobs;
   /** The actions feature's hook for routers' command statuses. */
   commandStatuses?: CommandStatusHook;
+  /**
+   * The process's one refusal recorder (the app's, which the external broker's auth hook uses too);
+   * without it the runtime keeps one of its own and closes it with itself.
+   */
+  refusals?: RefusalRecorder;
   /** The zero-touch feature's path for `zt1:` user names (embedded broker only). */
   zeroTouch?: ZeroTouchCheck;
 }
@@ -64,7 +69,10 @@ export async function startDeviceIngest(options: DeviceIngestOptions): Promise<D
     },
     options.ingest,
   );
-  const refusals = createRefusalRecorder({ db: options.db, now: options.now, log: options.log });
+  const ownRefusals = options.refusals
+    ? null
+    : createRefusalRecorder({ db: options.db, now: options.now, log: options.log });
+  const refusals = options.refusals ?? (ownRefusals as RefusalRecorder);
   const gateway = await startGateway({
     mqttUrl: options.mqttUrl,
     mqttPort: options.mqttPort,
@@ -79,7 +87,7 @@ export async function startDeviceIngest(options: DeviceIngestOptions): Promise<D
     log: options.log,
     tls: options.tls,
   }).catch(async (error: unknown) => {
-    await refusals.close();
+    await ownRefusals?.close();
     await ingest.close();
     throw error;
   });
@@ -91,7 +99,9 @@ export async function startDeviceIngest(options: DeviceIngestOptions): Promise<D
       // Ingest first: pending PUBACKs go out for everything committed before the broker closes.
       await ingest.close();
       await gateway.close();
-      await refusals.close();
+      // A shared recorder is its owner's to close; what this gateway noted is written now.
+      if (ownRefusals) await ownRefusals.close();
+      else await refusals.flush();
     },
   };
 }

@@ -104,7 +104,6 @@ async function writeInsight(r: ReturnType<typeof ingestInsightRepo>, plan: Batch
   if (dirty.size > 0) await r.markRollupDirtyAcrossDomains([...dirty.values()]);
 }
 
-/** Starts the pipeline over the database and bus. */
 /** Events of kinds their domain switched off (settings' event types) are stored read. */
 async function markInactiveKindsRead(r: IngestRepo, plan: BatchPlan): Promise<void> {
   const inactive = await r.findInactiveEventKindsAcrossDomains([
@@ -119,6 +118,7 @@ async function markInactiveKindsRead(r: IngestRepo, plan: BatchPlan): Promise<vo
   }
 }
 
+/** Starts the pipeline over the database and bus. */
 export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOptions> = {}): IngestPipeline {
   const settings = { ...DEFAULT_INGEST_OPTIONS, ...options };
   const repo = ingestRepo(deps.db);

@@ -10,7 +10,7 @@ import {
   isDeviceAccessAllowed,
   type ZeroTouchCheck,
 } from "./device-auth";
-import { createRefusalRecorder } from "./refusal-recorder";
+import type { RefusalRecorder } from "./refusal-recorder";
 
 /** The header an external broker sends MQTT_AUTH_SECRET in. */
 export const MQTT_AUTH_SECRET_HEADER = "x-cellfleet-mqtt-secret";
@@ -66,13 +66,13 @@ function checkSecret(ctx: AppContext, given: string | string[] | undefined): voi
  */
 export const mqttRoutes: FastifyPluginAsyncZod<{
   ctx: AppContext;
+  refusals: RefusalRecorder;
   stats?: MqttStatsSource;
   /** The zero-touch path for `zt1:` user names (modules/zerotouch), as the embedded broker has it. */
   zeroTouch?: ZeroTouchCheck;
-}> = async (app, { ctx, stats, zeroTouch }) => {
-  // Refusals the external broker asks about are recorded like the embedded broker's (issue 18).
-  const refusals = createRefusalRecorder({ db: ctx.db, now: ctx.now, log: ctx.log });
-  app.addHook("onClose", () => refusals.close());
+}> = async (app, { ctx, refusals, stats, zeroTouch }) => {
+  // Refusals the external broker asks about are recorded like the embedded broker's (issue 18), by
+  // the process's one recorder (app.ts).
   const authenticate = createDeviceAuthenticator(ctx.db, refusals, zeroTouch);
 
   app.post(

@@ -1,16 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { collectTopic } from "@cellfleet/contract";
 import mqtt, { type MqttClient } from "mqtt";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../../platform/db/database";
 import { migrateToLatest } from "../../platform/db/migrate";
+import { exited, freePort, prepareChildStore, startServerProcess } from "../../test/child-server";
 import { runFirstStart } from "../setup/first-start";
 import { boardReport, insertDevice, uniqueIdent } from "./ingest.test-support";
 
@@ -18,9 +10,6 @@ import { boardReport, insertDevice, uniqueIdent } from "./ingest.test-support";
 // SIGKILL in the middle of a stream of QoS 1 reports, restarted on the same data, and every report
 // it had acknowledged must be in the database.
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../..");
-const tsxLoader = path.join(repoRoot, "node_modules/tsx/dist/loader.mjs");
-const mainFile = path.join(repoRoot, "apps/server/src/main.ts");
 const REPORTS = 4000;
 const KILL_AFTER_ACKS = 1500;
 const WINDOW = 200;
@@ -29,70 +18,6 @@ const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** Where the child keeps its data: PGlite in a temp DATA_DIR, or a fresh PostgreSQL database. */
-async function prepareStore(): Promise<{
-  env: Record<string, string>;
-  open(): Database;
-  drop(): Promise<void>;
-}> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "cellfleet-sigkill-"));
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    return {
-      env: { DATA_DIR: dataDir },
-      open: () => openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "db") }),
-      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
-    };
-  }
-  const name = `cf_sigkill_${randomBytes(5).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
-    open: () => openDatabase({ kind: "postgres", url: url.toString(), maxConnections: 2 }),
-    drop: async () => {
-      rmSync(dataDir, { recursive: true, force: true });
-      await admin(`drop database if exists "${name}" with (force)`);
-    },
-  };
-}
-
-function startServer(env: Record<string, string>): ChildProcess {
-  // node itself with tsx's loader, not the tsx CLI: the CLI runs the server in a child process of its
-  // own, and a SIGKILL to the CLI would leave that child running.
-  const child = spawn(process.execPath, ["--import", pathToFileURL(tsxLoader).href, mainFile], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env, SIMULATE: "0", LOG_LEVEL: "warn", HOST: "127.0.0.1" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (chunk) => {
-    stderr = (stderr + String(chunk)).slice(-4000);
-  });
-  child.on("exit", (code, signal) => {
-    if (code !== 0 && signal === null) console.error(`server exited ${code}: ${stderr}`);
-  });
-  return child;
-}
 
 /** Connects as the device, retrying until the server's broker is up (bounded). */
 async function connectWhenUp(
@@ -118,16 +43,11 @@ async function connectWhenUp(
   }
 }
 
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once("exit", () => resolve()));
-}
-
 describe("an acknowledged report survives SIGKILL", () => {
   it("kills the server mid-stream, restarts it, and finds every acknowledged report stored", {
     timeout: 90_000,
   }, async () => {
-    const store = await prepareStore();
+    const store = await prepareChildStore("sigkill");
     cleanups.push(store.drop);
     const seed = store.open();
     await migrateToLatest(seed.db);
@@ -145,7 +65,7 @@ describe("an acknowledged report survives SIGKILL", () => {
     await seed.close();
 
     const env = { ...store.env, PORT: String(await freePort()), MQTT_PORT: String(await freePort()) };
-    const first = startServer(env);
+    const first = startServerProcess(env);
     cleanups.push(async () => {
       first.kill("SIGKILL");
       await exited(first);
@@ -187,7 +107,7 @@ describe("an acknowledged report survives SIGKILL", () => {
     expect(sent).toBeGreaterThan(acked.size);
 
     // Restart on the same data: the server must come back up, then it is stopped to read the store.
-    const second = startServer(env);
+    const second = startServerProcess(env);
     cleanups.push(async () => {
       second.kill("SIGKILL");
       await exited(second);

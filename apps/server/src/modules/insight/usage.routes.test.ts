@@ -5,6 +5,10 @@ import { buildDomain, buildUser, signIn } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
 import { WATCHDOG_JOB } from "../actions/actions.jobs";
 import { callApi } from "../devices/devices.test-support";
+import { FILE_SWEEP_JOB } from "../files/files.jobs";
+import { LICENSE_REFRESH_ALL_JOB } from "../licences/licences.jobs";
+import { NOTIFY_CLEANUP_JOB, NOTIFY_TIMERS_JOB } from "../notifications/engine/timers";
+import { SCHEDULE_CATCH_UP_JOB } from "../schedules/schedules.jobs";
 import { HISTORY_MAINTENANCE_JOB } from "./history.jobs";
 import { createFeeder, type Feeder, SIM_A, SIM_B } from "./insight.test-support";
 import { checkDataPlans, DATA_PLAN_CHECK_JOB, DATA_PLAN_EVENT_KIND } from "./plans.jobs";
@@ -143,7 +147,16 @@ describe("data plans", () => {
 
   it("run as periodic durable jobs: each kind is enqueued once when due, whichever node asks", async () => {
     expect((await t.jobs.runSchedules()).sort()).toEqual(
-      [DATA_PLAN_CHECK_JOB, HISTORY_MAINTENANCE_JOB, WATCHDOG_JOB].sort(),
+      [
+        DATA_PLAN_CHECK_JOB,
+        HISTORY_MAINTENANCE_JOB,
+        WATCHDOG_JOB,
+        NOTIFY_TIMERS_JOB,
+        NOTIFY_CLEANUP_JOB,
+        FILE_SWEEP_JOB,
+        SCHEDULE_CATCH_UP_JOB,
+        LICENSE_REFRESH_ALL_JOB,
+      ].sort(),
     );
     expect(await t.jobs.runSchedules()).toEqual([]);
     await t.jobs.runUntilIdle();
@@ -153,6 +166,11 @@ describe("data plans", () => {
         { kind: DATA_PLAN_CHECK_JOB, state: "done" },
         { kind: HISTORY_MAINTENANCE_JOB, state: "done" },
         { kind: WATCHDOG_JOB, state: "done" },
+        { kind: NOTIFY_TIMERS_JOB, state: "done" },
+        { kind: NOTIFY_CLEANUP_JOB, state: "done" },
+        { kind: FILE_SWEEP_JOB, state: "done" },
+        { kind: SCHEDULE_CATCH_UP_JOB, state: "done" },
+        { kind: LICENSE_REFRESH_ALL_JOB, state: "done" },
       ].sort((a, b) => a.kind.localeCompare(b.kind)),
     );
   });

@@ -2,6 +2,7 @@ import type { Job, JobsRequest } from "@cellfleet/contract";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import type { JobRow } from "../../platform/db/schema";
+import { isUniqueViolation } from "../../platform/db/unique-violation";
 import { AppError } from "../../platform/errors";
 import { jobsRepo } from "../../platform/jobs/jobs.repo";
 
@@ -68,7 +69,7 @@ export async function retryJob(ctx: AppContext, session: SessionContext, id: str
     );
   } catch (error) {
     // The partial unique index: a live job already holds this job's dedupe key, so it would run twice.
-    if ((error as { code?: string }).code === "23505") {
+    if (isUniqueViolation(error)) {
       throw new AppError("KEY_ALREADY_EXISTS", "A live job with the same dedupe key is already queued");
     }
     throw error;

@@ -5,6 +5,7 @@ import {
   createRule,
   createTelegram,
   type NotifyTest,
+  runTimers,
   settle,
   startNotifyTest,
 } from "../notifications/notifications.test-support";
@@ -48,13 +49,13 @@ it("warns within notify-in-advance hours before a licence ends, once", async () 
     transport_id: transportId,
   });
   const texts = () => n.bot.messages.map((message) => message.text.split("\n")[0]);
-  await n.t.app.notificationTimers.tick();
+  await runTimers(n.t);
   await settle(n.t);
   expect(texts()).toEqual([]);
 
   n.t.clock.advance(DAY_MS + 3600_000);
   for (let minute = 0; minute < 3; minute += 1) {
-    await n.t.app.notificationTimers.tick();
+    await runTimers(n.t);
     await settle(n.t, 60_000);
   }
   expect(texts()).toEqual([expect.stringContaining(`Licence ${key.slice(0, 8).toUpperCase()}`)]);

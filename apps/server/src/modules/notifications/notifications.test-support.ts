@@ -9,6 +9,7 @@ import { createTestApp, type TestApp, type TestAppOptions } from "../../test/tes
 import { runStatusSweep } from "../devices-status/status-sweep.service";
 import { FLUSH_WINDOW_MS } from "./engine/flush";
 import { NOTIFY_SEND_JOB } from "./engine/queue-message";
+import { NOTIFY_TIMERS_JOB } from "./engine/timers";
 import { ProviderError } from "./providers/provider";
 
 // What the notification tests share: an app whose Telegram base URL is a loopback Bot API and whose
@@ -124,6 +125,20 @@ export async function settle(t: TestApp, ms = FLUSH_WINDOW_MS): Promise<void> {
     t.clock.advance(Math.max(0, wait));
     await t.jobs.runUntilIdle();
   }
+}
+
+/**
+ * Runs the timer monitors now, as their periodic job does when due (under the key `jobs.every`
+ * uses, so never beside a live periodic run). Answers whether the run was done.
+ */
+export async function runTimers(t: TestApp): Promise<boolean> {
+  const jobId = await t.app.jobs.transaction((trx) =>
+    t.app.jobs.enqueue(trx, { kind: NOTIFY_TIMERS_JOB, dedupeKey: `every:${NOTIFY_TIMERS_JOB}` }),
+  );
+  await t.jobs.runUntilIdle();
+  if (jobId === null) return false;
+  const job = await t.db.selectFrom("jobs").select("state").where("id", "=", jobId).executeTakeFirst();
+  return job?.state === "done";
 }
 
 /** How far ahead `settle` lets paced messages through. */

@@ -1,7 +1,12 @@
-import { type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import { domainOp } from "../../platform/db/domain-filter";
 import { likePattern } from "../../platform/db/like";
 import { type DB, type NotificationRuleRow, toJsonb } from "../../platform/db/schema";
+
+/** A rule that runs: active, not a draft, and with a provider. */
+function isLiveRule(eb: ExpressionBuilder<DB, "notification_rules">) {
+  return eb.and([eb("active", "=", true), eb("draft", "=", false), eb("transport_id", "is not", null)]);
+}
 
 /** A rule with its provider's name and type and its open incidents. */
 export type RuleWithTransportRow = NotificationRuleRow & {
@@ -175,9 +180,7 @@ export function rulesRepo(db: Kysely<DB>) {
         .selectFrom("notification_rules")
         .selectAll()
         .where("monitor", "in", monitors)
-        .where("active", "=", true)
-        .where("draft", "=", false)
-        .where("transport_id", "is not", null)
+        .where(isLiveRule)
         .where((eb) =>
           eb.or([
             ...(named.length > 0 ? [eb("domain_id", "in", named)] : []),
@@ -193,9 +196,7 @@ export function rulesRepo(db: Kysely<DB>) {
         .selectFrom("notification_rules")
         .selectAll()
         .where("monitor", "=", monitor)
-        .where("active", "=", true)
-        .where("draft", "=", false)
-        .where("transport_id", "is not", null)
+        .where(isLiveRule)
         .execute();
     },
 
@@ -215,9 +216,7 @@ export function rulesRepo(db: Kysely<DB>) {
           timer_next_at: sql<Date>`${now}::timestamptz + (check_delay * ${unitMs}) * interval '1 millisecond'`,
         })
         .where("monitor", "=", monitor)
-        .where("active", "=", true)
-        .where("draft", "=", false)
-        .where("transport_id", "is not", null)
+        .where(isLiveRule)
         .where((eb) => eb.or([eb("timer_next_at", "is", null), eb("timer_next_at", "<=", now)]))
         .returningAll()
         .execute();

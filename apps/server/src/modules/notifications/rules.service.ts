@@ -12,6 +12,7 @@ import {
 } from "@cellfleet/contract";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
+import { isUniqueViolation } from "../../platform/db/unique-violation";
 import { AppError } from "../../platform/errors";
 import { incidentsRepo } from "./engine/incidents.repo";
 import { type RuleValues, type RuleWithTransportRow, rulesRepo } from "./rules.repo";
@@ -47,10 +48,6 @@ export function toRule(row: RuleWithTransportRow): Rule {
     create_date: row.create_time.getTime(),
     update_time: row.update_time.getTime(),
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string }).code === "23505";
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 } from "@cellfleet/contract";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
+import { isUniqueViolation } from "../../platform/db/unique-violation";
 import { AppError } from "../../platform/errors";
 import { ProviderError, type ResolvedTransport } from "./providers/provider";
 import { sendThroughProvider } from "./providers/send";
@@ -83,7 +84,7 @@ async function writeNamed(name: string, write: () => Promise<unknown>): Promise<
   try {
     await write();
   } catch (error) {
-    if ((error as { code?: string }).code === "23505") {
+    if (isUniqueViolation(error)) {
       throw new AppError("TRANSPORT_CREATE_ERROR", `A provider named ${name} already exists`);
     }
     throw error;

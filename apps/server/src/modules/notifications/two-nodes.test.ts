@@ -12,11 +12,13 @@ import type { TestApp } from "../../test/test-app";
 import { createTestClock } from "../../test/test-clock";
 import { createTestDatabase, type TestDatabase } from "../../test/test-db";
 import { runStatusSweep, STATUS_SWEEP_INTERVAL_MS } from "../devices-status/status-sweep.service";
+import { NOTIFY_TIMERS_JOB } from "./engine/timers";
 import { BOT_TOKEN, call, createRule, createTelegram, PRIVATE_CHAT } from "./notifications.test-support";
 
 // Two server nodes on one database, as in production: their dispatchers claim under SKIP LOCKED,
-// their timers and sweeps run under leases. Each monitor must fire exactly once per incident. And a
-// node that stops before its queued messages went out loses none: the next node sends them.
+// the timers run as a periodic job and the status sweep under a lease. Each monitor must fire
+// exactly once per incident. And a node that stops before its queued messages went out loses
+// none: the next node sends them.
 
 const clock = createTestClock();
 let store: TestDatabase;
@@ -55,7 +57,8 @@ async function startNode(): Promise<FastifyInstance> {
     bus: createInProcessBus(),
     now: clock.now,
     webDistDir: "/nonexistent-cellfleet-web-dist",
-    jobTimings: { pollMs: 25 },
+    // The periodic kinds are enqueued when the test says (runSchedules), not by the dispatchers' own tick.
+    jobTimings: { pollMs: 25, scheduleTickMs: 3_600_000 },
   });
   await app.ready();
   return app;
@@ -72,6 +75,12 @@ async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10
     if (Date.now() > deadline) throw new Error("timed out waiting");
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** Both nodes' schedule ticks at once: whether each enqueued the timer monitors' periodic job. */
+async function tickTimers(nodes: FastifyInstance[]): Promise<boolean[]> {
+  const enqueued = await Promise.all(nodes.map((node) => node.jobDispatcher.runSchedules()));
+  return enqueued.map((kinds) => kinds.includes(NOTIFY_TIMERS_JOB));
 }
 
 /** Both nodes' periodic sweep under its lease, as the device side runs it. */
@@ -132,7 +141,7 @@ describe("two nodes", () => {
       const sweeps = [leasedSweep(a, "node-a"), leasedSweep(b, "node-b")];
       const ticked = await Promise.all(sweeps.map((sweep) => sweep.tick()));
       expect(ticked.filter(Boolean)).toHaveLength(1);
-      const timers = await Promise.all([a.notificationTimers.tick(), b.notificationTimers.tick()]);
+      const timers = await tickTimers([a, b]);
       expect(timers.filter(Boolean)).toHaveLength(1);
       // Let the flush window pass, with both dispatchers polling.
       for (let step = 0; step < 4; step += 1) {
@@ -148,7 +157,7 @@ describe("two nodes", () => {
       ]);
       // An hour on, the check-interval digest is due: both nodes' timers look, one sends it.
       clock.advance(3600_000 + 1000);
-      const later = await Promise.all([a.notificationTimers.tick(), b.notificationTimers.tick()]);
+      const later = await tickTimers([a, b]);
       expect(later.filter(Boolean)).toHaveLength(1);
       clock.advance(2000);
       await waitUntil(() => bot.messages.length >= 3);

@@ -179,7 +179,8 @@ export async function resetPassword(
   if (!(await codes.consumeCodeAcrossDomains("password_reset", codeHash, now))) throw wrongCode();
   const change = await preparePassword(policy, user.role, request.password, now, false);
   const lifts = user.block_reason === "expired" || user.block_reason === "reset";
-  await applyPasswordChange(ctx, user, change, lifts ? { blocked: false, block_reason: null } : {});
-  await emitPasswordEvent(ctx, user, OUTBOX_EVENTS.userPasswordReset);
+  await applyPasswordChange(ctx, user, change, lifts ? { blocked: false, block_reason: null } : {}, (trx) =>
+    emitPasswordEvent(ctx, trx, user, OUTBOX_EVENTS.userPasswordReset),
+  );
   return { username: user.username };
 }

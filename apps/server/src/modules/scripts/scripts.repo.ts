@@ -9,6 +9,16 @@ export type ScriptVersionRow = Selectable<ScriptVersionsTable>;
 
 /** Saved scripts and templates, one domain at a time; a deleted one is kept for the commands that used it. */
 export function scriptsRepo(db: Kysely<DB>) {
+  /** A script or template of the domain that is not deleted. */
+  const live = (domainId: string, kind: ScriptKind, id: string) =>
+    db
+      .selectFrom("scripts")
+      .selectAll()
+      .where("domain_id", "=", domainId)
+      .where("kind", "=", kind)
+      .where("id", "=", id)
+      .where("deleted", "=", false);
+
   return {
     async list(domainId: string, kind: ScriptKind, search: string): Promise<ScriptRow[]> {
       let query = db
@@ -23,27 +33,12 @@ export function scriptsRepo(db: Kysely<DB>) {
     },
 
     async find(domainId: string, kind: ScriptKind, id: string): Promise<ScriptRow | undefined> {
-      return db
-        .selectFrom("scripts")
-        .selectAll()
-        .where("domain_id", "=", domainId)
-        .where("kind", "=", kind)
-        .where("id", "=", id)
-        .where("deleted", "=", false)
-        .executeTakeFirst();
+      return live(domainId, kind, id).executeTakeFirst();
     },
 
     /** The row locked for a save, so two saves make two versions, never the same one twice. */
     async lock(domainId: string, kind: ScriptKind, id: string): Promise<ScriptRow | undefined> {
-      return db
-        .selectFrom("scripts")
-        .selectAll()
-        .where("domain_id", "=", domainId)
-        .where("kind", "=", kind)
-        .where("id", "=", id)
-        .where("deleted", "=", false)
-        .forUpdate()
-        .executeTakeFirst();
+      return live(domainId, kind, id).forUpdate().executeTakeFirst();
     },
 
     async versions(domainId: string, scriptId: string): Promise<ScriptVersionRow[]> {
@@ -84,14 +79,28 @@ export function scriptsRepo(db: Kysely<DB>) {
       domainId: string,
       row: Omit<ScriptVersionRow, "var_values"> & { var_values: string },
     ): Promise<void> {
-      const owner = await db
-        .selectFrom("scripts")
-        .select("id")
-        .where("domain_id", "=", domainId)
-        .where("id", "=", row.script_id)
+      // One statement: the version is written only from the domain's own script row.
+      const result = await db
+        .insertInto("script_versions")
+        .columns(["script_id", "version", "text", "var_values", "author_id", "author_name", "create_time"])
+        .expression(
+          db
+            .selectFrom("scripts")
+            .select([
+              "scripts.id",
+              sql<number>`${row.version}::integer`.as("version"),
+              sql<string>`${row.text}::text`.as("text"),
+              sql<string>`${row.var_values}::jsonb`.as("var_values"),
+              sql<string>`${row.author_id}::text`.as("author_id"),
+              sql<string>`${row.author_name}::text`.as("author_name"),
+              sql<Date>`${row.create_time}::timestamptz`.as("create_time"),
+            ])
+            .where("scripts.domain_id", "=", domainId)
+            .where("scripts.id", "=", row.script_id),
+        )
         .executeTakeFirst();
-      if (!owner) throw new Error(`Script ${row.script_id} is not of domain ${domainId}`);
-      await db.insertInto("script_versions").values(row).execute();
+      if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0)
+        throw new Error(`Script ${row.script_id} is not of domain ${domainId}`);
     },
 
     async update(

@@ -12,7 +12,9 @@ import type { Kysely } from "kysely";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { type DB, toJsonb } from "../../platform/db/schema";
+import { isUniqueViolation } from "../../platform/db/unique-violation";
 import { AppError } from "../../platform/errors";
+import { devicesRepo } from "../devices/devices.repo";
 import { type ScriptRow, type ScriptVersionRow, scriptsRepo } from "./scripts.repo";
 
 /**
@@ -99,12 +101,7 @@ async function checkValues(
     throw new AppError("INVALID_VALUE_TYPE", `System variables are the router's own: ${system.join(", ")}`);
   const ids = Object.keys(input.device_values);
   if (ids.length > 0) {
-    const found = await db
-      .selectFrom("devices")
-      .select("id")
-      .where("domain_id", "=", domainId)
-      .where("id", "in", ids)
-      .execute();
+    const found = await devicesRepo(db).findDevicesByIds(domainId, ids);
     if (found.length !== ids.length) throw new AppError("DEVICE_NOT_FOUND");
   }
   return { defaults: input.defaults, tag_values: input.tag_values, device_values: input.device_values };
@@ -130,10 +127,6 @@ async function writeVersion(
     author_name: session.user.full_name || session.user.username,
     create_time: now,
   });
-}
-
-function isNameTaken(error: unknown): boolean {
-  return (error as { code?: string }).code === "23505";
 }
 
 /** POST /api/script/new and /api/template/new: version 1. */
@@ -162,7 +155,7 @@ export async function createScript(
       await writeVersion(trx, session, domainId, id, 1, input, values, now);
     });
   } catch (error) {
-    if (isNameTaken(error)) throw new AppError("INVALID_VALUE_TYPE", `A ${kind} with this name exists`);
+    if (isUniqueViolation(error)) throw new AppError("INVALID_VALUE_TYPE", `A ${kind} with this name exists`);
     throw error;
   }
   return getScript(ctx, session, kind, id);
@@ -193,7 +186,7 @@ export async function saveScript(
       });
     });
   } catch (error) {
-    if (isNameTaken(error)) throw new AppError("INVALID_VALUE_TYPE", `A ${kind} with this name exists`);
+    if (isUniqueViolation(error)) throw new AppError("INVALID_VALUE_TYPE", `A ${kind} with this name exists`);
     throw error;
   }
   return getScript(ctx, session, kind, id);
@@ -220,23 +213,28 @@ export interface UsedScript {
   values: TemplateValues;
 }
 
-/** The latest version of a script or template a command names; a missing one is COMMAND_TEMPLATE_MISSING. */
+/**
+ * The version of a script or template a command names: the latest, or `version` when given (a retry
+ * repeats the version its command used). A missing one is COMMAND_TEMPLATE_MISSING.
+ */
 export async function findUsedScript(
   db: Kysely<DB>,
   domainId: string,
   kind: ScriptKind,
   id: string,
+  version?: number,
 ): Promise<UsedScript> {
   const repo = scriptsRepo(db);
   const row = await repo.find(domainId, kind, id);
-  const version = row ? await repo.version(domainId, row.id, row.version) : undefined;
-  if (!row || !version) throw new AppError("COMMAND_TEMPLATE_MISSING", `No such ${kind}`);
+  const used = row ? await repo.version(domainId, row.id, version ?? row.version) : undefined;
+  if (!row || !used)
+    throw new AppError("COMMAND_TEMPLATE_MISSING", `No such ${kind}${version ? ` version ${version}` : ""}`);
   return {
     id: row.id,
     kind,
     name: row.name,
-    version: row.version,
-    text: version.text,
-    values: version.var_values,
+    version: used.version,
+    text: used.text,
+    values: used.var_values,
   };
 }

@@ -47,8 +47,8 @@ export async function saveDomainSettings(
         await enqueueDomainRetention(ctx, trx, domainId, fileType);
     }
   });
-  // The list and the dashboard keep the settings for a moment (ADR 005); this node forgets them now,
-  // other nodes within the cache's 2 s.
+  // The list and the dashboard keep the settings for a moment (ADR 005); this node forgets them once
+  // the request commits, other nodes within the cache's 2 s.
   listCountCache.invalidate(domainId);
   return settings;
 }

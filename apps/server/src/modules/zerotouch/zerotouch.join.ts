@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { isProtocolIdent, matchesZeroTouch, parseZeroTouchUsername } from "@cellfleet/contract";
 import type { AppContext } from "../../platform/context";
+import { isUniqueViolation } from "../../platform/db/unique-violation";
 import { AppError } from "../../platform/errors";
 import { devicesRepo } from "../devices/devices.repo";
 import { publishDevices, toDeviceDtos } from "../devices/devices.service";
@@ -108,7 +109,7 @@ async function join(
       return enrolled.deviceId;
     });
   } catch (error) {
-    if (error instanceof AppError || (error as { code?: string }).code === "23505") {
+    if (error instanceof AppError || isUniqueViolation(error)) {
       ctx.log.warn({ ident: router.ident, err: error }, "zero-touch join did not create the router");
       return false;
     }

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { toJsonb } from "../../platform/db/schema";
+import { isUniqueViolation } from "../../platform/db/unique-violation";
 import { AppError } from "../../platform/errors";
 import { requireDeviceDomain } from "../devices/devices.service";
 import { scriptsRepo } from "../scripts/scripts.repo";
@@ -28,10 +29,6 @@ function toDto(row: ZeroTouchConfigRow): ZeroTouchConfig {
     create_time: row.create_time.getTime(),
     update_time: row.update_time.getTime(),
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === "23505";
 }
 
 /** The template must be one of the domain's settings templates (COMMAND_TEMPLATE_MISSING otherwise). */

@@ -9,6 +9,7 @@ import type {
   ScriptVersionsTable,
 } from "./schema-actions";
 import type { FilesTable, FileTransfersTable } from "./schema-files";
+import type { SoftwareRulesTable } from "./schema-firmware";
 import type {
   DeviceOutagesTable,
   GatewayRefusalsTable,
@@ -365,6 +366,7 @@ export interface DB {
   event_types: EventTypesTable;
   licenses: LicensesTable;
   schedule_rules: ScheduleRulesTable;
+  software_rules: SoftwareRulesTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;

@@ -315,3 +315,37 @@ describe("POST /api/licenses/export", () => {
     expect(row?.fields[1]).toBe("pending");
   });
 });
+
+describe("POST /api/firmwares/export", () => {
+  it("answers the software rules to root only, as the list shows them, formulas guarded", async () => {
+    const mark = randomBytes(4).toString("hex");
+    await t.db
+      .insertInto("software_rules")
+      .values({
+        id: randomUUID(),
+        name: `=HYPERLINK("x")-${mark}`,
+        url: `http://127.0.0.1/RUT9_R_00.07.${mark}.bin`,
+        models: toJsonb(["RUT955", "RUT950"]),
+        status: 0,
+        error: null,
+        sync_time: null,
+        file_key: null,
+        filename: null,
+        size: null,
+        sha256: null,
+        create_time: now(),
+        update_time: now(),
+      })
+      .execute();
+    expect((await post("firmwares", undefined)).statusCode).toBe(401);
+    expect((await post("firmwares", tokens.get("admin"))).statusCode).toBe(403);
+    const response = await post("firmwares", tokens.get("root"));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers["content-disposition"]).toBe('attachment; filename="firmwares.csv"');
+    expect(response.body).toContain(`'=HYPERLINK`);
+    const rows = parseCsvRows(response.body);
+    expect(rows[0]?.fields.slice(0, 6)).toEqual(["name", "url", "status", "error", "series", "models"]);
+    const row = rows.find((candidate) => candidate.fields[1]?.includes(mark));
+    expect(row?.fields.slice(2, 6)).toEqual(["0", "", "RUT9", "RUT955 RUT950"]);
+  });
+});

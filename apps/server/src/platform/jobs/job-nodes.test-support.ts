@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { sql } from "kysely";
-import pg from "pg";
+import { runAdminQuery } from "../../test/test-db";
 import { createInProcessBus } from "../bus/in-process-bus";
 import { type Database, openDatabase } from "../db/database";
 import { migrateToLatest } from "../db/migrate";
@@ -27,16 +27,6 @@ export interface JobStore {
   drop(): Promise<void>;
 }
 
-async function runAdmin(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 /** A store on PostgreSQL when `serverUrl` is given, else PGlite in a temp dir. */
 export async function prepareJobStore(serverUrl: string | undefined): Promise<JobStore> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "cellfleet-jobs-"));
@@ -49,7 +39,7 @@ export async function prepareJobStore(serverUrl: string | undefined): Promise<Jo
     };
   }
   const name = `cf_jobs_${randomBytes(5).toString("hex")}`;
-  await runAdmin(serverUrl, `create database "${name}"`);
+  await runAdminQuery(serverUrl, `create database "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
@@ -58,7 +48,7 @@ export async function prepareJobStore(serverUrl: string | undefined): Promise<Jo
     open: () => openDatabase({ kind: "postgres", url: url.toString(), maxConnections: 4 }),
     drop: async () => {
       rmSync(dataDir, { recursive: true, force: true });
-      await runAdmin(serverUrl, `drop database if exists "${name}" with (force)`);
+      await runAdminQuery(serverUrl, `drop database if exists "${name}" with (force)`);
     },
   };
 }
@@ -92,7 +82,8 @@ export interface JobNode {
   kill(): Promise<void>;
 }
 
-function exited(child: ChildProcess): Promise<void> {
+/** Resolves once the child process has exited (at once if it already has). */
+export function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once("exit", () => resolve()));
 }

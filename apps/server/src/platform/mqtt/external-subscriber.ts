@@ -1,4 +1,6 @@
+import { PROTOCOL_TOPIC_ROOT } from "@cellfleet/contract";
 import mqtt, { type MqttClient } from "mqtt";
+import { redactUrl } from "../redact-url";
 import type { GatewayCounters } from "./counters";
 import { acceptPublished, type ReportSink } from "./reports";
 
@@ -28,7 +30,8 @@ export interface ExternalSubscriber {
 
 /** Every upward topic of protocol v1, with or without the shared-subscription group. */
 export function reportsFilter(shared: boolean, group = "cellfleet"): string {
-  return shared ? `$share/${group}/cellfleet/v1/+/#` : "cellfleet/v1/+/#";
+  const reports = `${PROTOCOL_TOPIC_ROOT}/+/#`;
+  return shared ? `$share/${group}/${reports}` : reports;
 }
 
 type SendPacket = (packet: { cmd: string; messageId?: number }, cb?: () => void, ...rest: unknown[]) => void;
@@ -88,12 +91,12 @@ export async function startExternalSubscriber(
   };
   let isReconnect = false;
   client.on("connect", (connack) => {
-    log.info({ url: redact(options.url), clientId: options.clientId }, "mqtt connected");
+    log.info({ url: redactUrl(options.url), clientId: options.clientId }, "mqtt connected");
     // What can be checked of the broker's settings: after a reconnect it must still hold our
     // session, or whatever was published meanwhile is gone (persistence off, session expired).
     if (isReconnect && !connack.sessionPresent) {
       log.warn(
-        { url: redact(options.url), clientId: options.clientId },
+        { url: redactUrl(options.url), clientId: options.clientId },
         "the broker kept no session for this server: reports published while it was disconnected may be lost (docs/operations.md, Mosquitto)",
       );
     }
@@ -103,7 +106,7 @@ export async function startExternalSubscriber(
 
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`MQTT_URL ${redact(options.url)}: no connection within 10 s`)),
+      () => reject(new Error(`MQTT_URL ${redactUrl(options.url)}: no connection within 10 s`)),
       10_000,
     );
     client.once("connect", () => {
@@ -125,8 +128,4 @@ export async function startExternalSubscriber(
       await client.endAsync();
     },
   };
-}
-
-function redact(url: string): string {
-  return url.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
 }

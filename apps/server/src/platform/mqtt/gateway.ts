@@ -10,11 +10,6 @@ import {
 import { startExternalSubscriber } from "./external-subscriber";
 import type { ReportSink } from "./reports";
 
-/** A broker URL fit for a log line or an answer: its password replaced by `***`. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
-}
-
 /** What the gateway is built from. */
 export interface GatewayOptions {
   /** Unset: the embedded broker listens on `mqttPort`. Set: subscribe to this broker instead. */
@@ -42,7 +37,7 @@ export interface Gateway {
   mode: "embedded" | "external";
   /** The embedded broker's port (0 in external mode). */
   port: number;
-  /** Where devices (and the demo fleet) connect; log it through {@link redactUrl}. */
+  /** Where devices (and the demo fleet) connect; log it through `redactUrl` (platform/redact-url.ts). */
   url: string;
   /** The embedded broker's TLS port, when it serves TLS. */
   tlsPort?: number;

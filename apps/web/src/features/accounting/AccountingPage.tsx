@@ -6,6 +6,7 @@ import NotificationsIcon from "@mui/icons-material/Notifications";
 import PolicyIcon from "@mui/icons-material/Policy";
 import RouterIcon from "@mui/icons-material/Router";
 import SupervisorAccountIcon from "@mui/icons-material/SupervisorAccount";
+import SystemUpdateAltIcon from "@mui/icons-material/SystemUpdateAlt";
 import VerifiedUserIcon from "@mui/icons-material/VerifiedUser";
 import WorkHistoryIcon from "@mui/icons-material/WorkHistory";
 import Card from "@mui/material/Card";
@@ -28,6 +29,7 @@ type HubEntry =
   | "superusers"
   | "users"
   | "policies"
+  | "software"
   | "logs"
   | "jobs"
   | "licenses"
@@ -40,6 +42,7 @@ const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
   { name: "superusers", icon: <SupervisorAccountIcon fontSize="large" color="primary" /> },
   { name: "users", icon: <GroupIcon fontSize="large" color="primary" /> },
   { name: "policies", icon: <PolicyIcon fontSize="large" color="primary" />, plugin: "accounting" },
+  { name: "software", icon: <SystemUpdateAltIcon fontSize="large" color="primary" /> },
   { name: "logs", icon: <HistoryIcon fontSize="large" color="primary" /> },
   { name: "jobs", icon: <WorkHistoryIcon fontSize="large" color="primary" /> },
   { name: "licenses", icon: <VerifiedUserIcon fontSize="large" color="primary" /> },

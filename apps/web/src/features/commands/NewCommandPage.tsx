@@ -215,6 +215,9 @@ export function NewCommandPage() {
                   <Alert severity={result.needs_approval ? "warning" : "info"} data-testid="dry-run">
                     {t("commands.dryRun.targets", { count: result.targets })}{" "}
                     {t("commands.dryRun.offline", { count: result.offline })}{" "}
+                    {result.unsupported > 0
+                      ? `${t("commands.dryRun.unsupported", { count: result.unsupported })} `
+                      : null}
                     {result.needs_approval
                       ? t("commands.dryRun.approval", {
                           who: result.approvers.map((kind) => t(`commands.approvers.${kind}`)).join(", "),

@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../../../platform/db/schema";
 
-// Hooks for the timer monitors whose subjects other parts of the product own. Licences and
-// firmware rules come in later issues: they register a source here (`app.notificationHooks`), and
-// the notify-in-advance and firmware-update timers read every registered source. Until then those
-// rules can be saved and simply find nothing.
+// Hooks for the timer monitors whose subjects other parts of the product own: licences and
+// firmware rules register a source here (`app.notificationHooks`; the software rules' is
+// modules/firmware/firmware-updates.ts), and the notify-in-advance and firmware-update timers read
+// every registered source. A kind with no source yet can be saved and simply finds nothing.
 
 /** Something that expires (a licence), as the notify-in-advance timer reads it. */
 export interface ExpiringItem {

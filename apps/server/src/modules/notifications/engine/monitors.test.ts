@@ -15,6 +15,7 @@ import {
   createRule,
   createTelegram,
   type NotifyTest,
+  runTimers,
   setContact,
   settle,
   startNotifyTest,
@@ -177,18 +178,18 @@ describe("timer monitors", () => {
     const fine = await buildDevice(n.t, domainId);
     await setContact(n.t, silent.id, 45);
     await setContact(n.t, fine.id, 5);
-    expect(await n.t.app.notificationTimers.tick()).toBe(true);
+    expect(await runTimers(n.t)).toBe(true);
     await settle(n.t);
     expect(sent().map((message) => message.text.split("\n")[0])).toEqual([
       expect.stringContaining(`${silent.ident}: no contact for more than 30 min`),
     ]);
     n.t.clock.advanceMinutes(2);
-    await n.t.app.notificationTimers.tick();
+    await runTimers(n.t);
     await settle(n.t);
     expect(sent()).toHaveLength(1);
     await setContact(n.t, silent.id, 0);
     n.t.clock.advanceMinutes(2);
-    await n.t.app.notificationTimers.tick();
+    await runTimers(n.t);
     await settle(n.t);
     expect(sent()).toHaveLength(2);
     expect(sent()[1]?.text).toContain(`${silent.ident}: in contact again`);
@@ -204,11 +205,11 @@ describe("timer monitors", () => {
     await buildDevice(n.t, domainId);
     await setContact(n.t, late.id, 30);
     await setContact(n.t, lost.id, 90);
-    await n.t.app.notificationTimers.tick();
+    await runTimers(n.t);
     await settle(n.t);
     expect(sent()).toHaveLength(0);
     n.t.clock.advanceMinutes(121);
-    await n.t.app.notificationTimers.tick();
+    await runTimers(n.t);
     await settle(n.t);
     expect(sent()).toHaveLength(1);
     const text = sent()[0]?.text ?? "";
@@ -216,7 +217,7 @@ describe("timer monitors", () => {
     expect(text).toContain(`${lost.ident}: critical`);
     expect(text).toContain(`${late.ident}: critical`);
     n.t.clock.advanceMinutes(30);
-    await n.t.app.notificationTimers.tick();
+    await runTimers(n.t);
     await settle(n.t);
     expect(sent()).toHaveLength(1);
   });
@@ -237,7 +238,7 @@ describe("timer monitors", () => {
       passwordExpireDate: new Date(n.t.clock.now().getTime() + 48 * 3600_000),
     });
     for (let minute = 0; minute < 3; minute += 1) {
-      await n.t.app.notificationTimers.tick();
+      await runTimers(n.t);
       await settle(n.t, 60_000);
     }
     expect(sent().map((message) => message.text.split("\n")[0])).toEqual([
@@ -269,7 +270,7 @@ describe("timer monitors", () => {
       monitor: { name: "firmware_update", check_delay: 24 },
       transport_id: transportId,
     });
-    await n.t.app.notificationTimers.tick();
+    await runTimers(n.t);
     await settle(n.t);
     const texts = sent().map((message) => message.text.split("\n")[0]);
     expect(texts).toEqual(

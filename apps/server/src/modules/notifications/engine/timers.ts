@@ -7,7 +7,6 @@ import {
 } from "@cellfleet/contract";
 import type { AppContext } from "../../../platform/context";
 import type { NotificationRuleRow } from "../../../platform/db/schema";
-import { type PeriodicJob, startPeriodicJob } from "../../../platform/scheduler/lease";
 import { deliveriesRepo } from "../deliveries.repo";
 import { newsRepo } from "../news.repo";
 import { MAX_LINES_BY_TYPE, MAX_TEXT_BY_TYPE } from "../providers/send";
@@ -30,13 +29,10 @@ const HOUR_MS = 60 * MINUTE_MS;
 const KEEP_INCIDENTS_MS = 7 * 24 * HOUR_MS;
 const KEEP_LOG_MS = 30 * 24 * HOUR_MS;
 
-/** The timers of a node: one periodic job under a lease, so with N nodes each timer fires once. */
-export interface NotificationTimers {
-  start(): void;
-  stop(): Promise<void>;
-  /** Runs the timers now if this node gets the lease (tests and the two-node test call it). */
-  tick(): Promise<boolean>;
-}
+/** The periodic job of the timer monitors (`jobs.every`, so with N nodes each run happens once). */
+export const NOTIFY_TIMERS_JOB = "notifications.timers";
+/** The hourly job that deletes what is kept no longer. */
+export const NOTIFY_CLEANUP_JOB = "notifications.cleanup";
 
 /** `connect`: routers silent longer than check_delay minutes are a problem until they report again. */
 async function runConnect(ctx: AppContext, rule: NotificationRuleRow, now: Date): Promise<RuleFindings> {
@@ -200,40 +196,22 @@ export async function cleanUpNotifications(ctx: AppContext): Promise<void> {
   await newsRepo(ctx.db).deleteOldNewsAcrossDomains(new Date(now - KEEP_LOG_MS));
 }
 
-/** Builds the timers of a node; nothing runs until start() (or tick()). */
-export function createNotificationTimers(
-  ctx: AppContext,
-  hooks: NotificationHooks,
-  holder: string,
-): NotificationTimers {
-  let lastCleanup = 0;
-  const run = async () => {
-    await runNotificationTimers(ctx, hooks);
-    if (ctx.now().getTime() - lastCleanup >= HOUR_MS) {
-      lastCleanup = ctx.now().getTime();
-      await cleanUpNotifications(ctx);
-    }
-  };
-  const options = {
-    db: ctx.db,
-    name: "notifications.timers",
-    holder,
-    intervalMs: NOTIFY_TIMERS_INTERVAL_MS,
-    now: ctx.now,
-    log: ctx.log,
-    run,
-  };
-  const manual = startPeriodicJob(options, false);
-  let running: PeriodicJob | null = null;
-  return {
-    start() {
-      running ??= startPeriodicJob(options, true);
-    },
-    async stop() {
-      await running?.stop();
-      running = null;
-      await manual.stop();
-    },
-    tick: () => manual.tick(),
-  };
+/**
+ * Registers the timer monitors and the cleanup as periodic durable jobs (ADR 007): worker nodes'
+ * dispatchers enqueue each when due, once across nodes. A failed run is tried once more; the next
+ * interval's run starts afresh either way.
+ */
+export function registerNotificationTimerJobs(ctx: AppContext, hooks: NotificationHooks): void {
+  ctx.jobs.register(NOTIFY_TIMERS_JOB, {
+    maxAttempts: 2,
+    timeoutMs: 5 * 60_000,
+    handle: () => runNotificationTimers(ctx, hooks),
+  });
+  ctx.jobs.every(NOTIFY_TIMERS_JOB, NOTIFY_TIMERS_INTERVAL_MS);
+  ctx.jobs.register(NOTIFY_CLEANUP_JOB, {
+    maxAttempts: 2,
+    timeoutMs: 5 * 60_000,
+    handle: () => cleanUpNotifications(ctx),
+  });
+  ctx.jobs.every(NOTIFY_CLEANUP_JOB, HOUR_MS);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactUrl } from "./gateway";
+import { redactUrl } from "./redact-url";
 
 describe("redactUrl", () => {
   it("hides the password of MQTT_URL in the 'device gateway ready' line", () => {

@@ -1,0 +1,69 @@
+import {
+  FIRMWARE_STATUS,
+  firmwareVersionFromFilename,
+  isOnBackupSim,
+  planRollout,
+  type RolloutCandidate,
+  type RolloutDryRun,
+  type RolloutOptions,
+} from "@cellfleet/contract";
+import type { AppContext } from "../../platform/context";
+import { AppError } from "../../platform/errors";
+import { firmwareRepo } from "./firmware.repo";
+
+// Staged rollouts of a ready software rule (issue 16). This part: the dry run, which lists the
+// routers each stage would take now and those skipped with their reasons (ADR 021).
+
+type CandidateRow = Awaited<
+  ReturnType<ReturnType<typeof firmwareRepo>["findRolloutCandidatesAcrossDomains"]>
+>[number];
+
+/** The modems of a stored `collect/modems` report; none when it is missing or not a list. */
+function modemsOf(data: unknown): Array<{ state: number; primary: boolean; sim: number }> {
+  const modems = (data as { modems?: unknown } | null)?.modems;
+  return Array.isArray(modems) ? (modems as Array<{ state: number; primary: boolean; sim: number }>) : [];
+}
+
+function toCandidate(row: CandidateRow): RolloutCandidate {
+  return {
+    id: row.id,
+    model: row.model,
+    firmware: row.firmware,
+    csq: row.signal_csq,
+    isOnBackupSim: isOnBackupSim(modemsOf(row.modems)),
+    // The device protocol has no roaming flag yet: no router is known to roam.
+    isRoaming: false,
+  };
+}
+
+/** POST /api/software/{id}/rollout/dry-run: the plan over every domain's routers of the rule's models. */
+export async function dryRunRollout(
+  ctx: AppContext,
+  ruleId: string,
+  options: RolloutOptions,
+): Promise<RolloutDryRun> {
+  const repo = firmwareRepo(ctx.db);
+  const rule = await repo.findRuleAcrossDomains(ruleId);
+  if (!rule) throw new AppError("RULE_NOT_FOUND", "No such software rule");
+  if (rule.status !== FIRMWARE_STATUS.ready || !rule.filename)
+    throw new AppError("OPERATION_IS_NOT_SUPPORTED", "Only a ready rule (its file fetched) rolls out");
+  const version = firmwareVersionFromFilename(rule.filename);
+  const rows = await repo.findRolloutCandidatesAcrossDomains(rule.models);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const plan = planRollout(rows.map(toCandidate), { models: rule.models, version }, options);
+  const router = (id: string) => {
+    const row = byId.get(id) as CandidateRow;
+    return {
+      _id: row.id,
+      ident: row.ident,
+      domain_id: row.domain_id,
+      model: row.model,
+      firmware: row.firmware,
+    };
+  };
+  return {
+    version,
+    stages: plan.stages.map((stage) => stage.map(router)),
+    skipped: plan.skipped.map((skip) => ({ ...router(skip.id), reason: skip.reason })),
+  };
+}

@@ -1,0 +1,125 @@
+import { type RolloutDryRun, RolloutDryRunSchema, type SoftwareRule } from "@cellfleet/contract";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import CardContent from "@mui/material/CardContent";
+import Chip from "@mui/material/Chip";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { apiErrorText } from "../../app/api/handleTransportError";
+import { apiRequest } from "../../app/api/http";
+
+/** Routers a stage line names before it says how many more. */
+const SHOWN_PER_STAGE = 8;
+
+function StageLine({ label, idents }: { label: string; idents: string[] }) {
+  const { t } = useTranslation();
+  const more = idents.length - SHOWN_PER_STAGE;
+  return (
+    <Stack spacing={0.5} data-testid="rollout-stage">
+      <Typography variant="subtitle2">
+        {t("software.rollout.stage", { label, count: idents.length })}
+      </Typography>
+      <Stack direction="row" sx={{ flexWrap: "wrap", gap: 0.5 }}>
+        {idents.slice(0, SHOWN_PER_STAGE).map((ident) => (
+          <Chip key={ident} size="small" variant="outlined" label={ident} />
+        ))}
+        {more > 0 ? <Chip size="small" label={t("software.rollout.more", { count: more })} /> : null}
+      </Stack>
+    </Stack>
+  );
+}
+
+function PlanView({ plan }: { plan: RolloutDryRun }) {
+  const { t } = useTranslation();
+  const reasons = new Map<string, number>();
+  for (const skip of plan.skipped) reasons.set(skip.reason, (reasons.get(skip.reason) ?? 0) + 1);
+  return (
+    <Stack spacing={1.5}>
+      <Typography>{t("software.rollout.version", { version: plan.version })}</Typography>
+      {plan.stages.length === 0 ? <Alert severity="info">{t("software.rollout.nobody")}</Alert> : null}
+      {plan.stages.map((stage, index) => (
+        <StageLine
+          key={stage[0]?._id ?? index}
+          label={index === 0 ? t("software.rollout.canary") : t("software.rollout.wave", { n: index })}
+          idents={stage.map((router) => router.ident)}
+        />
+      ))}
+      {reasons.size > 0 ? (
+        <Stack spacing={0.5} data-testid="rollout-skipped">
+          <Typography variant="subtitle2">
+            {t("software.rollout.skipped", { count: plan.skipped.length })}
+          </Typography>
+          <Stack direction="row" sx={{ flexWrap: "wrap", gap: 0.5 }}>
+            {[...reasons].map(([reason, count]) => (
+              <Chip key={reason} size="small" label={`${t(`software.rollout.reason.${reason}`)}: ${count}`} />
+            ))}
+          </Stack>
+        </Stack>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** A staged rollout's dry run: canary share and wave size in, the routers per stage and those skipped out. */
+export function RolloutDryRunCard({ rule }: { rule: SoftwareRule }) {
+  const { t } = useTranslation();
+  const [percent, setPercent] = useState("5");
+  const [waveSize, setWaveSize] = useState("50");
+  const dryRun = useMutation({
+    mutationFn: () =>
+      apiRequest(`/api/software/${encodeURIComponent(rule._id)}/rollout/dry-run`, {
+        body: { canary: { percent: Number(percent) }, waveSize: Number(waveSize) },
+        schema: RolloutDryRunSchema,
+        quiet: true,
+      }),
+  });
+  const isReady = rule.status === 2;
+  return (
+    <Card variant="outlined">
+      <CardContent>
+        <Stack spacing={2}>
+          <Typography variant="h6" component="h2">
+            {t("software.rollout.title")}
+          </Typography>
+          {!isReady ? <Alert severity="info">{t("software.rollout.notReady")}</Alert> : null}
+          <Stack direction={{ xs: "column", sm: "row" }} spacing={2} sx={{ alignItems: { sm: "center" } }}>
+            <TextField
+              size="small"
+              type="number"
+              sx={{ minWidth: 220 }}
+              label={t("software.rollout.canaryPercent")}
+              value={percent}
+              onChange={(event) => setPercent(event.target.value)}
+              slotProps={{ htmlInput: { min: 1, max: 100 } }}
+            />
+            <TextField
+              size="small"
+              type="number"
+              sx={{ minWidth: 180 }}
+              label={t("software.rollout.waveSize")}
+              value={waveSize}
+              onChange={(event) => setWaveSize(event.target.value)}
+              slotProps={{ htmlInput: { min: 1 } }}
+            />
+            <Button
+              data-testid="rollout-dry-run"
+              variant="outlined"
+              disabled={!isReady}
+              loading={dryRun.isPending}
+              onClick={() => dryRun.mutate()}
+            >
+              {t("software.rollout.dryRun")}
+            </Button>
+          </Stack>
+          {dryRun.isError ? <Alert severity="error">{apiErrorText(dryRun.error)}</Alert> : null}
+          {dryRun.data ? <PlanView plan={dryRun.data} /> : null}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,92 @@
+import {
+  FIRMWARE_STATUS,
+  type SaveSoftwareRule,
+  type SoftwareRule,
+  SoftwareRuleSchema,
+  SoftwareRulesAnswerSchema,
+} from "@cellfleet/contract";
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiDownload, apiRequest } from "../../app/api/http";
+import { softwareKeys } from "./keys";
+
+/** While a fetch is under way (Pending, Accepted) the server is asked again this often. */
+const FETCHING_POLL_MS = 2000;
+
+/** Whether the server is still fetching the rule's file. */
+export function isFetching(rule: Pick<SoftwareRule, "status">): boolean {
+  return rule.status === FIRMWARE_STATUS.pending || rule.status === FIRMWARE_STATUS.accepted;
+}
+
+const rulePath = (id: string) => `/api/software/${encodeURIComponent(id)}`;
+
+/** POST /api/firmwares: every rule (searched in the browser: the list is root's and short). */
+export async function getSoftwareRules(signal?: AbortSignal): Promise<SoftwareRule[]> {
+  return (await apiRequest("/api/firmwares", { body: {}, schema: SoftwareRulesAnswerSchema, signal })).items;
+}
+
+export function getSoftwareRule(vars: { id: string }, signal?: AbortSignal): Promise<SoftwareRule> {
+  return apiRequest(rulePath(vars.id), { body: {}, schema: SoftwareRuleSchema, signal });
+}
+
+export function softwareListQueryOptions() {
+  return queryOptions({
+    queryKey: softwareKeys.list(),
+    queryFn: ({ signal }) => getSoftwareRules(signal),
+    refetchInterval: (query) => (query.state.data?.some(isFetching) ? FETCHING_POLL_MS : false),
+  });
+}
+
+export function softwareRuleQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: softwareKeys.rule(id),
+    queryFn: ({ signal }) => getSoftwareRule({ id }, signal),
+    refetchInterval: (query) => (query.state.data && isFetching(query.state.data) ? FETCHING_POLL_MS : false),
+  });
+}
+
+function useSettled() {
+  const queryClient = useQueryClient();
+  return (rule?: SoftwareRule) => {
+    if (rule) queryClient.setQueryData(softwareKeys.rule(rule._id), rule);
+    return queryClient.invalidateQueries({ queryKey: softwareKeys.all });
+  };
+}
+
+/** Creates (POST /api/software/new) or saves (…/{id}/save) a rule; the form shows refusals. */
+export function useSaveSoftwareRule(id: string | null) {
+  const settled = useSettled();
+  return useMutation({
+    mutationFn: (body: SaveSoftwareRule) =>
+      apiRequest(id === null ? "/api/software/new" : `${rulePath(id)}/save`, {
+        body: { ...body },
+        schema: SoftwareRuleSchema,
+        quiet: true,
+      }),
+    onSuccess: (rule) => settled(rule),
+  });
+}
+
+/** Asks the server to fetch the rule's file again. */
+export function useSyncSoftwareRule(id: string) {
+  const settled = useSettled();
+  return useMutation({
+    mutationFn: () => apiRequest(`${rulePath(id)}/sync`, { body: {}, schema: SoftwareRuleSchema }),
+    onSuccess: (rule) => settled(rule),
+  });
+}
+
+export function useDeleteSoftwareRule(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest(rulePath(id), { method: "DELETE" }),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: softwareKeys.rule(id) });
+      return queryClient.invalidateQueries({ queryKey: softwareKeys.list() });
+    },
+  });
+}
+
+/** Saves the rule's fetched firmware under its name. */
+export function downloadSoftwareFile(rule: SoftwareRule): Promise<void> {
+  return apiDownload(`${rulePath(rule._id)}/file`, rule.file?.filename ?? "firmware.bin", { method: "GET" });
+}

@@ -1,0 +1,83 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { errorBudgetCount, planRollout, type RolloutCandidate, rolloutGate } from "./rollout";
+
+const router = (id: string, overrides: Partial<RolloutCandidate> = {}): RolloutCandidate => ({
+  id,
+  model: "RUT955",
+  firmware: "RUT9_R_00.07.06.10",
+  csq: 20,
+  isOnBackupSim: false,
+  isRoaming: false,
+  ...overrides,
+});
+const target = { models: ["RUT955"], version: "RUT9_R_00.07.08.2" };
+const gate = { successRate: 0.95, errorBudget: 0.05 };
+
+describe("planRollout", () => {
+  it("skips other models, unknown and current versions; poor links wait; canary then waves", () => {
+    const routers = [
+      ...Array.from({ length: 12 }, (_, i) => router(`r${String(i).padStart(2, "0")}`)),
+      router("x1", { model: "RUTX11" }),
+      router("x2", { firmware: null }),
+      router("x3", { firmware: target.version }),
+      router("x4", { csq: 5 }),
+      router("x5", { isOnBackupSim: true }),
+      router("x6", { isRoaming: true }),
+    ];
+    const plan = planRollout(routers, target, { canary: { count: 2 }, waveSize: 4 });
+    expect(plan.stages.map((stage) => stage.length)).toEqual([2, 4, 4, 2]);
+    expect(plan.stages[0]).toEqual(["r00", "r01"]);
+    expect(plan.skipped).toEqual([
+      { id: "x1", reason: "otherModel" },
+      { id: "x2", reason: "noVersion" },
+      { id: "x3", reason: "alreadyOnVersion" },
+      { id: "x4", reason: "cellEdge" },
+      { id: "x5", reason: "backupSim" },
+      { id: "x6", reason: "roaming" },
+    ]);
+  });
+
+  it("a percentage canary rounds up; every ready router is in exactly one stage", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 300 }),
+        fc.integer({ min: 1, max: 100 }),
+        fc.integer({ min: 1, max: 50 }),
+        (n, percent, wave) => {
+          const routers = Array.from({ length: n }, (_, i) => router(`r${i}`));
+          const plan = planRollout(routers, target, { canary: { percent }, waveSize: wave });
+          const all = plan.stages.flat();
+          expect(new Set(all).size).toBe(n);
+          if (n > 0) expect(plan.stages[0]?.length).toBe(Math.ceil((n * percent) / 100));
+          for (const stage of plan.stages.slice(1)) expect(stage.length).toBeLessThanOrEqual(wave);
+        },
+      ),
+    );
+  });
+});
+
+describe("rolloutGate", () => {
+  it("waits while a stage runs, moves on at its success rate, ends after the last", () => {
+    expect(rolloutGate({ total: 10, succeeded: 5, failed: 0 }, { total: 200, failed: 0 }, false, gate)).toBe(
+      "wait",
+    );
+    expect(rolloutGate({ total: 10, succeeded: 10, failed: 0 }, { total: 200, failed: 0 }, false, gate)).toBe(
+      "nextStage",
+    );
+    expect(rolloutGate({ total: 10, succeeded: 10, failed: 0 }, { total: 200, failed: 0 }, true, gate)).toBe(
+      "done",
+    );
+  });
+
+  it("pauses past the error budget, and when a finished stage fell short of its rate", () => {
+    // 200 routers at a 5% budget allow 10 failures: the 11th pauses, even mid-stage.
+    expect(errorBudgetCount(200, 0.05)).toBe(10);
+    const midStage = { total: 100, succeeded: 40 };
+    expect(rolloutGate({ ...midStage, failed: 10 }, { total: 200, failed: 10 }, false, gate)).toBe("wait");
+    expect(rolloutGate({ ...midStage, failed: 11 }, { total: 200, failed: 11 }, false, gate)).toBe("pause");
+    // Within the budget, but a finished stage short of its success rate: pause rather than spread it.
+    const shortStage = { total: 20, succeeded: 18, failed: 2 };
+    expect(rolloutGate(shortStage, { total: 200, failed: 2 }, false, gate)).toBe("pause");
+  });
+});

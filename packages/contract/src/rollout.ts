@@ -1,0 +1,172 @@
+import { z } from "zod";
+import { signalQualityFromCsq } from "./status";
+
+// Staged firmware rollouts (issue 16): the rules that plan stages and gate them, shared by the
+// server's driver, its dry run and the web's preview. Pure: no clock, no database.
+
+/** How a rollout is cut and bounded. */
+export const RolloutOptionsSchema = z.object({
+  /** The canary: a number of routers, or a percentage of those to update. */
+  canary: z.union([
+    z.object({ count: z.int().min(1).max(100_000) }),
+    z.object({ percent: z.number().gt(0).max(100) }),
+  ]),
+  /** How many routers each later wave takes (the last takes the rest). */
+  waveSize: z.int().min(1).max(100_000),
+  /** Share of a stage's routers that must succeed before the next stage starts (0..1). */
+  successRate: z.number().min(0).max(1).default(0.95),
+  /** Failures allowed over the whole rollout, as a share of its routers (0..1); one more pauses it. */
+  errorBudget: z.number().min(0).max(1).default(0.05),
+  /** Routers updating at once. */
+  concurrency: z.int().min(1).max(10_000).default(50),
+  /** Minutes a router has to come back on the new version before it counts as failed. */
+  deadlineMinutes: z
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+});
+export type RolloutOptions = z.output<typeof RolloutOptionsSchema>;
+
+/** What the planner knows of a router. */
+export interface RolloutCandidate {
+  id: string;
+  model: string | null;
+  firmware: string | null;
+  /** CSQ of its primary modem; null when not reported. */
+  csq: number | null;
+  /** Online on a modem that is not the primary one, or on a SIM slot other than the first. */
+  isOnBackupSim: boolean;
+  /** Known roaming; false when the router does not say. */
+  isRoaming: boolean;
+}
+
+/** Why a router is left out of a rollout, or waits in it. */
+export type RolloutSkipReason =
+  | "otherModel"
+  | "noVersion"
+  | "alreadyOnVersion"
+  | "cellEdge"
+  | "backupSim"
+  | "roaming";
+
+/** Reasons that only make a router wait for a better link (it joins once the link is better). */
+export const LINK_WAIT_REASONS: readonly RolloutSkipReason[] = ["cellEdge", "backupSim", "roaming"];
+
+/** Why the router should wait for a better link now; null when its link is good enough. */
+export function linkWaitReason(candidate: RolloutCandidate): RolloutSkipReason | null {
+  if (signalQualityFromCsq(candidate.csq) === "cellEdge") return "cellEdge";
+  if (candidate.isOnBackupSim) return "backupSim";
+  if (candidate.isRoaming) return "roaming";
+  return null;
+}
+
+/** The routers each stage takes (stage 0 the canary), and those skipped with their reasons. */
+export interface RolloutPlan {
+  stages: string[][];
+  skipped: Array<{ id: string; reason: RolloutSkipReason }>;
+}
+
+/**
+ * Plans a rollout of `version` to routers of `models`: routers of other models, with no reported
+ * version or already on it are skipped; those with a poor link are listed as waiting (they are
+ * tried when their link is better). The rest, ordered by id so a re-plan is stable, go to the canary
+ * (a count, or a percentage rounded up) and then to waves of `waveSize`.
+ */
+export function planRollout(
+  candidates: readonly RolloutCandidate[],
+  target: { models: readonly string[]; version: string },
+  options: Pick<RolloutOptions, "canary" | "waveSize">,
+): RolloutPlan {
+  const skipped: RolloutPlan["skipped"] = [];
+  const ready: string[] = [];
+  const models = new Set(target.models);
+  for (const candidate of [...candidates].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    let reason: RolloutSkipReason | null = null;
+    if (candidate.model === null || !models.has(candidate.model)) reason = "otherModel";
+    else if (candidate.firmware === null) reason = "noVersion";
+    else if (candidate.firmware === target.version) reason = "alreadyOnVersion";
+    else reason = linkWaitReason(candidate);
+    if (reason) skipped.push({ id: candidate.id, reason });
+    else ready.push(candidate.id);
+  }
+  const canarySize =
+    "count" in options.canary
+      ? Math.min(options.canary.count, ready.length)
+      : Math.min(ready.length, Math.ceil((ready.length * options.canary.percent) / 100));
+  const stages: string[][] = [];
+  if (ready.length > 0) stages.push(ready.slice(0, canarySize));
+  for (let start = canarySize; start < ready.length; start += options.waveSize)
+    stages.push(ready.slice(start, start + options.waveSize));
+  return { stages, skipped };
+}
+
+/** Where a stage's routers are. */
+export interface StageCounts {
+  total: number;
+  succeeded: number;
+  failed: number;
+}
+
+/** How many routers of a rollout may fail before it pauses. */
+export function errorBudgetCount(total: number, errorBudget: number): number {
+  // The epsilon keeps 200 × 0.05 at 10 where floating point gives 9.999….
+  return Math.floor(total * errorBudget + 1e-9);
+}
+
+/** What the driver does next with a running rollout. */
+export type RolloutGate = "wait" | "nextStage" | "done" | "pause";
+
+/**
+ * The gate after a count: pause when failures over the whole rollout pass the error budget
+ * (more than floor(budget × routers) failed, so 200 routers at 5% allow 10); move on when the current stage reached its success rate and none of
+ * it is still under way; done when that was the last stage; otherwise wait. A stage whose routers
+ * all finished without reaching the rate pauses too: going on would spread a bad update.
+ */
+export function rolloutGate(
+  stage: StageCounts,
+  overall: { total: number; failed: number },
+  isLastStage: boolean,
+  options: Pick<RolloutOptions, "successRate" | "errorBudget">,
+): RolloutGate {
+  if (overall.failed > errorBudgetCount(overall.total, options.errorBudget)) return "pause";
+  const finished = stage.succeeded + stage.failed;
+  const hasReachedRate = stage.total === 0 || stage.succeeded / stage.total >= options.successRate;
+  if (finished < stage.total) return "wait";
+  if (!hasReachedRate) return "pause";
+  return isLastStage ? "done" : "nextStage";
+}
+
+/** The body of POST /api/software/{id}/rollout/dry-run. */
+export const RolloutDryRunRequestSchema = RolloutOptionsSchema;
+
+/** A router as a dry run lists it. */
+export const RolloutRouterSchema = z.object({
+  _id: z.string(),
+  ident: z.string(),
+  domain_id: z.string(),
+  model: z.string().nullable(),
+  firmware: z.string().nullable(),
+});
+
+/** What a rollout would do now: its version, the routers of each stage (0: the canary), those skipped and why. */
+export const RolloutDryRunSchema = z.object({
+  version: z.string(),
+  stages: z.array(z.array(RolloutRouterSchema)),
+  skipped: z.array(
+    RolloutRouterSchema.extend({
+      reason: z.enum(["otherModel", "noVersion", "alreadyOnVersion", "cellEdge", "backupSim", "roaming"]),
+    }),
+  ),
+});
+export type RolloutDryRun = z.infer<typeof RolloutDryRunSchema>;
+
+/** Whether a modems report shows the router on a backup link: online only through a non-primary modem, or on a SIM slot past the first. */
+export function isOnBackupSim(
+  modems: ReadonlyArray<{ state: number; primary: boolean; sim: number }>,
+): boolean {
+  const online = modems.filter((modem) => modem.state === 1);
+  if (online.length === 0) return false;
+  const primary = online.find((modem) => modem.primary);
+  return primary ? primary.sim !== 1 : true;
+}
