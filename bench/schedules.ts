@@ -72,7 +72,6 @@ async function main(): Promise<void> {
           name: `Bench ${id.slice(0, 6)}`,
           active: true,
           regular: toJsonb({ basic: "daily", options: { weeks: [], days: [] }, time: "03:00" }),
-          time_zone: "Europe/Berlin",
           active_for: "group",
           tags: toJsonb(["nightly"]),
           copies: 10,

@@ -34,6 +34,15 @@ async function enter(page: Page, name: string, value: string): Promise<void> {
   await field.blur();
 }
 
+/** Picks a zone in the time zone field's list. */
+async function chooseZone(page: Page, zone: string): Promise<void> {
+  const field = page.getByTestId("settings-time_zone");
+  await field.click();
+  await field.fill(zone);
+  await page.getByRole("option", { name: zone, exact: true }).click();
+  await expect(field).toHaveValue(zone);
+}
+
 /** The message under a field (its helper text), error or hint. */
 const messageOf = (page: Page, name: string) =>
   page
@@ -52,6 +61,7 @@ test("the admin's settings form checks every field as spec section 5 says, saves
     backup: await page.getByTestId("settings-backup").inputValue(),
     journal: await page.getByTestId("settings-journal").inputValue(),
   };
+  await expect(page.getByTestId("settings-time_zone")).toHaveValue("UTC");
 
   // Status minutes: required, an integer from 15 to 10080.
   for (const name of ["warning", "pending", "online"]) {
@@ -107,6 +117,8 @@ test("the admin's settings form checks every field as spec section 5 says, saves
   await enter(page, "online", "15");
   await enter(page, "backup", "1");
   await enter(page, "journal", "100");
+  // The domain's time zone: one of the browser's IANA zones.
+  await chooseZone(page, "Asia/Tokyo");
   await page.getByTestId("settings-save").click();
   await expect(page.getByTestId("info-message")).toContainText("Information updated");
   await page.reload();
@@ -115,13 +127,16 @@ test("the admin's settings form checks every field as spec section 5 says, saves
   await expect(page.getByTestId("settings-online")).toHaveValue("15");
   await expect(page.getByTestId("settings-backup")).toHaveValue("1");
   await expect(page.getByTestId("settings-journal")).toHaveValue("100");
+  await expect(page.getByTestId("settings-time_zone")).toHaveValue("Asia/Tokyo");
 
   // The demo domain's other tests go on with the settings as they were.
   for (const [name, value] of Object.entries(original)) await enter(page, name, value);
+  await chooseZone(page, "UTC");
   await page.getByTestId("settings-save").click();
   await expect(page.getByTestId("info-message").last()).toContainText("Information updated");
   await page.reload();
   await expect(page.getByTestId("settings-backup")).toHaveValue(original.backup);
+  await expect(page.getByTestId("settings-time_zone")).toHaveValue("UTC");
 });
 
 test("an admin switches an event type off and on, and the switch is kept", async ({ page }) => {

@@ -48,7 +48,8 @@ const ScheduleTimeSchema = z
     if (key !== null) ctx.addIssue({ code: "custom", message: key, input: value });
   });
 
-const TimeZoneSchema = z.string().superRefine((value, ctx) => {
+/** An IANA time zone name (the domain's, spec section 3), with the §5 key of its message. */
+export const TimeZoneSchema = z.string().superRefine((value, ctx) => {
   const key = validateTimeZone(value);
   if (key !== null) ctx.addIssue({ code: "custom", message: key, input: value });
 });
@@ -75,8 +76,6 @@ export const ScheduleRuleInputSchema = z
     name: RequiredTextSchema,
     active: z.boolean(),
     regular: ScheduleRegularSchema,
-    /** The IANA zone the time is read in, across daylight-saving changes. */
-    time_zone: TimeZoneSchema,
     active_for: z.enum(["all", "group"]),
     search: z.object({ filterTags: z.array(TagSchema).max(50) }),
     copies: CopiesSchema,
@@ -102,6 +101,7 @@ export const ScheduleRuleSchema = z.object({
   name: z.string(),
   active: z.boolean(),
   regular: ScheduleRegularSchema,
+  /** The domain's time zone the time is read in (ADR 020): not the rule's own, so read-only here. */
   time_zone: z.string(),
   active_for: z.enum(["all", "group"]),
   search: z.object({ filterTags: z.array(z.string()) }),
@@ -124,13 +124,12 @@ export const ScheduleRuleAnswerSchema = z.object({ item: ScheduleRuleSchema });
 /** Body of PATCH /api/crontab/{class}/{id}. */
 export const ScheduleRuleActiveRequestSchema = z.object({ active: z.boolean() });
 
-/** A new rule's starting values in the form (time zone filled in from the browser). */
-export function emptyScheduleRuleInput(timeZone: string): ScheduleRuleInput {
+/** A new rule's starting values in the form. */
+export function emptyScheduleRuleInput(): ScheduleRuleInput {
   return {
     name: "",
     active: true,
     regular: { basic: "weekly", options: { weeks: [], days: [1] }, time: "03:00" },
-    time_zone: timeZone,
     active_for: "all",
     search: { filterTags: [] },
     copies: 10,

@@ -117,6 +117,22 @@ describe("DomainSettingsSchema", () => {
     expect(DomainSettingsSchema.parse(DEFAULT_DOMAIN_SETTINGS)).toEqual(DEFAULT_DOMAIN_SETTINGS);
   });
 
+  it("takes an IANA time zone and refuses others with the §5 key (UTC by default)", () => {
+    expect(DEFAULT_DOMAIN_SETTINGS.time_zone).toBe("UTC");
+    for (const zone of ["Europe/Berlin", "America/New_York", "Asia/Kolkata", "UTC"])
+      expect(
+        DomainSettingsSchema.safeParse({ ...DEFAULT_DOMAIN_SETTINGS, time_zone: zone }).success,
+        zone,
+      ).toBe(true);
+    const message = (zone: unknown) =>
+      DomainSettingsSchema.safeParse({ ...DEFAULT_DOMAIN_SETTINGS, time_zone: zone }).error?.issues[0]
+        ?.message;
+    expect(message("Mars/Olympus")).toBe("timeZoneInvalid");
+    expect(message("Europe/Berlin ")).toBe("timeZoneInvalid");
+    expect(message("")).toBe("required");
+    expect(message(undefined)).toBeDefined();
+  });
+
   it("flags online above pending, and pending above warning, on their own minutes", () => {
     const issues = (online: number, pending: number, warning: number) =>
       DomainSettingsSchema.safeParse({

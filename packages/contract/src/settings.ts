@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { EVENT_KINDS } from "./protocol/messages";
+import { TimeZoneSchema } from "./schedules";
 import { DEFAULT_STATUS_THRESHOLDS, StatusThresholdSchema, THRESHOLD_STATUSES } from "./status";
 import { CopiesSchema, StatusMinutesSchema, validateStatusThresholds } from "./validators/numbers";
 
 /**
- * Domain settings (spec section 3): the minutes of each status but critical, and the copies kept
- * of backups and journals. PATCH /api/settings/domains-all takes it; POST /api/settings/all answers it.
+ * Domain settings (spec section 3): the minutes of each status but critical, the copies kept
+ * of backups and journals, and the domain's IANA time zone (schedule rules' times, maintenance windows). PATCH /api/settings/domains-all takes it; POST /api/settings/all answers it.
  * Each of online, pending and warning appears once; online's minutes may not exceed pending's, nor
  * pending's warning's.
  */
@@ -16,6 +17,7 @@ export const DomainSettingsSchema = z
       .length(THRESHOLD_STATUSES.length),
     backup: z.object({ copies: CopiesSchema }),
     journal: z.object({ copies: CopiesSchema }),
+    time_zone: TimeZoneSchema,
   })
   .superRefine((settings, ctx) => {
     const names = new Set(settings.status.map((entry) => entry.name));
@@ -35,6 +37,7 @@ export const DEFAULT_DOMAIN_SETTINGS: DomainSettings = {
   status: DEFAULT_STATUS_THRESHOLDS.map((threshold) => ({ ...threshold })),
   backup: { copies: 10 },
   journal: { copies: 10 },
+  time_zone: "UTC",
 };
 
 /** Body of PATCH /api/settings/domains-all: the whole domain settings (token optional, as on every call). */

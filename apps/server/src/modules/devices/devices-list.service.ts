@@ -32,17 +32,20 @@ import { requireDeviceDomain } from "./devices.service";
 import { devicesListRepo } from "./devices-list.repo";
 import { LIST_COUNT_TTL_MS, listCountCache } from "./list-count-cache";
 
-async function domainSettings(ctx: AppContext, domainId: string): Promise<DomainSettings> {
+/** The settings the list and dashboard read: thresholds and copies (not the zone). */
+type FleetSettings = Omit<DomainSettings, "time_zone">;
+
+async function domainSettings(ctx: AppContext, domainId: string): Promise<FleetSettings> {
   const domain = await devicesRepo(ctx.db).findDomainFleetSettings(domainId);
   return domain?.settings ?? DEFAULT_DOMAIN_SETTINGS;
 }
 
 /** The domain's settings for the hot paths (list, dashboard): shared for a moment, like the totals. */
-function sharedDomainSettings(ctx: AppContext, domainId: string): Promise<DomainSettings> {
+function sharedDomainSettings(ctx: AppContext, domainId: string): Promise<FleetSettings> {
   return listCountCache.get(domainId, "settings", () => domainSettings(ctx, domainId));
 }
 
-function warningMinutes(settings: DomainSettings): number {
+function warningMinutes(settings: FleetSettings): number {
   return settings.status.find((entry) => entry.name === "warning")?.minutes ?? 60;
 }
 

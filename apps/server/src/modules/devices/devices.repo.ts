@@ -1,6 +1,11 @@
-import type { DomainSettings } from "@cellfleet/contract";
 import { type Kysely, sql } from "kysely";
-import { type DB, type DeviceCollectRow, type NewDeviceRow, toJsonb } from "../../platform/db/schema";
+import {
+  type DB,
+  type DeviceCollectRow,
+  type NewDeviceRow,
+  type StoredDomainSettings,
+  toJsonb,
+} from "../../platform/db/schema";
 import type { DeviceDtoRow } from "./devices.mapper";
 
 /** Every device column the DTO needs; the key is reduced to has_key in SQL so it never leaves a repo. */
@@ -47,7 +52,7 @@ export function devicesRepo(db: Kysely<DB>) {
     /** The domain's status thresholds and device limit; undefined when the domain does not exist. */
     async findDomainFleetSettings(
       domainId: string,
-    ): Promise<{ settings: DomainSettings; device_limit: number } | undefined> {
+    ): Promise<{ settings: StoredDomainSettings; device_limit: number } | undefined> {
       return db
         .selectFrom("domains")
         .select(["settings", "device_limit"])

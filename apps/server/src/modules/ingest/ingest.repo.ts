@@ -1,6 +1,5 @@
-import type { DomainSettings } from "@cellfleet/contract";
 import { type Kysely, sql } from "kysely";
-import type { DB, DeviceRow, EventRow } from "../../platform/db/schema";
+import type { DB, DeviceRow, EventRow, StoredDomainSettings } from "../../platform/db/schema";
 import { toJsonb } from "../../platform/db/schema";
 import type { SeqNumbering } from "./seq-epochs";
 
@@ -261,7 +260,7 @@ export function ingestRepo(db: Kysely<DB>) {
     /** The settings of the batch's domains, by domain id (the realtime push needs their thresholds). */
     async findDomainSettingsAcrossDomains(
       domainIds: readonly string[],
-    ): Promise<Map<string, DomainSettings>> {
+    ): Promise<Map<string, StoredDomainSettings>> {
       if (domainIds.length === 0) return new Map();
       const rows = await db
         .selectFrom("domains")

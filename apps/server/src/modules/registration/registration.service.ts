@@ -105,7 +105,8 @@ export async function register(ctx: AppContext, request: RegistrationRequest): P
         email,
         phone: request.phone,
         manager: request.full_name,
-        settings: toJsonb(DEFAULT_DOMAIN_SETTINGS),
+        // The zone has its own column (0027), 'UTC' by its default.
+        settings: toJsonb({ ...DEFAULT_DOMAIN_SETTINGS, time_zone: undefined }),
         create_time: now,
       });
       const userId = await usersRepo(trx).insertUser(domainId, {

@@ -85,7 +85,6 @@ describe("schedule firing on two nodes", () => {
       name: "Daily backup",
       active: true,
       regular: { basic: "daily", options: { weeks: [], days: [] }, time: "09:02" },
-      time_zone: "UTC",
       active_for: "all",
       search: { filterTags: [] },
       copies: 3,

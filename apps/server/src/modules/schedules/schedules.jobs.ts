@@ -6,6 +6,7 @@ import {
   createScheduledCommand,
   type ScheduledCommandResult,
 } from "../actions/scheduled-commands.service";
+import { DOMAIN_TIME_ZONE_CHANGED_JOB, findDomainTimeZone } from "../settings/settings.service";
 import { nextOccurrence } from "./occurrences";
 import { schedulesRepo } from "./schedules.repo";
 
@@ -68,7 +69,7 @@ export async function fireOccurrence(
     const now = ctx.now();
     // A firing late by a restart fires once, then goes on from now, not through every missed one.
     const after = now.getTime() > occurrence.getTime() ? now : occurrence;
-    const nextRun = nextOccurrence(rule.regular, rule.time_zone, after);
+    const nextRun = nextOccurrence(rule.regular, await findDomainTimeZone({ db: trx }, domainId), after);
     const result = await createScheduledCommand(ctx, trx, domainId, {
       ruleId,
       ruleName: rule.name,
@@ -99,7 +100,31 @@ export async function catchUpDueRules(ctx: AppContext): Promise<number> {
   return due.length;
 }
 
-/** Registers the firing and the catch-up. */
+/**
+ * The domain's time zone changed: every active rule's next occurrence is worked out again from now
+ * in the zone as it is now, and queued. Each rule is locked as a firing locks it; a firing already
+ * queued for the old occurrence finds the rule moved on and does nothing. Running twice is harmless.
+ */
+export async function rescheduleDomainRules(ctx: AppContext, domainId: string): Promise<number> {
+  return ctx.jobs.transaction(async (trx) => {
+    const repo = schedulesRepo(trx);
+    const zone = await findDomainTimeZone({ db: trx }, domainId);
+    const now = ctx.now();
+    let moved = 0;
+    for (const { id } of await repo.listActiveRuleIds(domainId)) {
+      const rule = await repo.lockRule(domainId, id);
+      if (!rule?.active) continue;
+      const nextRun = nextOccurrence(rule.regular, zone, now);
+      if (nextRun?.getTime() === rule.next_run?.getTime()) continue;
+      await repo.updateRule(domainId, id, { next_run: nextRun, update_time: now });
+      if (nextRun) await enqueueFiring(ctx, trx, domainId, id, nextRun);
+      moved += 1;
+    }
+    return moved;
+  });
+}
+
+/** Registers the firing, the catch-up and the recomputation on a new domain time zone. */
 export function registerScheduleJobs(ctx: AppContext): void {
   ctx.jobs.register<FirePayload>(SCHEDULE_FIRE_JOB, {
     maxAttempts: 8,
@@ -121,4 +146,11 @@ export function registerScheduleJobs(ctx: AppContext): void {
     },
   });
   ctx.jobs.every(SCHEDULE_CATCH_UP_JOB, SCHEDULE_CATCH_UP_INTERVAL_MS);
+  ctx.jobs.register(DOMAIN_TIME_ZONE_CHANGED_JOB, {
+    handle: async ({ domainId }) => {
+      if (domainId === null) return;
+      const moved = await rescheduleDomainRules(ctx, domainId);
+      ctx.log.info({ domainId, moved }, "schedule rules moved to the domain's time zone");
+    },
+  });
 }

@@ -1,15 +1,15 @@
 import type { ScheduleRule } from "@cellfleet/contract";
 import type { ScheduleRuleRow } from "./schedules.repo";
 
-/** The one mapping of a rule row to what the API answers. */
-export function toScheduleRuleDto(row: ScheduleRuleRow): ScheduleRule {
+/** The one mapping of a rule row to what the API answers; `timeZone` is the domain's (ADR 020). */
+export function toScheduleRuleDto(row: ScheduleRuleRow, timeZone: string): ScheduleRule {
   return {
     _id: row.id,
     type: row.type,
     name: row.name,
     active: row.active,
     regular: row.regular,
-    time_zone: row.time_zone,
+    time_zone: timeZone,
     active_for: row.active_for,
     search: { filterTags: row.tags },
     copies: row.copies,

@@ -34,7 +34,6 @@ async function createRule(type: "backup" | "journal", tags: string[], copies = 1
     name: `Rule ${randomUUID().slice(0, 6)}`,
     active: true,
     regular: { basic: "daily", options: { weeks: [], days: [] }, time: "09:00" },
-    time_zone: "UTC",
     active_for: tags.length > 0 ? "group" : "all",
     search: { filterTags: tags },
     copies,

@@ -30,6 +30,17 @@ export function schedulesRepo(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /** The ids of the domain's active rules (the time zone's recomputation locks each in turn). */
+    async listActiveRuleIds(domainId: string): Promise<Array<{ id: string }>> {
+      return db
+        .selectFrom("schedule_rules")
+        .select("id")
+        .where("domain_id", "=", domainId)
+        .where("active", "=", true)
+        .orderBy("id")
+        .execute();
+    },
+
     /** Locks a rule's row: a firing and an admin's save take turns. */
     async lockRule(domainId: string, id: string): Promise<ScheduleRuleRow | undefined> {
       return db

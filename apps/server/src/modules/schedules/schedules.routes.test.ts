@@ -8,6 +8,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDomain, buildUser, signIn, signInDemo } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
+import { DOMAIN_TIME_ZONE_CHANGED_JOB } from "../settings/settings.service";
 import { SCHEDULE_FIRE_JOB } from "./schedules.jobs";
 
 // The crontab calls (spec section 7) through app.inject on a real database: who may, what is
@@ -31,7 +32,6 @@ const weeklyRule = (overrides: Partial<ScheduleRuleInput> = {}): ScheduleRuleInp
   name: "Nightly backup",
   active: true,
   regular: { basic: "weekly", options: { weeks: ["last"], days: [1] }, time: "03:00" },
-  time_zone: "Europe/Berlin",
   active_for: "group",
   search: { filterTags: ["north"] },
   copies: 5,
@@ -49,7 +49,8 @@ const fireJobs = (ruleId: string) =>
 beforeAll(async () => {
   // Firings are not run here: the test reads the queued jobs.
   t = await createTestApp({ runJobs: false });
-  domainId = (await buildDomain(t)).id;
+  // Rules read their times in the domain's zone (ADR 020).
+  domainId = (await buildDomain(t, { time_zone: "Europe/Berlin" })).id;
   tokens.admin = await signIn(t.app, await buildUser(t, { role: 2, domainId }));
   tokens.assistant = await signIn(t.app, await buildUser(t, { role: 3, domainId }));
   const junior = await buildUser(t, { role: 3, domainId });
@@ -78,11 +79,12 @@ describe("crontab routes", () => {
     expect(PERMISSIONS["crontab.view"].who).toEqual(["admin"]);
   });
 
-  it("adds a rule with its next occurrence in the rule's zone, queued as one job at that time", async () => {
+  it("adds a rule with its next occurrence in the domain's zone, queued as one job at that time", async () => {
     const created = await call("POST", "/api/crontab/backup", tokens.admin, weeklyRule());
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const rule: ScheduleRule = created.body.item;
     expect(rule).toMatchObject({ type: "backup", name: "Nightly backup", active: true, copies: 5 });
+    expect(rule.time_zone).toBe("Europe/Berlin");
     expect(rule.search.filterTags).toEqual(["north"]);
     // The last Monday of a month at 03:00 in Berlin: 01:00 or 02:00 UTC.
     const next = new Date(rule.next_run as number);
@@ -127,7 +129,6 @@ describe("crontab routes", () => {
       [{ regular: { basic: "weekly", options: { weeks: [], days: [] }, time: "03:00" } }, "daysRequired"],
       [{ search: { filterTags: [] } }, "tagsRequired"],
       [{ search: { filterTags: ["x"] } }, "tagTooShort"],
-      [{ time_zone: "Mars/Olympus" }, "timeZoneInvalid"],
     ];
     for (const [override, key] of cases) {
       const refused = await call("POST", "/api/crontab/backup", tokens.admin, weeklyRule(override));
@@ -172,5 +173,60 @@ describe("crontab routes", () => {
       .execute();
     expect(entries.length).toBeGreaterThan(0);
     expect(entries.some((entry) => entry.status === "SUCCESS")).toBe(true);
+  });
+
+  it("moves every active rule's next occurrence when the domain's time zone changes, through a queued job", async () => {
+    const zoned = (await buildDomain(t)).id; // 'UTC' by default
+    const admin = await signIn(t.app, await buildUser(t, { role: 2, domainId: zoned }));
+    const daily = weeklyRule({
+      regular: { basic: "daily", options: { weeks: [], days: [] }, time: "09:00" },
+      active_for: "all",
+      search: { filterTags: [] },
+    });
+    const rule: ScheduleRule = (await call("POST", "/api/crontab/backup", admin, daily)).body.item;
+    const off: ScheduleRule = (await call("POST", "/api/crontab/journal", admin, { ...daily, active: false }))
+      .body.item;
+    expect(rule.time_zone).toBe("UTC");
+    expect(new Date(rule.next_run as number).getUTCHours()).toBe(9);
+
+    const settings = (await call("POST", "/api/settings/all", admin)).body.settings;
+    expect(settings.time_zone).toBe("UTC");
+    const saved = await call("PATCH", "/api/settings/domains-all", admin, {
+      ...settings,
+      time_zone: "Asia/Tokyo",
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    // Queued in the save's transaction; until it runs the rule still waits for 09:00 UTC.
+    const queued = await t.db
+      .selectFrom("jobs")
+      .select("state")
+      .where("kind", "=", DOMAIN_TIME_ZONE_CHANGED_JOB)
+      .where("domain_id", "=", zoned)
+      .execute();
+    expect(queued).toHaveLength(1);
+    expect((await call("POST", `/api/crontab/backup/${rule._id}`, admin)).body.item.next_run).toBe(
+      rule.next_run,
+    );
+
+    await t.jobs.runUntilIdle();
+    const moved: ScheduleRule = (await call("POST", `/api/crontab/backup/${rule._id}`, admin)).body.item;
+    expect(moved.time_zone).toBe("Asia/Tokyo");
+    // 09:00 in Tokyo is 00:00 UTC, within a day from now.
+    const next = new Date(moved.next_run as number);
+    expect(next.getUTCHours()).toBe(0);
+    expect(next.getTime()).toBeGreaterThan(t.clock.now().getTime());
+    expect(next.getTime() - t.clock.now().getTime()).toBeLessThanOrEqual(24 * 3600_000);
+    expect((await fireJobs(rule._id)).map((job) => job.run_at.getTime())).toContain(moved.next_run);
+    // A switched-off rule stays without an occurrence.
+    expect((await call("POST", `/api/crontab/journal/${off._id}`, admin)).body.item.next_run).toBeNull();
+    // Saving the same zone again queues nothing.
+    await call("PATCH", "/api/settings/domains-all", admin, { ...settings, time_zone: "Asia/Tokyo" });
+    const again = await t.db
+      .selectFrom("jobs")
+      .select("id")
+      .where("kind", "=", DOMAIN_TIME_ZONE_CHANGED_JOB)
+      .where("domain_id", "=", zoned)
+      .execute();
+    expect(again).toHaveLength(1);
   });
 });

@@ -12,6 +12,7 @@ import { type DB, toJsonb } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { requireDeviceDomain } from "../devices/devices.service";
 import { enqueueDomainRetention } from "../files/files-queue";
+import { findDomainTimeZone } from "../settings/settings.service";
 import { nextOccurrence } from "./occurrences";
 import { enqueueFiring } from "./schedules.jobs";
 import { toScheduleRuleDto } from "./schedules.mapper";
@@ -26,7 +27,8 @@ function classOf(value: string): ScheduleClass {
 /** POST /api/crontab/all: the domain's backup and journal rules. */
 export async function listScheduleRules(ctx: AppContext, session: SessionContext): Promise<ScheduleRule[]> {
   const domainId = requireDeviceDomain(session);
-  return (await schedulesRepo(ctx.db).listRules(domainId)).map(toScheduleRuleDto);
+  const zone = await findDomainTimeZone(ctx, domainId);
+  return (await schedulesRepo(ctx.db).listRules(domainId)).map((row) => toScheduleRuleDto(row, zone));
 }
 
 /** POST /api/crontab/{class}/{id}: one rule; another domain's or another class's is TASK_NOT_FOUND. */
@@ -39,12 +41,12 @@ export async function getScheduleRule(
   const domainId = requireDeviceDomain(session);
   const row = await schedulesRepo(ctx.db).findRule(domainId, classOf(classValue), id);
   if (!row) throw new AppError("TASK_NOT_FOUND");
-  return toScheduleRuleDto(row);
+  return toScheduleRuleDto(row, await findDomainTimeZone(ctx, domainId));
 }
 
-/** The occurrence an active rule waits for from now; null while inactive. */
-function nextRunOf(ctx: AppContext, input: ScheduleRuleInput): Date | null {
-  return input.active ? nextOccurrence(input.regular, input.time_zone, ctx.now()) : null;
+/** The occurrence an active rule waits for from now, in the domain's zone; null while inactive. */
+function nextRunOf(ctx: AppContext, input: ScheduleRuleInput, zone: string): Date | null {
+  return input.active ? nextOccurrence(input.regular, zone, ctx.now()) : null;
 }
 
 /** The rule's columns from what an admin wrote. */
@@ -53,7 +55,6 @@ function columnsOf(input: ScheduleRuleInput, nextRun: Date | null, now: Date) {
     name: input.name,
     active: input.active,
     regular: toJsonb(input.regular),
-    time_zone: input.time_zone,
     active_for: input.active_for,
     tags: toJsonb(input.active_for === "group" ? input.search.filterTags : []),
     copies: input.copies,
@@ -66,7 +67,7 @@ function columnsOf(input: ScheduleRuleInput, nextRun: Date | null, now: Date) {
 async function readBack(ctx: AppContext, domainId: string, type: ScheduleClass, id: string) {
   const row = await schedulesRepo(ctx.db).findRule(domainId, type, id);
   if (!row) throw new AppError("TASK_NOT_FOUND");
-  return toScheduleRuleDto(row);
+  return toScheduleRuleDto(row, await findDomainTimeZone(ctx, domainId));
 }
 
 /** POST /api/crontab/{class}: a new rule, its first occurrence queued in the same transaction. */
@@ -80,8 +81,8 @@ export async function createScheduleRule(
   const type = classOf(classValue);
   const id = randomUUID();
   const now = ctx.now();
-  const nextRun = nextRunOf(ctx, input);
   await ctx.jobs.transaction(async (trx) => {
+    const nextRun = nextRunOf(ctx, input, await findDomainTimeZone({ db: trx }, domainId));
     await schedulesRepo(trx).insertRule(domainId, {
       id,
       type,
@@ -118,7 +119,7 @@ export async function updateScheduleRule(
   const type = classOf(classValue);
   await ctx.jobs.transaction(async (trx) => {
     const before = await lockOfClass(trx, domainId, type, id);
-    const nextRun = nextRunOf(ctx, input);
+    const nextRun = nextRunOf(ctx, input, await findDomainTimeZone({ db: trx }, domainId));
     await schedulesRepo(trx).updateRule(domainId, id, columnsOf(input, nextRun, ctx.now()));
     if (nextRun) await enqueueFiring(ctx, trx, domainId, id, nextRun);
     // Fewer copies kept: the routers holding this type's copies are trimmed now, not at their next upload.
@@ -140,7 +141,8 @@ export async function setScheduleRuleActive(
   await ctx.jobs.transaction(async (trx) => {
     const row = await lockOfClass(trx, domainId, type, id);
     if (row.active === active) return;
-    const nextRun = active ? nextOccurrence(row.regular, row.time_zone, ctx.now()) : null;
+    const zone = await findDomainTimeZone({ db: trx }, domainId);
+    const nextRun = active ? nextOccurrence(row.regular, zone, ctx.now()) : null;
     await schedulesRepo(trx).updateRule(domainId, id, { active, next_run: nextRun, update_time: ctx.now() });
     if (nextRun) await enqueueFiring(ctx, trx, domainId, id, nextRun);
   });

@@ -9,17 +9,28 @@ export function settingsRepo(db: Kysely<DB>) {
     async findSettings(domainId: string): Promise<DomainSettings | undefined> {
       const row = await db
         .selectFrom("domains")
-        .select("settings")
+        .select(["settings", "time_zone"])
         .where("id", "=", domainId)
         .executeTakeFirst();
-      return row?.settings;
+      return row && { ...row.settings, time_zone: row.time_zone };
+    },
+
+    /** The domain's IANA time zone; undefined for an unknown domain. */
+    async findTimeZone(domainId: string): Promise<string | undefined> {
+      const row = await db
+        .selectFrom("domains")
+        .select("time_zone")
+        .where("id", "=", domainId)
+        .executeTakeFirst();
+      return row?.time_zone;
     },
 
     /** Replaces the domain's settings; answers whether the domain exists. */
     async saveSettings(domainId: string, settings: DomainSettings): Promise<boolean> {
+      const { time_zone, ...stored } = settings;
       const result = await db
         .updateTable("domains")
-        .set({ settings: toJsonb(settings) })
+        .set({ settings: toJsonb(stored), time_zone })
         .where("id", "=", domainId)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;

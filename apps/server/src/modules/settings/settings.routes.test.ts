@@ -32,6 +32,7 @@ const settingsOf = (
   backup = 10,
   journal = 10,
   pending = online,
+  timeZone = "UTC",
 ): DomainSettings => ({
   status: [
     { name: "online", minutes: online },
@@ -40,6 +41,7 @@ const settingsOf = (
   ],
   backup: { copies: backup },
   journal: { copies: journal },
+  time_zone: timeZone,
 });
 
 beforeAll(async () => {
@@ -137,6 +139,31 @@ describe("domain settings", () => {
       expect(answer.body.message).toContain(hint);
     }
     expect((await call("POST", "/api/settings/all", tokens.admin)).body).toEqual(stored);
+  });
+
+  it("takes an IANA time zone name and refuses anything else with the §5 key", async () => {
+    const berlin = await save(tokens.admin, settingsOf(15, 60, 10, 10, 15, "Europe/Berlin"));
+    expect(berlin.status, JSON.stringify(berlin.body)).toBe(200);
+    expect(berlin.body.settings.time_zone).toBe("Europe/Berlin");
+    expect((await call("POST", "/api/settings/all", tokens.admin)).body.settings.time_zone).toBe(
+      "Europe/Berlin",
+    );
+    for (const [zone, key] of [
+      ["Mars/Olympus", "timeZoneInvalid"],
+      ["", "required"],
+      ["GMT+25", "timeZoneInvalid"],
+    ] as const) {
+      const refused = await save(tokens.admin, settingsOf(15, 60, 10, 10, 15, zone));
+      expect(refused.status, zone).toBe(400);
+      expect(refused.body.code).toBe("BAD_REQUEST");
+      expect(refused.body.message, zone).toContain(key);
+    }
+    const { time_zone: _zone, ...withoutZone } = settingsOf(15, 60);
+    expect((await save(tokens.admin, withoutZone)).status).toBe(400);
+    expect((await call("POST", "/api/settings/all", tokens.admin)).body.settings.time_zone).toBe(
+      "Europe/Berlin",
+    );
+    expect((await save(tokens.admin, settingsOf(15, 60))).body.settings.time_zone).toBe("UTC");
   });
 
   it("audits every save, refused ones too, without the values' ids", async () => {

@@ -8,6 +8,12 @@ import { enqueueStatusSweep } from "../devices-status/status-sweep.jobs";
 import { enqueueDomainRetention } from "../files/files-queue";
 import { settingsRepo } from "./settings.repo";
 
+/**
+ * The job kind queued, in the settings' transaction, when a domain's time zone changed: the
+ * schedule rules register its handler (they recompute every active rule's next occurrence).
+ */
+export const DOMAIN_TIME_ZONE_CHANGED_JOB = "settings.timeZoneChanged";
+
 /** POST /api/settings/all: the domain's thresholds and copies. */
 export async function getDomainSettings(ctx: AppContext, session: SessionContext): Promise<DomainSettings> {
   const domainId = requireDeviceDomain(session);
@@ -20,7 +26,8 @@ export async function getDomainSettings(ctx: AppContext, session: SessionContext
  * PATCH /api/settings/domains-all: stores the settings (validated by the contract's schema). The
  * dashboard, the device list and the files' retention read them on their next query; the stored
  * statuses move by a sweep queued in the same transaction when a threshold changed, and the
- * routers' copies by retention queued in it when fewer are kept.
+ * routers' copies by retention queued in it when fewer are kept; a new time zone queues the
+ * schedule rules' recomputation in it too (ADR 020).
  */
 export async function saveDomainSettings(
   ctx: AppContext,
@@ -33,6 +40,8 @@ export async function saveDomainSettings(
     const before = await repo.findSettings(domainId);
     if (!before || !(await repo.saveSettings(domainId, settings))) throw new AppError("DOMAIN_NOT_FOUND");
     if (thresholdsChanged(before, settings)) await enqueueStatusSweep(ctx, trx, domainId);
+    if (before.time_zone !== settings.time_zone)
+      await ctx.jobs.enqueue(trx, { kind: DOMAIN_TIME_ZONE_CHANGED_JOB, domainId });
     for (const fileType of ["backup", "journal"] as const) {
       if (settings[fileType].copies < before[fileType].copies)
         await enqueueDomainRetention(ctx, trx, domainId, fileType);
@@ -48,6 +57,16 @@ function thresholdsChanged(before: DomainSettings, after: DomainSettings): boole
   const minutes = (settings: DomainSettings, name: string) =>
     settings.status.find((entry) => entry.name === name)?.minutes;
   return after.status.some((entry) => minutes(before, entry.name) !== entry.minutes);
+}
+
+/**
+ * The domain's IANA time zone, for any module that reads times of day in it (schedule rules, a
+ * rollout's maintenance window): 'UTC' unless an admin chose one. Takes a transaction as `db` too.
+ */
+export async function findDomainTimeZone(ctx: Pick<AppContext, "db">, domainId: string): Promise<string> {
+  const zone = await settingsRepo(ctx.db).findTimeZone(domainId);
+  if (zone === undefined) throw new AppError("DOMAIN_NOT_FOUND");
+  return zone;
 }
 
 /** POST /api/event_types: every event kind with its switch (active unless an admin turned it off). */

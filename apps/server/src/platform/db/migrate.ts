@@ -22,6 +22,7 @@ import * as m0021 from "./migrations/0021_schedule_rules";
 import * as m0022 from "./migrations/0022_software_rules";
 import * as m0024 from "./migrations/0024_licences";
 import * as m0025 from "./migrations/0025_zero_touch";
+import * as m0027 from "./migrations/0027_domain_time_zone";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -50,6 +51,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0022_software_rules": m0022,
   "0024_licences": m0024,
   "0025_zero_touch": m0025,
+  "0027_domain_time_zone": m0027,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -52,7 +52,6 @@ export interface ScheduleRulesTable {
   name: string;
   active: boolean;
   regular: Jsonb<ScheduleRegular>;
-  time_zone: string;
   active_for: "all" | "group";
   tags: Jsonb<string[]>;
   copies: number;

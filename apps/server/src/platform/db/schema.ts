@@ -59,9 +59,14 @@ export interface DomainsTable {
   is_demo: Generated<boolean>;
   create_time: TimestampDefault;
   last_session: Timestamp | null;
-  /** Contract DomainSettings: status thresholds and copies kept. */
-  settings: ColumnType<DomainSettings, string | undefined, string>;
+  /** Contract DomainSettings but the time zone: status thresholds and copies kept. */
+  settings: ColumnType<StoredDomainSettings, string | undefined, string>;
+  /** The domain's IANA time zone (0027_domain_time_zone), part of the contract's DomainSettings. */
+  time_zone: Generated<string>;
 }
+
+/** What the settings column holds: the contract's DomainSettings without the zone, which has its column. */
+export type StoredDomainSettings = Omit<DomainSettings, "time_zone">;
 
 /** Password and account rules (contract SecurityPolicySchema); domain_id null for global ones. */
 export interface SecurityPoliciesTable {

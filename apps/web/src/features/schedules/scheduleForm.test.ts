@@ -1,6 +1,6 @@
 import { type ScheduleRule, ScheduleRuleInputSchema } from "@cellfleet/contract";
 import { describe, expect, it } from "vitest";
-import { timeZoneChoices, toScheduleBody, toScheduleForm } from "./scheduleForm";
+import { toScheduleBody, toScheduleForm } from "./scheduleForm";
 
 const stored: ScheduleRule = {
   _id: "r1",
@@ -25,7 +25,6 @@ describe("the schedule rule form", () => {
       name: "Nightly",
       active: true,
       regular: { basic: "weekly", options: { weeks: [1, "last"], days: [1, 5] }, time: "03:00" },
-      time_zone: "Europe/Berlin",
       active_for: "group",
       search: { filterTags: ["north"] },
       copies: 7,
@@ -39,9 +38,10 @@ describe("the schedule rule form", () => {
     expect(body.search.filterTags).toEqual([]);
   });
 
-  it("starts a new rule in the zone given and lists the zones with UTC", () => {
-    expect(toScheduleForm(null, "Asia/Tokyo")).toMatchObject({ time_zone: "Asia/Tokyo", copies: "10" });
-    expect(timeZoneChoices("UTC")).toContain("UTC");
-    expect(timeZoneChoices("Europe/Berlin")).toContain("Europe/Berlin");
+  it("starts a new rule without a zone of its own: the body carries none (the domain's is used)", () => {
+    const values = toScheduleForm(null);
+    expect(values).toMatchObject({ copies: "10", time: "03:00" });
+    expect(values).not.toHaveProperty("time_zone");
+    expect(toScheduleBody(values)).not.toHaveProperty("time_zone");
   });
 });

@@ -3,7 +3,6 @@ import {
   type ScheduleRule,
   type ScheduleRuleInput,
   type ScheduleWeek,
-  validateTimeZone,
 } from "@cellfleet/contract";
 
 /** What the rule form edits: the rule flattened, copies as typed. */
@@ -14,27 +13,14 @@ export interface ScheduleFormValues {
   weeks: ScheduleWeek[];
   days: number[];
   time: string;
-  time_zone: string;
   active_for: "all" | "group";
   tags: string[];
   copies: string;
 }
 
-/** The browser's zone, the zone a new rule starts in. */
-export function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-}
-
-/** Every zone the browser knows, the rule's own first when it is not among them. */
-export function timeZoneChoices(current: string): string[] {
-  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
-  const all = zones.includes("UTC") ? zones : ["UTC", ...zones];
-  return all.includes(current) || validateTimeZone(current) !== null ? all : [current, ...all];
-}
-
-/** The form's values of a stored rule, or of a new one in the browser's zone. */
-export function toScheduleForm(rule: ScheduleRule | null, zone = browserTimeZone()): ScheduleFormValues {
-  const source: ScheduleRuleInput = rule ?? emptyScheduleRuleInput(zone);
+/** The form's values of a stored rule, or of a new one (its time read in the domain's zone, ADR 020). */
+export function toScheduleForm(rule: ScheduleRule | null): ScheduleFormValues {
+  const source: ScheduleRuleInput = rule ?? emptyScheduleRuleInput();
   return {
     name: source.name,
     active: source.active,
@@ -42,7 +28,6 @@ export function toScheduleForm(rule: ScheduleRule | null, zone = browserTimeZone
     weeks: [...source.regular.options.weeks],
     days: [...source.regular.options.days],
     time: source.regular.time,
-    time_zone: source.time_zone,
     active_for: source.active_for,
     tags: [...source.search.filterTags],
     copies: String(source.copies),
@@ -64,7 +49,6 @@ export function toScheduleBody(values: ScheduleFormValues): ScheduleRuleInput {
       },
       time: values.time.trim(),
     },
-    time_zone: values.time_zone,
     active_for: values.active_for,
     search: { filterTags: values.active_for === "group" ? values.tags : [] },
     copies: Number(values.copies.trim()),

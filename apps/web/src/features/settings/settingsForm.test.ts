@@ -1,6 +1,6 @@
 import { DEFAULT_DOMAIN_SETTINGS } from "@cellfleet/contract";
 import { describe, expect, it } from "vitest";
-import { copiesError, thresholdError, toSettingsBody, toSettingsForm } from "./settingsForm";
+import { copiesError, thresholdError, timeZoneChoices, toSettingsBody, toSettingsForm } from "./settingsForm";
 
 const form = (warning: string, pending: string, online: string) => ({
   warning,
@@ -8,13 +8,22 @@ const form = (warning: string, pending: string, online: string) => ({
   online,
   backup: "10",
   journal: "10",
+  time_zone: "UTC",
 });
 
 describe("the settings form", () => {
   it("turns stored settings into fields and back", () => {
     const values = toSettingsForm(DEFAULT_DOMAIN_SETTINGS);
-    expect(values).toEqual({ warning: "60", pending: "15", online: "15", backup: "10", journal: "10" });
-    const body = toSettingsBody({ ...values, online: " 20 " });
+    expect(values).toEqual({
+      warning: "60",
+      pending: "15",
+      online: "15",
+      backup: "10",
+      journal: "10",
+      time_zone: "UTC",
+    });
+    const body = toSettingsBody({ ...values, online: " 20 ", time_zone: "Europe/Berlin" });
+    expect(body.time_zone).toBe("Europe/Berlin");
     expect(body.status).toEqual([
       { name: "warning", minutes: 60 },
       { name: "pending", minutes: 15 },
@@ -43,5 +52,11 @@ describe("the settings form", () => {
     expect(copiesError("100")).toBeNull();
     expect(copiesError("101")).toBe("copiesRange");
     expect(copiesError("1.5")).toBe("copiesRange");
+  });
+
+  it("lists the zones with UTC, the stored one included", () => {
+    expect(timeZoneChoices("UTC")).toContain("UTC");
+    expect(timeZoneChoices("Europe/Berlin")).toContain("Europe/Berlin");
+    expect(timeZoneChoices("Mars/Olympus")).not.toContain("Mars/Olympus");
   });
 });

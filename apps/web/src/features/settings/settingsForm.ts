@@ -5,6 +5,7 @@ import {
   type StatusThreshold,
   validateCopies,
   validateStatusThresholds,
+  validateTimeZone,
 } from "@cellfleet/contract";
 
 /** The statuses with minutes, in the form's order (most severe first: each is compared with the one above). */
@@ -13,7 +14,14 @@ export const THRESHOLD_FIELDS = STATUS_THRESHOLD_FORM_ORDER;
 export type ThresholdField = (typeof THRESHOLD_FIELDS)[number];
 
 /** The settings form as typed: every field a text, so a blank or a fraction can be told apart and refused. */
-export type SettingsFormValues = Record<ThresholdField | "backup" | "journal", string>;
+export type SettingsFormValues = Record<ThresholdField | "backup" | "journal" | "time_zone", string>;
+
+/** Every zone the browser knows, UTC among them, the stored one first when the browser lacks it. */
+export function timeZoneChoices(current: string): string[] {
+  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  const all = zones.includes("UTC") ? zones : ["UTC", ...zones];
+  return all.includes(current) || validateTimeZone(current) !== null ? all : [current, ...all];
+}
 
 /** The stored settings as form values. */
 export function toSettingsForm(settings: DomainSettings): SettingsFormValues {
@@ -25,6 +33,7 @@ export function toSettingsForm(settings: DomainSettings): SettingsFormValues {
     online: minutes("online"),
     backup: String(settings.backup.copies),
     journal: String(settings.journal.copies),
+    time_zone: settings.time_zone,
   };
 }
 
@@ -34,6 +43,7 @@ export function toSettingsBody(values: SettingsFormValues): DomainSettings {
     status: THRESHOLD_FIELDS.map((name): StatusThreshold => ({ name, minutes: Number(values[name].trim()) })),
     backup: { copies: Number(values.backup.trim()) },
     journal: { copies: Number(values.journal.trim()) },
+    time_zone: values.time_zone,
   };
 }
 

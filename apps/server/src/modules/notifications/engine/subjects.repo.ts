@@ -1,7 +1,6 @@
-import type { DomainSettings } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import { domainOp } from "../../../platform/db/domain-filter";
-import type { DB } from "../../../platform/db/schema";
+import type { DB, StoredDomainSettings } from "../../../platform/db/schema";
 
 /** A device as the monitors see it. */
 export interface MonitoredDevice {
@@ -90,7 +89,7 @@ export function subjectsRepo(db: Kysely<DB>) {
     /** The domain's devices with their domain's thresholds (the check-interval digest). */
     async findDevicesWithSettings(
       domainId: string,
-    ): Promise<{ devices: MonitoredDevice[]; settings: DomainSettings | undefined }> {
+    ): Promise<{ devices: MonitoredDevice[]; settings: StoredDomainSettings | undefined }> {
       const [devices, domain] = await Promise.all([
         db.selectFrom("devices").select(DEVICE_COLUMNS).where("domain_id", "=", domainId).execute(),
         db.selectFrom("domains").select("settings").where("id", "=", domainId).executeTakeFirst(),

@@ -5,10 +5,8 @@ import {
   validateCopies,
   validateScheduleTime,
   validateText,
-  validateTimeZone,
 } from "@cellfleet/contract";
 import Alert from "@mui/material/Alert";
-import Autocomplete from "@mui/material/Autocomplete";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
@@ -17,16 +15,15 @@ import FormControlLabel from "@mui/material/FormControlLabel";
 import FormHelperText from "@mui/material/FormHelperText";
 import FormLabel from "@mui/material/FormLabel";
 import Grid from "@mui/material/Grid";
+import Link from "@mui/material/Link";
 import Radio from "@mui/material/Radio";
 import RadioGroup from "@mui/material/RadioGroup";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
-import { useMemo } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
+import { Link as RouterLink, useNavigate } from "react-router";
 import { apiErrorText } from "../../../app/api/handleTransportError";
 import { formatMoment } from "../../../app/format";
 import { pushInfoMessage } from "../../../app/messages/messageStore";
@@ -35,14 +32,15 @@ import { TagsInput } from "../../../components/list-card";
 import { FormTextField, FormToggle } from "../../accounting/shared/formFields";
 import { rule as check } from "../../accounting/shared/formRules";
 import { tagFrequenciesQueryOptions } from "../../devices/devices.queries";
-import { type ScheduleFormValues, timeZoneChoices, toScheduleBody, toScheduleForm } from "../scheduleForm";
+import { domainSettingsQueryOptions } from "../../settings/settings.queries";
+import { type ScheduleFormValues, toScheduleBody, toScheduleForm } from "../scheduleForm";
 import { useSaveScheduleRule } from "../schedules.queries";
 import { CheckboxChoices } from "./CheckboxChoices";
 import { weekdayNames } from "./scheduleText";
 
 /**
  * A backup or journal rule (spec section 3): name, active, daily or on some days of some weeks of
- * the month, the time in a time zone, all routers or those with the tags, and the copies kept.
+ * the month, the time (in the domain's time zone, ADR 020), all routers or those with the tags, and the copies kept.
  * Every field is checked as spec section 5 says before the save, and again by the server.
  */
 export function ScheduleRuleForm({ type, rule }: { type: ScheduleClass; rule: ScheduleRule | null }) {
@@ -53,8 +51,9 @@ export function ScheduleRuleForm({ type, rule }: { type: ScheduleClass; rule: Sc
   const tags = useQuery(tagFrequenciesQueryOptions());
   const basic = form.watch("basic");
   const activeFor = form.watch("active_for");
-  const zone = form.watch("time_zone");
-  const zones = useMemo(() => timeZoneChoices(zone), [zone]);
+  // The zone the time is read in is the domain's, as it is now (the settings), else as the rule was read.
+  const settings = useQuery(domainSettingsQueryOptions());
+  const zone = settings.data?.time_zone ?? rule?.time_zone ?? null;
   const days = weekdayNames(i18n.language);
 
   const handleSubmit = form.handleSubmit((values) =>
@@ -175,28 +174,15 @@ export function ScheduleRuleForm({ type, rule }: { type: ScheduleClass; rule: Sc
               rules={{ validate: check(validateScheduleTime) }}
               slotProps={{ htmlInput: { "data-testid": "schedule-time" } }}
             />
-            <Grid size={{ xs: 12, md: 6 }}>
-              <Controller
-                control={form.control}
-                name="time_zone"
-                rules={{ validate: check(validateTimeZone) }}
-                render={({ field, fieldState }) => (
-                  <Autocomplete
-                    options={zones}
-                    value={field.value}
-                    disableClearable
-                    onChange={(_event, value) => field.onChange(value)}
-                    renderInput={(params) => (
-                      <TextField
-                        {...params}
-                        label={t("schedules.form.timeZone")}
-                        error={Boolean(fieldState.error)}
-                        helperText={fieldState.error?.message ?? t("schedules.form.timeZoneHint")}
-                      />
-                    )}
-                  />
-                )}
-              />
+            <Grid size={{ xs: 12, md: 6 }} sx={{ display: "flex", alignItems: "center" }}>
+              <Typography variant="body2" color="text.secondary" data-testid="schedule-time-zone">
+                {zone === null
+                  ? t("schedules.form.domainTimeZoneUnknown")
+                  : t("schedules.form.domainTimeZone", { zone })}{" "}
+                <Link component={RouterLink} to="/settings">
+                  {t("schedules.form.domainTimeZoneLink")}
+                </Link>
+              </Typography>
             </Grid>
             <Grid size={12}>
               <Controller

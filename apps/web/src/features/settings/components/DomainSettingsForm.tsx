@@ -1,14 +1,18 @@
-import type { DomainSettings } from "@cellfleet/contract";
+import { type DomainSettings, validateTimeZone } from "@cellfleet/contract";
+import Autocomplete from "@mui/material/Autocomplete";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
 import Grid from "@mui/material/Grid";
 import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { useForm } from "react-hook-form";
+import { useMemo } from "react";
+import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { formError } from "../../../app/messages/texts";
 import { FormTextField } from "../../accounting/shared/formFields";
+import { rule as check } from "../../accounting/shared/formRules";
 import { useSaveDomainSettings } from "../settings.queries";
 import {
   copiesError,
@@ -16,6 +20,7 @@ import {
   THRESHOLD_FIELDS,
   type ThresholdField,
   thresholdError,
+  timeZoneChoices,
   toSettingsBody,
   toSettingsForm,
 } from "../settingsForm";
@@ -24,7 +29,8 @@ const CELL = { xs: 12, sm: 6 } as const;
 const THRESHOLD_CELL = { xs: 12, sm: 4 } as const;
 
 /**
- * Status thresholds and saved copies (spec sections 2, 3 and 5). Every field is checked as it is
+ * Status thresholds, saved copies and the domain's time zone (spec sections 2, 3 and 5; the zone
+ * schedule rules' times are read in, ADR 020). Every field is checked as it is
  * left and again on save by the contract's validators; a threshold is re-checked when the one
  * above it changes. Read-only for those who may not save (only admins save, spec section 6).
  */
@@ -38,6 +44,8 @@ export function DomainSettingsForm({
   const { t } = useTranslation();
   const save = useSaveDomainSettings();
   const form = useForm<SettingsFormValues>({ defaultValues: toSettingsForm(settings), mode: "onTouched" });
+  const zone = form.watch("time_zone");
+  const zones = useMemo(() => timeZoneChoices(zone), [zone]);
 
   const thresholdRule = (name: ThresholdField) => ({
     validate: (_: string, values: SettingsFormValues) => {
@@ -102,6 +110,41 @@ export function DomainSettingsForm({
                 rules={copiesRule}
               />
             ))}
+          </Grid>
+          <Typography variant="h6" component="h2">
+            {t("settings.timeZone.title")}
+          </Typography>
+          <Grid container spacing={2}>
+            <Grid size={CELL}>
+              <Controller
+                control={form.control}
+                name="time_zone"
+                rules={{ validate: check(validateTimeZone) }}
+                render={({ field, fieldState }) => (
+                  <Autocomplete
+                    options={zones}
+                    value={field.value}
+                    disableClearable
+                    disabled={isReadOnly}
+                    onChange={(_event, value) => field.onChange(value)}
+                    onBlur={field.onBlur}
+                    renderInput={(params) => (
+                      <TextField
+                        {...params}
+                        name={field.name}
+                        label={t("settings.timeZone.label")}
+                        error={Boolean(fieldState.error)}
+                        helperText={fieldState.error?.message ?? t("settings.timeZone.hint")}
+                        slotProps={{
+                          ...params.slotProps,
+                          htmlInput: { ...params.slotProps.htmlInput, "data-testid": "settings-time_zone" },
+                        }}
+                      />
+                    )}
+                  />
+                )}
+              />
+            </Grid>
           </Grid>
           {isReadOnly ? null : (
             <Stack direction="row" sx={{ justifyContent: "flex-end" }}>
