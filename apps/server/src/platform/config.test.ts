@@ -30,6 +30,7 @@ describe("loadConfig", () => {
       publicUrl: "http://localhost:3000",
       s3: null,
       fileUrlTtlMinutes: 15,
+      firmwareFetch: { maxBytes: 1024 * 1024 * 1024, timeoutMs: 30_000 },
       mqttPublicUrls: undefined,
       historyRetentionDays: 90,
       historyRawDays: 7,
