@@ -3,7 +3,10 @@ import { RolloutOptionsSchema } from "./rollout";
 
 // A started rollout (issue 16, ADR 021): the body that starts one and the progress it reports.
 
-const MinuteOfDay = z.int().min(0).max(24 * 60 - 1);
+const MinuteOfDay = z
+  .int()
+  .min(0)
+  .max(24 * 60 - 1);
 
 /** The body of POST /api/software/{id}/rollout: the dry run's options and an optional window. */
 export const RolloutStartRequestSchema = RolloutOptionsSchema.extend({

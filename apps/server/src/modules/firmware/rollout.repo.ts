@@ -8,7 +8,9 @@ export function rolloutRepo(db: Kysely<DB>) {
   return {
     async insertRolloutAcrossDomains(
       row: Omit<FirmwareRolloutRow, "options"> & { options: string },
-      targets: ReadonlyArray<Pick<FirmwareRolloutTargetRow, "device_id" | "domain_id" | "stage" | "state" | "reason">>,
+      targets: ReadonlyArray<
+        Pick<FirmwareRolloutTargetRow, "device_id" | "domain_id" | "stage" | "state" | "reason">
+      >,
     ): Promise<void> {
       await db.insertInto("firmware_rollouts").values(row).execute();
       for (let start = 0; start < targets.length; start += 500)
@@ -29,12 +31,19 @@ export function rolloutRepo(db: Kysely<DB>) {
     },
 
     async lockRolloutAcrossDomains(id: string): Promise<FirmwareRolloutRow | undefined> {
-      return db.selectFrom("firmware_rollouts").selectAll().where("id", "=", id).forUpdate().executeTakeFirst();
+      return db
+        .selectFrom("firmware_rollouts")
+        .selectAll()
+        .where("id", "=", id)
+        .forUpdate()
+        .executeTakeFirst();
     },
 
     async updateRolloutAcrossDomains(
       id: string,
-      changes: Partial<Pick<FirmwareRolloutRow, "status" | "stage" | "pause_reason" | "tick" | "update_time">>,
+      changes: Partial<
+        Pick<FirmwareRolloutRow, "status" | "stage" | "pause_reason" | "tick" | "update_time">
+      >,
     ): Promise<void> {
       await db.updateTable("firmware_rollouts").set(changes).where("id", "=", id).execute();
     },
@@ -104,7 +113,10 @@ export function rolloutRepo(db: Kysely<DB>) {
       id: string,
       deviceId: string,
       changes: Partial<
-        Pick<FirmwareRolloutTargetRow, "state" | "reason" | "command_id" | "execution_id" | "deadline" | "update_time">
+        Pick<
+          FirmwareRolloutTargetRow,
+          "state" | "reason" | "command_id" | "execution_id" | "deadline" | "update_time"
+        >
       >,
     ): Promise<void> {
       await db
@@ -119,7 +131,14 @@ export function rolloutRepo(db: Kysely<DB>) {
     async retryFailedAcrossDomains(id: string, now: Date): Promise<number> {
       const result = await db
         .updateTable("firmware_rollout_targets")
-        .set({ state: "waiting", reason: null, command_id: null, execution_id: null, deadline: null, update_time: now })
+        .set({
+          state: "waiting",
+          reason: null,
+          command_id: null,
+          execution_id: null,
+          deadline: null,
+          update_time: now,
+        })
         .where("rollout_id", "=", id)
         .where("state", "=", "failed")
         .executeTakeFirst();

@@ -10,8 +10,8 @@ import type {
 } from "./schema-actions";
 import type { FilesTable, FileTransfersTable } from "./schema-files";
 import type {
-  FirmwareRolloutTargetsTable,
   FirmwareRolloutsTable,
+  FirmwareRolloutTargetsTable,
   SoftwareRulesTable,
 } from "./schema-firmware";
 import type {

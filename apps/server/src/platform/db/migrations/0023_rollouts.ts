@@ -27,7 +27,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema
     .createTable("firmware_rollout_targets")
-    .addColumn("rollout_id", "text", (c) => c.notNull().references("firmware_rollouts.id").onDelete("cascade"))
+    .addColumn("rollout_id", "text", (c) =>
+      c.notNull().references("firmware_rollouts.id").onDelete("cascade"),
+    )
     .addColumn("device_id", "text", (c) => c.notNull())
     .addColumn("domain_id", "text", (c) => c.notNull())
     .addColumn("stage", "integer", (c) => c.notNull())
