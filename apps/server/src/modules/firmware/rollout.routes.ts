@@ -38,7 +38,7 @@ export const rolloutRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: TokenOnlyBodySchema,
         response: { 200: RolloutProgressSchema, ...ERROR_RESPONSES },
       },
-      config: { permission: "software.manage" },
+      config: { permission: "software.view" },
     },
     async (request) => getRollout(ctx, request.params.rollout_id),
   );
