@@ -46,6 +46,10 @@ export const RolloutProgressSchema = z.object({
 });
 export type RolloutProgress = z.infer<typeof RolloutProgressSchema>;
 
+/** The answer of POST /api/software/{id}/rollouts: the rule's newest rollout, null when none. */
+export const LatestRolloutSchema = z.object({ rollout: RolloutProgressSchema.nullable() });
+export type LatestRollout = z.infer<typeof LatestRolloutSchema>;
+
 /** Whether `minute` of the UTC day is inside a window (start > end wraps midnight); no window is always. */
 export function isInsideWindow(window: { start: number; end: number } | null, minute: number): boolean {
   if (!window) return true;

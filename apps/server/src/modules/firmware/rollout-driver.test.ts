@@ -126,6 +126,8 @@ describe("rollout driver", () => {
     expect(wave.stages[2]?.waiting).toBe(4);
     const done = await waitFor(id, (p) => p.status === "completed", "the rollout completed");
     expect(done.stages.map((stage) => stage.succeeded)).toEqual([2, 4, 4]);
+    const latest = await f.post(root, `/api/software/${ruleId}/rollouts`);
+    expect(latest.json().rollout).toMatchObject({ _id: id, status: "completed" });
     const firmware = await f.t.db
       .selectFrom("devices")
       .select("firmware")

@@ -128,6 +128,14 @@ export async function getRollout(ctx: AppContext, id: string): Promise<RolloutPr
   };
 }
 
+/** The rule's newest rollout, or null when it never rolled out. */
+export async function getLatestRollout(ctx: AppContext, ruleId: string): Promise<RolloutProgress | null> {
+  if (!(await firmwareRepo(ctx.db).findRuleAcrossDomains(ruleId)))
+    throw new AppError("RULE_NOT_FOUND", "No such software rule");
+  const latest = await rolloutRepo(ctx.db).findLatestRolloutAcrossDomains(ruleId);
+  return latest ? getRollout(ctx, latest.id) : null;
+}
+
 /** Pause, resume, cancel or retry the failed: a change of status that the next advance acts on. */
 export async function controlRollout(
   ctx: AppContext,

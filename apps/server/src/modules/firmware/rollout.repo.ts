@@ -30,6 +30,18 @@ export function rolloutRepo(db: Kysely<DB>) {
       return db.selectFrom("firmware_rollouts").selectAll().where("id", "=", id).executeTakeFirst();
     },
 
+    /** The rule's newest rollout. */
+    async findLatestRolloutAcrossDomains(ruleId: string): Promise<{ id: string } | undefined> {
+      return db
+        .selectFrom("firmware_rollouts")
+        .select("id")
+        .where("rule_id", "=", ruleId)
+        .orderBy("create_time", "desc")
+        .orderBy("id", "desc")
+        .limit(1)
+        .executeTakeFirst();
+    },
+
     async lockRolloutAcrossDomains(id: string): Promise<FirmwareRolloutRow | undefined> {
       return db
         .selectFrom("firmware_rollouts")

@@ -1,10 +1,15 @@
-import { RolloutProgressSchema, RolloutStartRequestSchema, SoftwareRuleIdSchema } from "@cellfleet/contract";
+import {
+  LatestRolloutSchema,
+  RolloutProgressSchema,
+  RolloutStartRequestSchema,
+  SoftwareRuleIdSchema,
+} from "@cellfleet/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { ERROR_RESPONSES, TokenOnlyBodySchema } from "../../platform/http/schemas";
-import { controlRollout, getRollout, startRollout } from "./rollout-driver";
+import { controlRollout, getLatestRollout, getRollout, startRollout } from "./rollout-driver";
 
 const RuleParams = z.object({ id: SoftwareRuleIdSchema });
 const RolloutParams = z.object({ rollout_id: z.uuid() });
@@ -26,6 +31,21 @@ export const rolloutRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       config: { saves: true, permission: "software.manage" },
     },
     async (request) => startRollout(ctx, request.params.id, request.body, requireSession(request).user.id),
+  );
+
+  app.post(
+    "/software/:id/rollouts",
+    {
+      schema: {
+        tags,
+        summary: "The rule's newest rollout with its progress, or null",
+        params: RuleParams,
+        body: TokenOnlyBodySchema,
+        response: { 200: LatestRolloutSchema, ...ERROR_RESPONSES },
+      },
+      config: { permission: "software.view" },
+    },
+    async (request) => ({ rollout: await getLatestRollout(ctx, request.params.id) }),
   );
 
   app.post(
