@@ -161,6 +161,8 @@ export async function controlRollout(
     if (action === "cancel") {
       if (isOver) throw new AppError("OPERATION_IS_NOT_SUPPORTED", "The rollout is over already");
       await repo.updateRolloutAcrossDomains(id, { status: "cancelled", update_time: now });
+      // Commands already sent run on; nothing more is sent.
+      await repo.skipWaitingAcrossDomains(id, "cancelled", now);
       return;
     }
     if (action === "retry") {

@@ -139,6 +139,17 @@ export function rolloutRepo(db: Kysely<DB>) {
         .execute();
     },
 
+    /** A cancelled rollout's waiting targets are skipped; answers how many. */
+    async skipWaitingAcrossDomains(id: string, reason: string, now: Date): Promise<number> {
+      const result = await db
+        .updateTable("firmware_rollout_targets")
+        .set({ state: "skipped", reason, update_time: now })
+        .where("rollout_id", "=", id)
+        .where("state", "=", "waiting")
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
     /** Failed targets wait again (retry); answers how many. */
     async retryFailedAcrossDomains(id: string, now: Date): Promise<number> {
       const result = await db
