@@ -46,6 +46,11 @@ test("root adds a software rule; the server fetches it and the list shows it Rea
   await models.press("Enter");
   await models.fill("RUT950");
   await models.press("Enter");
+  // The demo fleet's models too, so the rollout below has routers to update.
+  for (const model of ["RUTX11", "RUT241", "RUTX50", "LtAP LTE6", "R1510", "R1520"]) {
+    await models.fill(model);
+    await models.press("Enter");
+  }
   await page.getByRole("button", { name: /^create$/i }).click();
   await expect(page).toHaveURL(/\/software\/[0-9a-f-]{36}$/);
   ruleId = page.url().split("/").pop() as string;
@@ -53,7 +58,19 @@ test("root adds a software rule; the server fetches it and the list shows it Rea
   await expect(page.getByText("RUT9_R_00.07.08.bin")).toBeVisible();
   // The rollout's dry run names the version the file carries and what each stage would take.
   await page.getByTestId("rollout-dry-run").click();
-  await expect(page.getByText("Target version: RUT9_R_00.07.08")).toBeVisible();
+  await expect(page.getByText("Target version: RUT9_R_00.07.08").first()).toBeVisible();
+  // The rollout starts over the demo fleet's routers of those models: its stages and counts show.
+  await expect(page.getByTestId("rollout-card")).toContainText("not been rolled out yet");
+  await page.getByTestId("rollout-start").click();
+  await expect(page.getByTestId("rollout-status")).toHaveText(/Running|Paused|Completed/);
+  await expect(page.getByTestId("rollout-progress").getByRole("row", { name: /Canary/ })).toBeVisible();
+  await page.getByRole("button", { name: "Cancel rollout" }).click();
+  await expect(page.getByTestId("rollout-status")).toHaveText("Cancelled");
+  // What had not been sent is skipped, and a new rollout may start.
+  await expect(
+    page.getByTestId("rollout-progress").getByRole("columnheader", { name: "Skipped" }),
+  ).toBeVisible();
+  await expect(page.getByTestId("rollout-start")).toBeVisible();
 
   // A second rule whose URL answers 404: HTTP Error 404.
   await page.goto("/software/new");
@@ -98,7 +115,8 @@ for (const look of LOOKS) {
       if (name !== "new") await expect(page.getByTestId("software-status").first()).toBeVisible();
       if (name === "rule") {
         await page.getByTestId("rollout-dry-run").click();
-        await expect(page.getByText(/RUT9_R_00\.07\.08$/)).toBeVisible();
+        await expect(page.getByText(/RUT9_R_00\.07\.08$/).first()).toBeVisible();
+        await expect(page.getByTestId("rollout-status")).toBeVisible();
       }
       await page.waitForTimeout(700);
       await shot(page, `software-${look.name}-${name}`);

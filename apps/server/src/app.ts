@@ -24,6 +24,8 @@ import { filesRoutes } from "./modules/files/files.routes";
 import { registerFirmwareJobs } from "./modules/firmware/firmware.jobs";
 import { firmwareRoutes } from "./modules/firmware/firmware.routes";
 import { firmwareUpdateSource } from "./modules/firmware/firmware-updates";
+import { rolloutRoutes } from "./modules/firmware/rollout.routes";
+import { registerRolloutJobs } from "./modules/firmware/rollout-driver";
 import { healthRoutes } from "./modules/health/health.routes";
 import type { ZeroTouchCheck } from "./modules/ingest/device-auth";
 import type { CommandStatusHook } from "./modules/ingest/ingest.service";
@@ -172,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMailJobs(jobs, ctx.mailer);
   registerFileJobs(ctx);
   registerFirmwareJobs(ctx);
+  registerRolloutJobs(ctx);
   const brokerAccounts = registerBrokerAccountJobs(ctx);
   const node = createNodeId();
   const notifications = setUpNotifications(ctx);
@@ -236,6 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(actionsRoutes, { ctx });
       await api.register(scriptsRoutes, { ctx });
       await api.register(firmwareRoutes, { ctx });
+      await api.register(rolloutRoutes, { ctx });
       await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
       await api.register(settingsRoutes, { ctx });
       await api.register(licencesRoutes, { ctx });

@@ -23,6 +23,7 @@ export * from "./protocol";
 export * from "./realtime";
 export * from "./roles";
 export * from "./rollout";
+export * from "./rollout-driver";
 export * from "./routes";
 export * from "./schedules";
 export * from "./session";

@@ -93,3 +93,54 @@ export async function createSettingsCommandInTransaction(
   await enqueuePump(ctx, trx, [device.id]);
   return { ok: true, commandId: id };
 }
+
+/**
+ * A firmware update for one router, written inside the caller's transaction and queued for the
+ * pump there: a rollout's (ADR 021). `fileKey` is a ready software rule's stored file, which the
+ * transfer hooks let a router download; `version` is what the router reports once back.
+ */
+export async function createFirmwareCommandInTransaction(
+  ctx: Pick<AppContext, "jobs" | "now">,
+  trx: Kysely<DB>,
+  domainId: string,
+  deviceId: string,
+  firmware: { fileKey: string; version: string; ruleName: string },
+): Promise<{ commandId: string; executionId: string }> {
+  const now = ctx.now();
+  const id = randomUUID();
+  const executionId = randomUUID();
+  await commandsRepo(trx).insertCommand(domainId, {
+    id,
+    type: "fw_update",
+    wire_type: "fw_update",
+    args: toJsonb({ version: firmware.version }),
+    file_id: firmware.fileKey,
+    targets: toJsonb({ devices: [deviceId], tags: [], all: false }),
+    status: "in_progress",
+    needs_approval: false,
+    author_id: "system",
+    author_name: firmware.ruleName,
+    author_role: 2,
+    author_is_junior: false,
+    delayed_until: null,
+    run_until: null,
+    total: 1,
+    counts: toJsonb({}),
+    create_time: now,
+    update_time: now,
+  });
+  await executionsRepo(trx).insertExecutions(domainId, [
+    {
+      id: executionId,
+      command_id: id,
+      device_id: deviceId,
+      status: "queued",
+      rendered: null,
+      create_time: now,
+      update_time: now,
+    },
+  ]);
+  await recountCommands(trx, domainId, [id], now);
+  await enqueuePump(ctx, trx, [deviceId]);
+  return { commandId: id, executionId };
+}

@@ -20,6 +20,12 @@ import {
 async function authorizeDownload(ctx: AppContext, grant: TransferGrant): Promise<void> {
   const repo = fileTransfersRepo(ctx.db);
   const file = await repo.findFileAcrossDomains(grant.fileId);
+  // A ready software rule's firmware is root's, for any known router (a rollout sends it: ADR 021).
+  if (!file && (await repo.findSoftwareFileAcrossDomains(grant.fileId))) {
+    if (!(await repo.findDeviceDomainAcrossDomains(grant.deviceId)))
+      throw new AppError("ACCESS_DENIED", "The file is not this device's to download");
+    return;
+  }
   if (file?.status !== "completed") throw new AppError("FILE_NOT_FOUND", "No such file");
   // A router reaches its own domain's files only (a backup of another router of it may be restored).
   if ((await repo.findDeviceDomainAcrossDomains(grant.deviceId)) !== file.domain_id) {

@@ -67,6 +67,23 @@ export function fileTransfersRepo(db: Kysely<DB>) {
     },
 
     /** The domain of a device, before anyone knows it (a URL names only the device). */
+    /**
+     * The ready software rule whose stored file is `key` (root's firmware, no domain: ADR 021), with
+     * what a download names; a rollout's fw_update command carries that key as its file.
+     */
+    async findSoftwareFileAcrossDomains(
+      key: string,
+    ): Promise<{ filename: string; size: string; sha256: string } | undefined> {
+      const row = await db
+        .selectFrom("software_rules")
+        .select(["filename", "size", "sha256"])
+        .where("file_key", "=", key)
+        .where("status", "=", 2)
+        .executeTakeFirst();
+      if (!row?.filename || row.size === null || !row.sha256) return undefined;
+      return { filename: row.filename, size: row.size, sha256: row.sha256 };
+    },
+
     async findDeviceDomainAcrossDomains(deviceId: string): Promise<string | undefined> {
       const row = await db
         .selectFrom("devices")

@@ -20,6 +20,7 @@ import * as m0019 from "./migrations/0019_settings";
 import * as m0020 from "./migrations/0020_scripts_templates";
 import * as m0021 from "./migrations/0021_schedule_rules";
 import * as m0022 from "./migrations/0022_software_rules";
+import * as m0023 from "./migrations/0023_rollouts";
 import * as m0024 from "./migrations/0024_licences";
 import * as m0025 from "./migrations/0025_zero_touch";
 import * as m0027 from "./migrations/0027_domain_time_zone";
@@ -49,6 +50,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0020_scripts_templates": m0020,
   "0021_schedule_rules": m0021,
   "0022_software_rules": m0022,
+  "0023_rollouts": m0023,
   "0024_licences": m0024,
   "0025_zero_touch": m0025,
   "0027_domain_time_zone": m0027,

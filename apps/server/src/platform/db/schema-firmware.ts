@@ -29,3 +29,42 @@ export interface SoftwareRulesTable {
 
 export type SoftwareRuleRow = Selectable<SoftwareRulesTable>;
 export type NewSoftwareRuleRow = Insertable<SoftwareRulesTable>;
+
+/** A staged rollout of a ready rule (0023_rollouts): root's, no domain. */
+export interface FirmwareRolloutsTable {
+  id: string;
+  rule_id: string;
+  version: string;
+  file_key: string;
+  /** The rollout's options (contract RolloutOptions), as started. */
+  options: ColumnType<Record<string, unknown>, string, string>;
+  status: string;
+  stage: ColumnType<number, number | undefined, number>;
+  stage_count: number;
+  total: number;
+  /** Maintenance window in minutes of the UTC day; both null when commands go at any time. */
+  window_start: number | null;
+  window_end: number | null;
+  pause_reason: string | null;
+  tick: ColumnType<number, number | undefined, number>;
+  author_id: string;
+  create_time: Timestamp;
+  update_time: Timestamp;
+}
+
+/** One router of a rollout (0023_rollouts). */
+export interface FirmwareRolloutTargetsTable {
+  rollout_id: string;
+  device_id: string;
+  domain_id: string;
+  stage: number;
+  state: string;
+  reason: string | null;
+  command_id: string | null;
+  execution_id: string | null;
+  deadline: Timestamp | null;
+  update_time: Timestamp;
+}
+
+export type FirmwareRolloutRow = Selectable<FirmwareRolloutsTable>;
+export type FirmwareRolloutTargetRow = Selectable<FirmwareRolloutTargetsTable>;

@@ -9,7 +9,11 @@ import type {
   ScriptVersionsTable,
 } from "./schema-actions";
 import type { FilesTable, FileTransfersTable } from "./schema-files";
-import type { SoftwareRulesTable } from "./schema-firmware";
+import type {
+  FirmwareRolloutsTable,
+  FirmwareRolloutTargetsTable,
+  SoftwareRulesTable,
+} from "./schema-firmware";
 import type {
   DeviceOutagesTable,
   GatewayRefusalsTable,
@@ -367,6 +371,8 @@ export interface DB {
   licenses: LicensesTable;
   schedule_rules: ScheduleRulesTable;
   software_rules: SoftwareRulesTable;
+  firmware_rollouts: FirmwareRolloutsTable;
+  firmware_rollout_targets: FirmwareRolloutTargetsTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;

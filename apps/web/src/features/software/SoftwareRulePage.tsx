@@ -15,6 +15,7 @@ import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
 import { formatDateTime } from "../accounting/shared/formatDate";
 import { useFormatFileSize } from "../files/fileLists";
+import { RolloutCard } from "./RolloutCard";
 import { RolloutDryRunCard } from "./RolloutDryRunCard";
 import { SoftwareRuleForm } from "./SoftwareRuleForm";
 import { SoftwareStatusChip } from "./SoftwareStatusChip";
@@ -103,6 +104,7 @@ export function SoftwareRulePage() {
           <SoftwareRuleForm key={rule._id} rule={rule} />
           <FetchCard rule={rule} />
           <RolloutDryRunCard rule={rule} />
+          <RolloutCard rule={rule} />
         </Stack>
       )}
     </QueryState>

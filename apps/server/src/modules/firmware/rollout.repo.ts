@@ -1,0 +1,182 @@
+import { type Kysely, sql } from "kysely";
+import type { DB } from "../../platform/db/schema";
+import type { FirmwareRolloutRow, FirmwareRolloutTargetRow } from "../../platform/db/schema-firmware";
+
+// Rollouts are root's (no domain); each target carries its router's domain (ADR 021).
+
+export function rolloutRepo(db: Kysely<DB>) {
+  return {
+    async insertRolloutAcrossDomains(
+      row: Omit<FirmwareRolloutRow, "options"> & { options: string },
+      targets: ReadonlyArray<
+        Pick<FirmwareRolloutTargetRow, "device_id" | "domain_id" | "stage" | "state" | "reason">
+      >,
+    ): Promise<void> {
+      await db.insertInto("firmware_rollouts").values(row).execute();
+      for (let start = 0; start < targets.length; start += 500)
+        await db
+          .insertInto("firmware_rollout_targets")
+          .values(
+            targets.slice(start, start + 500).map((target) => ({
+              ...target,
+              rollout_id: row.id,
+              update_time: row.create_time,
+            })),
+          )
+          .execute();
+    },
+
+    async findRolloutAcrossDomains(id: string): Promise<FirmwareRolloutRow | undefined> {
+      return db.selectFrom("firmware_rollouts").selectAll().where("id", "=", id).executeTakeFirst();
+    },
+
+    /** The rule's newest rollout. */
+    async findLatestRolloutAcrossDomains(ruleId: string): Promise<{ id: string } | undefined> {
+      return db
+        .selectFrom("firmware_rollouts")
+        .select("id")
+        .where("rule_id", "=", ruleId)
+        .orderBy("create_time", "desc")
+        .orderBy("id", "desc")
+        .limit(1)
+        .executeTakeFirst();
+    },
+
+    async lockRolloutAcrossDomains(id: string): Promise<FirmwareRolloutRow | undefined> {
+      return db
+        .selectFrom("firmware_rollouts")
+        .selectAll()
+        .where("id", "=", id)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+
+    async updateRolloutAcrossDomains(
+      id: string,
+      changes: Partial<
+        Pick<FirmwareRolloutRow, "status" | "stage" | "pause_reason" | "tick" | "update_time">
+      >,
+    ): Promise<void> {
+      await db.updateTable("firmware_rollouts").set(changes).where("id", "=", id).execute();
+    },
+
+    /** Targets per stage and state. */
+    async countTargetsAcrossDomains(
+      id: string,
+    ): Promise<Array<{ stage: number; state: string; count: number }>> {
+      const rows = await db
+        .selectFrom("firmware_rollout_targets")
+        .select(["stage", "state", (eb) => eb.fn.countAll<string>().as("count")])
+        .where("rollout_id", "=", id)
+        .groupBy(["stage", "state"])
+        .execute();
+      return rows.map((row) => ({ stage: row.stage, state: row.state, count: Number(row.count) }));
+    },
+
+    async listFailuresAcrossDomains(
+      id: string,
+    ): Promise<Array<{ device_id: string; stage: number; reason: string | null }>> {
+      return db
+        .selectFrom("firmware_rollout_targets")
+        .select(["device_id", "stage", "reason"])
+        .where("rollout_id", "=", id)
+        .where("state", "=", "failed")
+        .orderBy("device_id")
+        .execute();
+    },
+
+    /** The sent targets with their router's firmware now and their execution's status. */
+    async listSentAcrossDomains(id: string): Promise<
+      Array<{
+        device_id: string;
+        deadline: Date | null;
+        firmware: string | null;
+        execution_status: string | null;
+      }>
+    > {
+      return db
+        .selectFrom("firmware_rollout_targets as t")
+        .leftJoin("devices as d", "d.id", "t.device_id")
+        .leftJoin("command_executions as e", "e.id", "t.execution_id")
+        .select(["t.device_id", "t.deadline", "d.firmware", "e.status as execution_status"])
+        .where("t.rollout_id", "=", id)
+        .where("t.state", "=", "sent")
+        .execute();
+    },
+
+    async listWaitingAcrossDomains(
+      id: string,
+      stage: number,
+      limit: number,
+    ): Promise<Array<{ device_id: string; domain_id: string }>> {
+      if (limit <= 0) return [];
+      return db
+        .selectFrom("firmware_rollout_targets")
+        .select(["device_id", "domain_id"])
+        .where("rollout_id", "=", id)
+        .where("stage", "=", stage)
+        .where("state", "=", "waiting")
+        .orderBy("device_id")
+        .limit(limit)
+        .execute();
+    },
+
+    async moveTargetAcrossDomains(
+      id: string,
+      deviceId: string,
+      changes: Partial<
+        Pick<
+          FirmwareRolloutTargetRow,
+          "state" | "reason" | "command_id" | "execution_id" | "deadline" | "update_time"
+        >
+      >,
+    ): Promise<void> {
+      await db
+        .updateTable("firmware_rollout_targets")
+        .set(changes)
+        .where("rollout_id", "=", id)
+        .where("device_id", "=", deviceId)
+        .execute();
+    },
+
+    /** A cancelled rollout's waiting targets are skipped; answers how many. */
+    async skipWaitingAcrossDomains(id: string, reason: string, now: Date): Promise<number> {
+      const result = await db
+        .updateTable("firmware_rollout_targets")
+        .set({ state: "skipped", reason, update_time: now })
+        .where("rollout_id", "=", id)
+        .where("state", "=", "waiting")
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    /** Failed targets wait again (retry); answers how many. */
+    async retryFailedAcrossDomains(id: string, now: Date): Promise<number> {
+      const result = await db
+        .updateTable("firmware_rollout_targets")
+        .set({
+          state: "waiting",
+          reason: null,
+          command_id: null,
+          execution_id: null,
+          deadline: null,
+          update_time: now,
+        })
+        .where("rollout_id", "=", id)
+        .where("state", "=", "failed")
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    /** The earliest stage with a target still waiting or sent at or below `stage` (a retried one). */
+    async firstOpenStageAcrossDomains(id: string): Promise<number | null> {
+      const row = await db
+        .selectFrom("firmware_rollout_targets")
+        .select(sql<number>`min(stage)`.as("stage"))
+        .where("rollout_id", "=", id)
+        .where("state", "in", ["waiting", "sent"])
+        .executeTakeFirst();
+      return row?.stage ?? null;
+    },
+  };
+}

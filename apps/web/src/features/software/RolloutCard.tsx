@@ -1,0 +1,207 @@
+import {
+  LatestRolloutSchema,
+  type RolloutProgress,
+  RolloutProgressSchema,
+  type SoftwareRule,
+} from "@cellfleet/contract";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import CardContent from "@mui/material/CardContent";
+import Chip from "@mui/material/Chip";
+import Stack from "@mui/material/Stack";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { apiErrorText } from "../../app/api/handleTransportError";
+import { apiRequest } from "../../app/api/http";
+import { softwareKeys } from "./keys";
+
+/** While a rollout runs its progress is read again this often. */
+const RUNNING_POLL_MS = 2000;
+const COLUMNS = ["waiting", "sent", "succeeded", "failed", "skipped"] as const;
+type Action = "pause" | "resume" | "cancel" | "retry";
+
+function ProgressView({
+  rollout,
+  onAction,
+  busy,
+}: {
+  rollout: RolloutProgress;
+  onAction: (a: Action) => void;
+  busy: boolean;
+}) {
+  const { t } = useTranslation();
+  const isOver = rollout.status === "cancelled" || rollout.status === "completed";
+  const hasFailed = rollout.failures.length > 0;
+  return (
+    <Stack spacing={1.5} data-testid="rollout-progress">
+      <Stack direction="row" spacing={1} sx={{ alignItems: "center", flexWrap: "wrap" }}>
+        <Typography>{t("software.rollout.version", { version: rollout.version })}</Typography>
+        <Chip
+          size="small"
+          label={t(`software.rollout.status.${rollout.status}`)}
+          data-testid="rollout-status"
+        />
+      </Stack>
+      {rollout.pause_reason ? (
+        <Alert severity="warning">
+          {t("software.rollout.pausedBecause", { reason: rollout.pause_reason })}
+        </Alert>
+      ) : null}
+      <Box sx={{ overflowX: "auto" }}>
+        <Table size="small">
+          <TableHead>
+            <TableRow>
+              <TableCell>{t("software.rollout.stageColumn")}</TableCell>
+              {COLUMNS.map((column) => (
+                <TableCell key={column} align="right">
+                  {t(`software.rollout.state.${column}`)}
+                </TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rollout.stages.map((stage, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: stages are positional and never reordered
+              <TableRow key={index} selected={index === rollout.stage && !isOver}>
+                <TableCell>
+                  {index === 0 ? t("software.rollout.canary") : t("software.rollout.wave", { n: index })}
+                </TableCell>
+                {COLUMNS.map((column) => (
+                  <TableCell key={column} align="right">
+                    {stage[column]}
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Box>
+      <Stack direction="row" spacing={1} sx={{ flexWrap: "wrap", gap: 1 }}>
+        {rollout.status === "running" ? (
+          <Button variant="outlined" disabled={busy} onClick={() => onAction("pause")}>
+            {t("software.rollout.pause")}
+          </Button>
+        ) : null}
+        {rollout.status === "paused" ? (
+          <Button variant="outlined" disabled={busy} onClick={() => onAction("resume")}>
+            {t("software.rollout.resume")}
+          </Button>
+        ) : null}
+        {hasFailed && rollout.status !== "cancelled" ? (
+          <Button variant="outlined" disabled={busy} onClick={() => onAction("retry")}>
+            {t("software.rollout.retry")}
+          </Button>
+        ) : null}
+        {!isOver ? (
+          <Button color="error" variant="outlined" disabled={busy} onClick={() => onAction("cancel")}>
+            {t("software.rollout.cancel")}
+          </Button>
+        ) : null}
+      </Stack>
+    </Stack>
+  );
+}
+
+/** A rule's rollout: start one (canary share, wave size), then its progress per stage and its controls. */
+export function RolloutCard({ rule }: { rule: SoftwareRule }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [percent, setPercent] = useState("5");
+  const [waveSize, setWaveSize] = useState("50");
+  const key = [...softwareKeys.rule(rule._id), "rollout"];
+  const latest = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) =>
+      apiRequest(`/api/software/${encodeURIComponent(rule._id)}/rollouts`, {
+        body: {},
+        schema: LatestRolloutSchema,
+        signal,
+      }),
+    refetchInterval: (query) => (query.state.data?.rollout?.status === "running" ? RUNNING_POLL_MS : false),
+  });
+  const settled = () => queryClient.invalidateQueries({ queryKey: key });
+  const start = useMutation({
+    mutationFn: () =>
+      apiRequest(`/api/software/${encodeURIComponent(rule._id)}/rollout`, {
+        body: { canary: { percent: Number(percent) }, waveSize: Number(waveSize) },
+        schema: RolloutProgressSchema,
+        quiet: true,
+      }),
+    onSuccess: settled,
+  });
+  const control = useMutation({
+    mutationFn: (action: Action) =>
+      apiRequest(`/api/rollout/${encodeURIComponent(latest.data?.rollout?._id ?? "")}/${action}`, {
+        body: {},
+        schema: RolloutProgressSchema,
+        quiet: true,
+      }),
+    onSuccess: settled,
+  });
+  const rollout = latest.data?.rollout ?? null;
+  const canStart =
+    rule.status === 2 &&
+    (rollout === null || rollout.status === "cancelled" || rollout.status === "completed");
+  const error = start.error ?? control.error;
+  return (
+    <Card variant="outlined" data-testid="rollout-card">
+      <CardContent>
+        <Stack spacing={2}>
+          <Typography variant="h6" component="h2">
+            {t("software.rollout.runTitle")}
+          </Typography>
+          {rollout ? (
+            <ProgressView
+              rollout={rollout}
+              busy={control.isPending}
+              onAction={(action) => control.mutate(action)}
+            />
+          ) : (
+            <Typography color="text.secondary">{t("software.rollout.none")}</Typography>
+          )}
+          {canStart ? (
+            <Stack direction={{ xs: "column", sm: "row" }} spacing={2} sx={{ alignItems: { sm: "center" } }}>
+              <TextField
+                size="small"
+                type="number"
+                sx={{ minWidth: 220 }}
+                label={t("software.rollout.canaryPercent")}
+                value={percent}
+                onChange={(event) => setPercent(event.target.value)}
+                slotProps={{ htmlInput: { min: 1, max: 100 } }}
+              />
+              <TextField
+                size="small"
+                type="number"
+                sx={{ minWidth: 180 }}
+                label={t("software.rollout.waveSize")}
+                value={waveSize}
+                onChange={(event) => setWaveSize(event.target.value)}
+                slotProps={{ htmlInput: { min: 1 } }}
+              />
+              <Button
+                data-testid="rollout-start"
+                variant="contained"
+                loading={start.isPending}
+                onClick={() => start.mutate()}
+              >
+                {t("software.rollout.start")}
+              </Button>
+            </Stack>
+          ) : null}
+          {error ? <Alert severity="error">{apiErrorText(error)}</Alert> : null}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { RolloutOptionsSchema } from "./rollout";
+
+// A started rollout (issue 16, ADR 021): the body that starts one and the progress it reports.
+
+const MinuteOfDay = z
+  .int()
+  .min(0)
+  .max(24 * 60 - 1);
+
+/** The body of POST /api/software/{id}/rollout: the dry run's options and an optional window. */
+export const RolloutStartRequestSchema = RolloutOptionsSchema.extend({
+  /** Commands are sent only between these minutes of the UTC day (start > end wraps midnight). */
+  window: z.object({ start: MinuteOfDay, end: MinuteOfDay }).nullable().default(null),
+});
+export type RolloutStartRequest = z.output<typeof RolloutStartRequestSchema>;
+
+export const ROLLOUT_STATUSES = ["running", "paused", "cancelled", "completed"] as const;
+export type RolloutStatus = (typeof ROLLOUT_STATUSES)[number];
+
+export const ROLLOUT_TARGET_STATES = ["waiting", "sent", "succeeded", "failed", "skipped"] as const;
+export type RolloutTargetState = (typeof ROLLOUT_TARGET_STATES)[number];
+
+const StateCountsSchema = z.object({
+  waiting: z.int(),
+  sent: z.int(),
+  succeeded: z.int(),
+  failed: z.int(),
+  skipped: z.int(),
+});
+
+/** A rollout and where each of its stages is. */
+export const RolloutProgressSchema = z.object({
+  _id: z.string(),
+  rule_id: z.string(),
+  version: z.string(),
+  status: z.enum(ROLLOUT_STATUSES),
+  stage: z.int(),
+  pause_reason: z.string().nullable(),
+  total: z.int(),
+  options: RolloutStartRequestSchema,
+  stages: z.array(StateCountsSchema),
+  failures: z.array(z.object({ device_id: z.string(), stage: z.int(), reason: z.string().nullable() })),
+  create_time: z.string(),
+  update_time: z.string(),
+});
+export type RolloutProgress = z.infer<typeof RolloutProgressSchema>;
+
+/** The answer of POST /api/software/{id}/rollouts: the rule's newest rollout, null when none. */
+export const LatestRolloutSchema = z.object({ rollout: RolloutProgressSchema.nullable() });
+export type LatestRollout = z.infer<typeof LatestRolloutSchema>;
+
+/** Whether `minute` of the UTC day is inside a window (start > end wraps midnight); no window is always. */
+export function isInsideWindow(window: { start: number; end: number } | null, minute: number): boolean {
+  if (!window) return true;
+  if (window.start <= window.end) return minute >= window.start && minute < window.end;
+  return minute >= window.start || minute < window.end;
+}
