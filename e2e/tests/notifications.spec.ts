@@ -157,7 +157,7 @@ test("a Telegram provider and a status rule tell the Bot API when a router goes 
   router = null;
   await command("advance 1200000", /^advanced /);
   expect(await command("sweep", /^swept \d+/)).not.toBe("swept 0");
-  const sent = await bot.waitForMessages(2, 30_000);
+  const sent = await bot.waitForMessages(2, 60_000);
   expect(sent.at(-1)?.chatId).toBe(CHAT_ID);
   expect(sent.at(-1)?.text).toMatch(/^\[NOC\] Critical routers: E2ECRIT1: status critical/);
 
