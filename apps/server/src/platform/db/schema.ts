@@ -1,4 +1,4 @@
-import type { DomainSettings, JobState } from "@cellfleet/contract";
+import type { DomainSettings } from "@cellfleet/contract";
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 import type {
   CommandExecutionsTable,
@@ -37,6 +37,12 @@ import type {
   NotificationRulesTable,
   NotificationTransportsTable,
 } from "./schema-notifications";
+import type {
+  JobsTable,
+  PlatformSecretsTable,
+  SchedulerLeasesTable,
+  WebActionsTable,
+} from "./schema-platform";
 import type { ZeroTouchAdoptionsTable, ZeroTouchConfigsTable } from "./schema-zerotouch";
 
 /** timestamptz: read as Date, written as Date. */
@@ -255,26 +261,6 @@ export interface EventsTable {
   seq: ColumnType<string | null, string | number | null | undefined, string | number | null>;
 }
 
-/** Leases of periodic jobs, so N server nodes run each one once (scheduler). */
-export interface SchedulerLeasesTable {
-  name: string;
-  holder: string | null;
-  expires_at: TimestampDefault;
-}
-
-/** The audit log of web actions (0005_accounting). */
-export interface WebActionsTable {
-  id: ColumnType<string, never, never>;
-  domain_id: string | null;
-  author_id: string | null;
-  author: string;
-  action: string;
-  status: "SUCCESS" | "FAILURE";
-  create_time: Timestamp;
-  client_ip: string | null;
-  info: Jsonb<Record<string, unknown>>;
-}
-
 /** One-time codes sent by e-mail: registration keys and password resets (0005_accounting). */
 export interface EmailCodesTable {
   id: string;
@@ -285,32 +271,6 @@ export interface EmailCodesTable {
   expires_at: Timestamp;
   used_at: Timestamp | null;
   create_time: Timestamp;
-}
-
-/** Secrets the server made for itself on its first start (platform/secrets.ts). */
-export interface PlatformSecretsTable {
-  name: string;
-  value: Buffer;
-  create_time: TimestampDefault;
-}
-
-/** Durable jobs: work after a commit, written in the same transaction (platform/jobs). */
-export interface JobsTable {
-  id: string;
-  kind: string;
-  domain_id: string | null;
-  payload: Jsonb<Record<string, unknown>>;
-  sealed: string | null;
-  state: JobState;
-  run_at: Timestamp;
-  attempts: Generated<number>;
-  max_attempts: number;
-  last_error: string | null;
-  dedupe_key: string | null;
-  locked_by: string | null;
-  locked_until: Timestamp | null;
-  create_time: Timestamp;
-  finish_time: Timestamp | null;
 }
 
 /** A domain's switch of one event kind (migration 0019); no row means active. */
