@@ -24,6 +24,7 @@ import { useTranslation } from "react-i18next";
 import { apiErrorText } from "../../app/api/handleTransportError";
 import { apiRequest } from "../../app/api/http";
 import { softwareKeys } from "./keys";
+import { RolloutOptionsFields } from "./RolloutOptionsFields";
 
 /** While a rollout runs its progress is read again this often. */
 const RUNNING_POLL_MS = 2000;
@@ -170,25 +171,12 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
             <Typography color="text.secondary">{t("software.rollout.none")}</Typography>
           )}
           {canStart ? (
-            <Stack direction={{ xs: "column", sm: "row" }} spacing={2} sx={{ alignItems: { sm: "center" } }}>
-              <TextField
-                size="small"
-                type="number"
-                sx={{ minWidth: 220 }}
-                label={t("software.rollout.canaryPercent")}
-                value={percent}
-                onChange={(event) => setPercent(event.target.value)}
-                slotProps={{ htmlInput: { min: 1, max: 100 } }}
-              />
-              <TextField
-                size="small"
-                type="number"
-                sx={{ minWidth: 180 }}
-                label={t("software.rollout.waveSize")}
-                value={waveSize}
-                onChange={(event) => setWaveSize(event.target.value)}
-                slotProps={{ htmlInput: { min: 1 } }}
-              />
+            <RolloutOptionsFields
+              percent={percent}
+              waveSize={waveSize}
+              onPercentChange={setPercent}
+              onWaveSizeChange={setWaveSize}
+            >
               <Button
                 data-testid="rollout-start"
                 variant="contained"
@@ -197,7 +185,7 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
               >
                 {t("software.rollout.start")}
               </Button>
-            </Stack>
+            </RolloutOptionsFields>
           ) : null}
           {error ? <Alert severity="error">{apiErrorText(error)}</Alert> : null}
         </Stack>

@@ -12,6 +12,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { apiErrorText } from "../../app/api/handleTransportError";
 import { apiRequest } from "../../app/api/http";
+import { RolloutOptionsFields } from "./RolloutOptionsFields";
 
 /** Routers a stage line names before it says how many more. */
 const SHOWN_PER_STAGE = 8;
@@ -87,25 +88,12 @@ export function RolloutDryRunCard({ rule }: { rule: SoftwareRule }) {
             {t("software.rollout.title")}
           </Typography>
           {!isReady ? <Alert severity="info">{t("software.rollout.notReady")}</Alert> : null}
-          <Stack direction={{ xs: "column", sm: "row" }} spacing={2} sx={{ alignItems: { sm: "center" } }}>
-            <TextField
-              size="small"
-              type="number"
-              sx={{ minWidth: 220 }}
-              label={t("software.rollout.canaryPercent")}
-              value={percent}
-              onChange={(event) => setPercent(event.target.value)}
-              slotProps={{ htmlInput: { min: 1, max: 100 } }}
-            />
-            <TextField
-              size="small"
-              type="number"
-              sx={{ minWidth: 180 }}
-              label={t("software.rollout.waveSize")}
-              value={waveSize}
-              onChange={(event) => setWaveSize(event.target.value)}
-              slotProps={{ htmlInput: { min: 1 } }}
-            />
+          <RolloutOptionsFields
+            percent={percent}
+            waveSize={waveSize}
+            onPercentChange={setPercent}
+            onWaveSizeChange={setWaveSize}
+          >
             <Button
               data-testid="rollout-dry-run"
               variant="outlined"
@@ -115,7 +103,7 @@ export function RolloutDryRunCard({ rule }: { rule: SoftwareRule }) {
             >
               {t("software.rollout.dryRun")}
             </Button>
-          </Stack>
+          </RolloutOptionsFields>
           {dryRun.isError ? <Alert severity="error">{apiErrorText(dryRun.error)}</Alert> : null}
           {dryRun.data ? <PlanView plan={dryRun.data} /> : null}
         </Stack>
