@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import type { Command, Role } from "@cellfleet/contract";
+import type { Command, Execution, Role } from "@cellfleet/contract";
 import { VirtualRouter, type VirtualRouterOptions } from "@cellfleet/simulator";
 import type { Response } from "light-my-request";
 import { expect } from "vitest";
@@ -20,6 +20,8 @@ export interface ActionsFixture {
   device(tags?: string[]): Promise<TestDevice>;
   router(device: TestDevice, options?: Partial<VirtualRouterOptions>): Promise<VirtualRouter>;
   post(token: string, url: string, payload?: unknown): Promise<Response>;
+  /** A command's execution reports (`POST /api/reports/`), one object a line. */
+  reports(token: string, commandId: string): Promise<Execution[]>;
   waitForCommand(
     token: string,
     id: string,
@@ -29,6 +31,10 @@ export interface ActionsFixture {
   ): Promise<Command>;
   close(): Promise<void>;
 }
+
+/** Whether a command has left the states that still change (unapproved, delayed, in progress). */
+export const isCommandFinished = (command: { status: string }) =>
+  !["unapproved", "delayed", "in_progress"].includes(command.status);
 
 const ROLE_OF = { admin: 2, assistant: 3, junior: 3, operator: 4 } as const;
 
@@ -91,6 +97,20 @@ export async function openActionsFixture(): Promise<ActionsFixture> {
     },
     async post(token, url, payload = {}) {
       return t.app.inject({ method: "POST", url, headers: { token }, payload: payload as object });
+    },
+    async reports(token, commandId) {
+      const response = await t.app.inject({
+        method: "POST",
+        url: "/api/reports/",
+        headers: { token },
+        payload: { command_id: commandId },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.body
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Execution);
     },
     async waitForCommand(token, id, isDone, what, timeoutMs = 10_000) {
       let last: Command | null = null;

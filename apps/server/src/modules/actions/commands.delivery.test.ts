@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../ingest/ingest.test-support";
-import { type ActionsFixture, openActionsFixture } from "./actions.test-support";
+import { type ActionsFixture, isCommandFinished, openActionsFixture } from "./actions.test-support";
 
 // Commands end to end: the console, its embedded broker and simulated routers over real MQTT and HTTP.
-
-const isFinished = (command: { status: string }) =>
-  !["unapproved", "delayed", "in_progress"].includes(command.status);
 
 describe("commands delivered to simulated routers", () => {
   let f: ActionsFixture;
@@ -18,15 +15,7 @@ describe("commands delivered to simulated routers", () => {
     await f.close();
   }, 60_000);
 
-  async function reports(commandId: string) {
-    const response = await f.post(admin.token, "/api/reports/", { command_id: commandId });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.body
-      .trim()
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
-  }
+  const reports = (commandId: string) => f.reports(admin.token, commandId);
 
   it("reboots routers by tag: each acknowledges, completes, reconnects with its uptime reset", async () => {
     const devices = [await f.device(["rack1"]), await f.device(["rack1"]), await f.device(["other"])];
@@ -37,7 +26,7 @@ describe("commands delivered to simulated routers", () => {
     });
     expect(created.statusCode, created.body).toBe(200);
     expect(created.json()).toMatchObject({ status: "in_progress", total: 2, needs_approval: false });
-    const done = await f.waitForCommand(admin.token, created.json()._id, isFinished, "the reboot");
+    const done = await f.waitForCommand(admin.token, created.json()._id, isCommandFinished, "the reboot");
     expect(done).toMatchObject({ status: "completed", counts: { completed: 2 } });
     await eventually(() => routers[0].stats.reboots === 1 && routers[1].stats.reboots === 1, "both rebooted");
     await eventually(() => routers[0].stats.connected && routers[0].stats.connects === 2, "reconnected");
@@ -56,7 +45,7 @@ describe("commands delivered to simulated routers", () => {
       targets: { devices: [device.id] },
     });
     expect(shell.statusCode, shell.body).toBe(200);
-    await f.waitForCommand(admin.token, shell.json()._id, isFinished, "the shell command");
+    await f.waitForCommand(admin.token, shell.json()._id, isCommandFinished, "the shell command");
     const [row] = await reports(shell.json()._id);
     expect(row).toMatchObject({ status: "completed", code: 0 });
     expect(row.output).toMatch(/up \d+ days/);
@@ -69,7 +58,7 @@ describe("commands delivered to simulated routers", () => {
     });
     expect(custom.statusCode, custom.body).toBe(200);
     expect(custom.json().type).toBe("Who am I");
-    expect((await f.waitForCommand(admin.token, custom.json()._id, isFinished, "custom")).status).toBe(
+    expect((await f.waitForCommand(admin.token, custom.json()._id, isCommandFinished, "custom")).status).toBe(
       "completed",
     );
     const types = await f.post(admin.token, "/api/command_types");
@@ -90,7 +79,7 @@ describe("commands delivered to simulated routers", () => {
       targets: { devices: [device.id] },
     });
     expect(created.statusCode, created.body).toBe(200);
-    await f.waitForCommand(admin.token, created.json()._id, isFinished, "the backup");
+    await f.waitForCommand(admin.token, created.json()._id, isCommandFinished, "the backup");
     await eventually(async () => (await reports(created.json()._id))[0].file_id !== null, "the file noted");
     const [row] = await reports(created.json()._id);
     const file = await f.t.db
@@ -119,11 +108,11 @@ describe("commands delivered to simulated routers", () => {
     const router = await f.router(device);
     const seen: string[] = [];
     router.on("command", (command) => seen.push(command.id));
-    await f.waitForCommand(admin.token, second.json()._id, isFinished, "the second command");
+    await f.waitForCommand(admin.token, second.json()._id, isCommandFinished, "the second command");
     expect((await reports(first.json()._id))[0].status).toBe("completed");
     const [a, b] = [(await reports(first.json()._id))[0], (await reports(second.json()._id))[0]];
     expect(seen.indexOf(a._id)).toBeLessThan(seen.lastIndexOf(b._id));
-    expect(a.finish_time).toBeLessThanOrEqual(b.finish_time);
+    expect(a.finish_time).toBeLessThanOrEqual(b.finish_time as number);
   });
 
   it("refuses another domain's command and report ids as not found", async () => {

@@ -7,14 +7,11 @@ import {
 } from "@cellfleet/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectDevice, eventually } from "../ingest/ingest.test-support";
-import { type ActionsFixture, openActionsFixture } from "./actions.test-support";
+import { type ActionsFixture, isCommandFinished, openActionsFixture } from "./actions.test-support";
 
 // 'Retry the failed ones' through the real broker: the retry repeats what the command sent, at the
 // script or template version the command recorded, to the routers that failed. And a type some
 // targets cannot run: they fail unsent, the others run it.
-
-const isFinished = (command: { status: string }) =>
-  !["unapproved", "delayed", "in_progress"].includes(command.status);
 
 describe("retrying a command's failed executions", { timeout: 30_000 }, () => {
   let f: ActionsFixture;
@@ -39,7 +36,7 @@ describe("retrying a command's failed executions", { timeout: 30_000 }, () => {
   async function sendAndFail(body: Record<string, unknown>) {
     const sent = await f.post(admin.token, "/api/command/new", body);
     expect(sent.statusCode, sent.body).toBe(200);
-    const done = await f.waitForCommand(admin.token, sent.json()._id, isFinished, String(body.type));
+    const done = await f.waitForCommand(admin.token, sent.json()._id, isCommandFinished, String(body.type));
     expect(done.status).toBe("failed");
     return done;
   }
@@ -47,7 +44,7 @@ describe("retrying a command's failed executions", { timeout: 30_000 }, () => {
   async function retry(commandId: string) {
     const retried = await f.post(admin.token, `/api/command/${commandId}/retry-failed`);
     expect(retried.statusCode, retried.body).toBe(200);
-    return f.waitForCommand(admin.token, retried.json()._id, isFinished, "the retry");
+    return f.waitForCommand(admin.token, retried.json()._id, isCommandFinished, "the retry");
   }
 
   it("renders a settings template again at the version the command used, not the latest", async () => {
@@ -131,14 +128,10 @@ describe("retrying a command's failed executions", { timeout: 30_000 }, () => {
     const sent = await f.post(admin.token, "/api/command/new", body);
     expect(sent.statusCode, sent.body).toBe(200);
     expect(sent.json().total).toBe(2);
-    const done = await f.waitForCommand(admin.token, sent.json()._id, isFinished, "the mixed command");
+    const done = await f.waitForCommand(admin.token, sent.json()._id, isCommandFinished, "the mixed command");
     expect(done.status).toBe("failed");
     expect(done.counts).toEqual({ completed: 1, failed: 1 });
-    const response = await f.post(admin.token, "/api/reports/", { command_id: done._id });
-    const rows = response.body
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line));
+    const rows = await f.reports(admin.token, done._id);
     const byDevice = new Map(rows.map((row) => [row.device._id, row]));
     expect(byDevice.get(able.id)).toMatchObject({ status: "completed", code: 0 });
     expect(byDevice.get(limited.id)).toMatchObject({

@@ -3,14 +3,11 @@ import { COMMAND_CODES } from "@cellfleet/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFile } from "../../test/file-factories";
 import { eventually } from "../ingest/ingest.test-support";
-import { type ActionsFixture, openActionsFixture } from "./actions.test-support";
+import { type ActionsFixture, isCommandFinished, openActionsFixture } from "./actions.test-support";
 
 // Every built-in type that moves a file or restarts the router, end to end: the console, its
 // embedded broker and simulated routers over real MQTT, files over real HTTP through signed URLs.
 // (reboot, shell, custom types and backup are in commands.delivery.test.ts.)
-
-const isFinished = (command: { status: string }) =>
-  !["unapproved", "delayed", "in_progress"].includes(command.status);
 
 describe("every command type delivered to simulated routers", { timeout: 30_000 }, () => {
   let f: ActionsFixture;
@@ -23,15 +20,7 @@ describe("every command type delivered to simulated routers", { timeout: 30_000 
     await f.close();
   }, 60_000);
 
-  async function reports(commandId: string) {
-    const response = await f.post(admin.token, "/api/reports/", { command_id: commandId });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.body
-      .trim()
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
-  }
+  const reports = (commandId: string) => f.reports(admin.token, commandId);
 
   /** Sends one command to one router and answers its finished command and its one report. */
   async function run(deviceId: string, body: Record<string, unknown>) {
@@ -40,7 +29,12 @@ describe("every command type delivered to simulated routers", { timeout: 30_000 
       targets: { devices: [deviceId] },
     });
     expect(created.statusCode, created.body).toBe(200);
-    const command = await f.waitForCommand(admin.token, created.json()._id, isFinished, String(body.type));
+    const command = await f.waitForCommand(
+      admin.token,
+      created.json()._id,
+      isCommandFinished,
+      String(body.type),
+    );
     const [report] = await reports(command._id);
     return { command, report };
   }

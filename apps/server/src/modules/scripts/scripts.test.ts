@@ -1,15 +1,12 @@
 import { type CommandMessage, EXAMPLE_HELLO, helloTopic } from "@cellfleet/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, signIn } from "../../test/factories";
-import { type ActionsFixture, openActionsFixture } from "../actions/actions.test-support";
+import { type ActionsFixture, isCommandFinished, openActionsFixture } from "../actions/actions.test-support";
 import { connectDevice, eventually } from "../ingest/ingest.test-support";
 
 // Saved scripts and settings templates: versions, variables, roles, through the HTTP API and a real broker.
 
 type Person = { id: string; token: string };
-const isFinished = (command: { status: string }) =>
-  !["unapproved", "delayed", "in_progress"].includes(command.status);
-
 describe("saved scripts and settings templates", () => {
   let f: ActionsFixture;
   let admin: Person;
@@ -29,14 +26,7 @@ describe("saved scripts and settings templates", () => {
     await f.close();
   }, 60_000);
 
-  async function executions(commandId: string) {
-    const response = await f.post(admin.token, "/api/reports/", { command_id: commandId });
-    return response.body
-      .trim()
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
-  }
+  const executions = (commandId: string) => f.reports(admin.token, commandId);
 
   it("records the script's version a command used; a later save makes a new version", async () => {
     const created = await f.post(assistant.token, "/api/script/new", { name: "Uptime", text: "uptime" });
@@ -54,7 +44,7 @@ describe("saved scripts and settings templates", () => {
     });
     expect(v1.statusCode, v1.body).toBe(200);
     expect(v1.json().script).toEqual({ _id: id, kind: "script", name: "Uptime", version: 1 });
-    await f.waitForCommand(admin.token, v1.json()._id, isFinished, "version 1");
+    await f.waitForCommand(admin.token, v1.json()._id, isCommandFinished, "version 1");
     const saved = await f.post(admin.token, `/api/script/${id}/save`, {
       name: "Uptime",
       text: "uptime; date",
@@ -67,7 +57,7 @@ describe("saved scripts and settings templates", () => {
       targets: { devices: [device.id] },
     });
     expect(v2.json().script.version).toBe(2);
-    await f.waitForCommand(admin.token, v2.json()._id, isFinished, "version 2");
+    await f.waitForCommand(admin.token, v2.json()._id, isCommandFinished, "version 2");
     // A repeat publish of the same execution is the same command; count each once.
     const once = [...new Map(heard.map((command) => [command.id, command])).values()];
     expect(once.map((command) => command.args?.script)).toEqual(["uptime", "uptime; date"]);
@@ -109,12 +99,12 @@ describe("saved scripts and settings templates", () => {
     });
     expect(sent.statusCode, sent.body).toBe(200);
     expect(sent.json().script).toMatchObject({ kind: "template", version: 1 });
-    await f.waitForCommand(admin.token, sent.json()._id, isFinished, "the settings");
+    await f.waitForCommand(admin.token, sent.json()._id, isCommandFinished, "the settings");
     expect(heard.get(a.ident)).toBe(`set apn=north.apn host=${a.ident} mtu=1500`);
     expect(heard.get(b.ident)).toBe(`set apn=b.apn host=${b.ident} mtu=1500`);
     expect(heard.get(c.ident)).toBe(`set apn=internet host=${c.ident} mtu=1500`);
     const rows = await executions(sent.json()._id);
-    expect(rows.find((row) => row.device._id === b.id).rendered).toBe(
+    expect(rows.find((row) => row.device._id === b.id)?.rendered).toBe(
       `set apn=b.apn host=${b.ident} mtu=1500`,
     );
 
