@@ -6,6 +6,7 @@ import {
   PLUGINS,
   type Role,
   type SecurityPolicy,
+  type SubjectKind,
 } from "@cellfleet/contract";
 import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
@@ -82,6 +83,8 @@ export interface BuildUserOptions {
   factoryPassword?: boolean;
   blocked?: boolean;
   isDemo?: boolean;
+  /** A junior assistant (role 3), whose commands wait for approval. */
+  isJunior?: boolean;
   policyId?: string | null;
   passwordChangedAt?: Date;
   passwordExpireDate?: Date | null;
@@ -119,6 +122,7 @@ export async function buildUser(t: TestApp, options: BuildUserOptions = {}): Pro
       password_expire_date: options.passwordExpireDate ?? null,
       blocked: options.blocked ?? false,
       is_demo: options.isDemo ?? false,
+      is_junior: options.isJunior ?? false,
       policy_id: options.policyId ?? null,
       create_time: now,
     })
@@ -149,4 +153,16 @@ export async function signInDemo(app: FastifyInstance): Promise<string> {
   const response = await app.inject({ method: "POST", url: "/api/login/", payload: { demo: true } });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().token as string;
+}
+
+/** One signed-in person of each kind the permission table names: the domain's admin, assistant, junior and operator, and a superuser. */
+export async function signInEveryKind(t: TestApp, domainId: string): Promise<Record<SubjectKind, string>> {
+  const person = async (options: BuildUserOptions) => signIn(t.app, await buildUser(t, options));
+  return {
+    admin: await person({ role: 2, domainId }),
+    assistant: await person({ role: 3, domainId }),
+    junior: await person({ role: 3, domainId, isJunior: true }),
+    operator: await person({ role: 4, domainId }),
+    superuser: await person({ role: 1 }),
+  };
 }

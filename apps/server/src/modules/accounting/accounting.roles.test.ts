@@ -34,10 +34,9 @@ beforeAll(async () => {
     superuser: await buildUser(t, { role: 1 }),
     admin: await buildUser(t, { role: 2, domainId: homeDomain }),
     helper: await buildUser(t, { role: 3, domainId: homeDomain }),
-    junior: await buildUser(t, { role: 3, domainId: homeDomain }),
+    junior: await buildUser(t, { role: 3, domainId: homeDomain, isJunior: true }),
     operator: await buildUser(t, { role: 4, domainId: homeDomain }),
   };
-  await t.db.updateTable("users").set({ is_junior: true }).where("id", "=", users.junior.id).execute();
   tokens.set("anonymous", undefined);
   for (const [caller, user] of Object.entries(users)) {
     tokens.set(caller as Caller, await signIn(t.app, user));

@@ -64,9 +64,7 @@ export async function openActionsFixture(): Promise<ActionsFixture> {
     ingest,
     domainId,
     async person(kind) {
-      const user = await buildUser(t, { role: ROLE_OF[kind] as Role, domainId });
-      if (kind === "junior")
-        await t.db.updateTable("users").set({ is_junior: true }).where("id", "=", user.id).execute();
+      const user = await buildUser(t, { role: ROLE_OF[kind] as Role, domainId, isJunior: kind === "junior" });
       return { id: user.id, token: await signIn(t.app, user) };
     },
     async device(tags = []) {

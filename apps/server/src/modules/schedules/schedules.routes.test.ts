@@ -6,7 +6,7 @@ import {
   type SubjectKind,
 } from "@cellfleet/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDomain, buildUser, signIn, signInDemo } from "../../test/factories";
+import { buildDomain, buildUser, signIn, signInDemo, signInEveryKind } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
 import { DOMAIN_TIME_ZONE_CHANGED_JOB } from "../settings/settings.service";
 import { SCHEDULE_FIRE_JOB } from "./schedules.jobs";
@@ -16,7 +16,7 @@ import { SCHEDULE_FIRE_JOB } from "./schedules.jobs";
 
 let t: TestApp;
 let domainId: string;
-const tokens = {} as Record<SubjectKind, string>;
+let tokens: Record<SubjectKind, string>;
 
 const call = async (
   method: "POST" | "PATCH" | "PUT",
@@ -51,13 +51,7 @@ beforeAll(async () => {
   t = await createTestApp({ runJobs: false });
   // Rules read their times in the domain's zone (ADR 020).
   domainId = (await buildDomain(t, { time_zone: "Europe/Berlin" })).id;
-  tokens.admin = await signIn(t.app, await buildUser(t, { role: 2, domainId }));
-  tokens.assistant = await signIn(t.app, await buildUser(t, { role: 3, domainId }));
-  const junior = await buildUser(t, { role: 3, domainId });
-  await t.db.updateTable("users").set({ is_junior: true }).where("id", "=", junior.id).execute();
-  tokens.junior = await signIn(t.app, junior);
-  tokens.operator = await signIn(t.app, await buildUser(t, { role: 4, domainId }));
-  tokens.superuser = await signIn(t.app, await buildUser(t, { role: 1 }));
+  tokens = await signInEveryKind(t, domainId);
 });
 afterAll(async () => {
   await t.close();

@@ -7,12 +7,12 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { domainTopic } from "../../platform/bus/bus";
 import { buildDevice } from "../../test/device-factories";
-import { buildDomain, buildUser, signIn, signInDemo } from "../../test/factories";
+import { buildDomain, signInDemo, signInEveryKind } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
 
 let t: TestApp;
 let domainId: string;
-const tokens = {} as Record<SubjectKind, string>;
+let tokens: Record<SubjectKind, string>;
 
 const call = async (
   method: "POST" | "PATCH",
@@ -48,13 +48,7 @@ beforeAll(async () => {
   // The dispatcher stays off: the test runs the queued sweep itself, at a moment it chooses.
   t = await createTestApp({ runJobs: false });
   domainId = (await buildDomain(t)).id;
-  tokens.admin = await signIn(t.app, await buildUser(t, { role: 2, domainId }));
-  tokens.assistant = await signIn(t.app, await buildUser(t, { role: 3, domainId }));
-  const junior = await buildUser(t, { role: 3, domainId });
-  await t.db.updateTable("users").set({ is_junior: true }).where("id", "=", junior.id).execute();
-  tokens.junior = await signIn(t.app, junior);
-  tokens.operator = await signIn(t.app, await buildUser(t, { role: 4, domainId }));
-  tokens.superuser = await signIn(t.app, await buildUser(t, { role: 1 }));
+  tokens = await signInEveryKind(t, domainId);
 });
 afterAll(async () => {
   await t.close();

@@ -40,10 +40,11 @@ beforeAll(async () => {
   routes = t.app.apiRoutes.filter((route) => !route.isPublic);
   const domainId = (await buildDomain(t)).id;
   for (const caller of ["superuser", "admin", "helper", "junior", "operator"] as const) {
-    const user = await buildUser(t, { role: PERSON[caller].role, domainId });
-    if (caller === "junior") {
-      await t.db.updateTable("users").set({ is_junior: true }).where("id", "=", user.id).execute();
-    }
+    const user = await buildUser(t, {
+      role: PERSON[caller].role,
+      domainId,
+      isJunior: PERSON[caller].is_junior,
+    });
     users.set(caller, user);
     tokens.set(caller, await signIn(t.app, user));
   }
