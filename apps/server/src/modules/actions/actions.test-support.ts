@@ -5,8 +5,8 @@ import type { Response } from "light-my-request";
 import { expect } from "vitest";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
-import { type DeviceIngest, startDeviceIngest } from "../ingest/ingest.runtime";
-import { eventually, insertDevice, type TestDevice } from "../ingest/ingest.test-support";
+import type { DeviceIngest } from "../ingest/ingest.runtime";
+import { eventually, insertDevice, startTestIngest, type TestDevice } from "../ingest/ingest.test-support";
 
 // A console with its embedded broker, HTTP for file transfers, and simulated routers that connect.
 
@@ -43,19 +43,8 @@ export async function openActionsFixture(): Promise<ActionsFixture> {
   const t = await createTestApp({ jobTimings: { pollMs: 50 } });
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   t.config.publicUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  const quiet = { info() {}, warn() {}, error() {} };
-  const ingest = await startDeviceIngest({
-    db: t.db,
-    bus: t.bus,
-    now: t.clock.now,
-    log: quiet,
-    mqttUrl: undefined,
-    mqttPort: 0,
-    host: "127.0.0.1",
-    ingest: { flushIntervalMs: 10 },
-    jobs: t.app.jobs,
-    commandStatuses: t.app.commandStatuses,
-  });
+  const ingest = await startTestIngest(t, { flushIntervalMs: 10, withCommands: true });
+
   t.app.deviceLink.attach(ingest.gateway);
   const domainId = (await buildDomain(t)).id;
   const routers: VirtualRouter[] = [];

@@ -49,6 +49,10 @@ export async function startTestIngest(
     clientId?: string;
     sharedSubscription?: boolean;
     tls?: { port: number; cert: string; key: string };
+    flushIntervalMs?: number;
+    /** The app's command side (jobs, command statuses) and, when given, zero-touch enrolment. */
+    withCommands?: boolean;
+    withZeroTouch?: boolean;
   } = {},
 ): Promise<DeviceIngest> {
   const quiet = { info() {}, warn() {}, error() {} };
@@ -64,8 +68,10 @@ export async function startTestIngest(
     clientId,
     sharedSubscription: options.sharedSubscription,
     shareGroup: `test${randomBytes(4).toString("hex")}`,
-    ingest: { flushIntervalMs: 20 },
+    ingest: { flushIntervalMs: options.flushIntervalMs ?? 20 },
     tls: options.tls,
+    ...(options.withCommands ? { jobs: t.app.jobs, commandStatuses: t.app.commandStatuses } : {}),
+    ...(options.withZeroTouch ? { zeroTouch: t.app.zeroTouch } : {}),
   });
   if (!options.mqttUrl || options.clientId) return runtime;
   const mqttUrl = options.mqttUrl;

@@ -5,7 +5,8 @@ import mqtt, { type MqttClient } from "mqtt";
 import { expect } from "vitest";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
-import { type DeviceIngest, startDeviceIngest } from "../ingest/ingest.runtime";
+import type { DeviceIngest } from "../ingest/ingest.runtime";
+import { startTestIngest } from "../ingest/ingest.test-support";
 
 // A console with its embedded broker and the zero-touch path, an admin, and the formulas of
 // docs/device-protocol.md, "Zero-touch join" written again here (not imported from the server), so a change of the
@@ -50,20 +51,8 @@ export interface ZeroTouchFixture {
 
 export async function openZeroTouchFixture(): Promise<ZeroTouchFixture> {
   const t = await createTestApp({ jobTimings: { pollMs: 50 }, config: { mqttAuthSecret: MQTT_HOOK_SECRET } });
-  const quiet = { info() {}, warn() {}, error() {} };
-  const ingest = await startDeviceIngest({
-    db: t.db,
-    bus: t.bus,
-    now: t.clock.now,
-    log: quiet,
-    mqttUrl: undefined,
-    mqttPort: 0,
-    host: "127.0.0.1",
-    ingest: { flushIntervalMs: 10 },
-    jobs: t.app.jobs,
-    commandStatuses: t.app.commandStatuses,
-    zeroTouch: t.app.zeroTouch,
-  });
+  const ingest = await startTestIngest(t, { flushIntervalMs: 10, withCommands: true, withZeroTouch: true });
+
   t.app.deviceLink.attach(ingest.gateway);
   const domainId = (await buildDomain(t)).id;
   const clients: MqttClient[] = [];
