@@ -2,6 +2,7 @@
 // authentication, ingest) on PostgreSQL, as a server node runs it. Usage: fleet-gateway.ts <database
 // url> <port> <domain id>. Answers IPC "stats" with its memory, CPU, open connections, ingest counters
 // and the report→socket latencies (now − device time of each collect pushed to the domain's topic).
+import { readFileSync } from "node:fs";
 import { startDeviceIngest } from "../apps/server/src/modules/ingest/ingest.runtime";
 import { domainTopic } from "../apps/server/src/platform/bus/bus";
 import { createInProcessBus } from "../apps/server/src/platform/bus/in-process-bus";
@@ -28,6 +29,11 @@ const runtime = await startDeviceIngest({
   mqttPort: Number(portText),
   host: "0.0.0.0",
 });
+/** Proportional set size (shared pages split between the processes that map them), bytes. */
+function pss(): number {
+  const line = /^Pss:\s+(\d+) kB/m.exec(readFileSync("/proc/self/smaps_rollup", "utf8"));
+  return line ? Number(line[1]) * 1024 : Number.NaN;
+}
 process.on("message", (message: { type: string }) => {
   if (message.type === "stats") {
     global.gc?.();
@@ -35,6 +41,7 @@ process.on("message", (message: { type: string }) => {
     process.send?.({
       type: "stats",
       rss: memory.rss,
+      pss: pss(),
       heapUsed: memory.heapUsed,
       external: memory.external,
       cpu: process.cpuUsage(),

@@ -1,7 +1,8 @@
 // The routers of bench/fleet.ts in one process: raw MQTT 3.1.1 sockets (as bench/ingest-load.ts), from
 // one loopback source address (several processes with 127.0.0.2, .3 … lift the 64k ports of one
 // address). Usage: fleet-load.ts <gateway url> <source address>; IPC messages:
-//   {type: "connect", idents, key}  connects them (500 at a time), keep-alive 60 s with PINGREQ every 30 s;
+//   {type: "connect", idents, key}  connects them (BENCH_CONNECT_CONCURRENCY, 500, waiting for their
+//     CONNACK at once), keep-alive 60 s with PINGREQ every 30 s;
 //   {type: "report", intervalMs, seconds}  each router publishes a board snapshot every intervalMs
 //     (starts spread over the interval), QoS 1, and counts PUBACKs;
 //   {type: "stats"}  memory, CPU, sent/acked/failed;  {type: "stop"}.
@@ -11,6 +12,8 @@ import { collectTopic, EXAMPLE_BOARD } from "@cellfleet/contract";
 
 const [url = "", localAddress = "127.0.0.1"] = process.argv.slice(2);
 const { hostname, port } = new URL(url);
+/** CONNECTs in flight at once per load process (BENCH_CONNECT_CONCURRENCY). */
+const CONCURRENCY = Number(process.env.BENCH_CONNECT_CONCURRENCY ?? 500);
 
 function remainingLength(length: number): Buffer {
   const bytes: number[] = [];
@@ -65,9 +68,24 @@ function token(ident: string, keyHex: string): string {
   return createHmac("sha256", Buffer.from(keyHex, "hex")).update(`cellfleet/v1/${ident}`).digest("hex");
 }
 
+// Each socket binds its own source port, counted up from FIRST_PORT: with a source address and no
+// port the kernel searches its bind table for a free one (inet_csk_get_port), a search that grows
+// with every socket bound and took most of this process's CPU past ~10,000 sockets (real routers come
+// from their own addresses and never pay it). Node cannot set IP_BIND_ADDRESS_NO_PORT, so the
+// generator picks the ports; one that is taken (a listener on 0.0.0.0) is skipped.
+const FIRST_PORT = 10_000;
+let nextPort = FIRST_PORT;
+
 function open(ident: string, key: string): Promise<Router | null> {
   return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port), localAddress, noDelay: true });
+    if (nextPort > 65_535) return resolve(null);
+    const socket = net.connect({
+      host: hostname,
+      port: Number(port),
+      localAddress,
+      localPort: nextPort++,
+      noDelay: true,
+    });
     const router: Router = {
       ident,
       socket,
@@ -94,9 +112,13 @@ function open(ident: string, key: string): Promise<Router | null> {
         }
       }
     });
-    socket.on("error", () => {});
+    let isPortTaken = false;
+    socket.on("error", (error: NodeJS.ErrnoException) => {
+      isPortTaken = !isConnected && error.code === "EADDRINUSE";
+    });
     socket.on("close", () => {
-      if (!isConnected) resolve(null);
+      if (isPortTaken) resolve(open(ident, key));
+      else if (!isConnected) resolve(null);
       else closed++;
       failed += router.inflight;
       router.inflight = 0;
@@ -119,10 +141,24 @@ process.on("message", async (message: Record<string, unknown>) => {
     pinger ??= setInterval(() => {
       for (const router of routers) router.socket.write(PINGREQ);
     }, 30_000);
-    for (let i = 0; i < idents.length; i += 500) {
-      const batch = await Promise.all(idents.slice(i, i + 500).map((ident) => open(ident, key)));
-      for (const router of batch) router ? routers.push(router) : refused++;
-    }
+    // At most CONCURRENCY CONNECTs waiting for their CONNACK at once, a new one as soon as one is
+    // answered (a sliding window: one slow token check does not hold up a whole batch).
+    let nextIndex = 0;
+    const worker = async () => {
+      while (nextIndex < idents.length) {
+        const ident = idents[nextIndex++] as string;
+        const router = await open(ident, key);
+        router ? routers.push(router) : refused++;
+      }
+    };
+    const progress = setInterval(() => {
+      const seconds = (Date.now() - started) / 1000;
+      console.log(
+        `  ${localAddress}: ${routers.length} connected, ${refused} refused in ${seconds.toFixed(0)} s (${(routers.length / seconds).toFixed(0)}/s)`,
+      );
+    }, 30_000);
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, idents.length) }, worker));
+    clearInterval(progress);
     process.send?.({ type: "connected", connected: routers.length, refused, ms: Date.now() - started });
   } else if (message.type === "report") {
     const intervalMs = message.intervalMs as number;

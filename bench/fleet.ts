@@ -8,6 +8,7 @@
 //   BENCH_FLEET=report   BENCH_ROUTERS=18000 BENCH_GATEWAYS=1 BENCH_INTERVAL_MS=10000 BENCH_SECONDS=300
 import { type ChildProcess, fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,6 +41,11 @@ async function ask(proc: ChildProcess, type: string, extra: object = {}, answer 
   const reply = next(proc, answer);
   proc.send({ type, ...extra });
   return reply;
+}
+/** Kernel memory of all TCP sockets on the machine (both ends of each loopback connection), MB. */
+function tcpMemoryMb(): number {
+  const pages = /TCP:.* mem (\d+)/.exec(readFileSync("/proc/net/sockstat", "utf8"))?.[1];
+  return (Number(pages) * 4096) / 1024 / 1024;
 }
 const mb = (bytes: number) => bytes / 1024 / 1024;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -147,28 +153,60 @@ if (MODE === "idle") {
   const per = Math.ceil(total / gateways);
   const nodes = await Promise.all(Array.from({ length: gateways }, () => startGateway()));
   const loads = await Promise.all(nodes.map((node, i) => startLoad(node.port, `127.0.0.${i + 2}`)));
+  const snapshot = async () => Promise.all(nodes.map((node) => ask(node.proc, "stats")));
+  const sum = (stats: Message[], key: string) => stats.reduce((total, s) => total + (s[key] as number), 0);
+  const cpuSum = (stats: Message[]) => stats.reduce((total, s) => total + cpuMs(s.cpu as NodeJS.CpuUsage), 0);
+  await sleep(2000);
+  const before = await snapshot();
   const started = Date.now();
+  const busyConnect0 = machineBusyMs();
+  const pgConnect0 = postgresCpuMs();
   const connected = await Promise.all(
     loads.map((load, i) =>
       ask(load, "connect", { idents: idents.slice(i * per, (i + 1) * per), key: KEY }, "connected"),
     ),
   );
+  const connectMs = Date.now() - started;
+  const pgConnectMs = postgresCpuMs() - pgConnect0;
+  const busyConnect = machineBusyMs() - busyConnect0;
+  const n = connected.reduce((s, c) => s + (c.connected as number), 0);
   console.log(
-    `connected ${connected.reduce((s, c) => s + (c.connected as number), 0)} (refused ${connected.reduce((s, c) => s + (c.refused as number), 0)}) in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    `connected ${n} (refused ${connected.reduce((s, c) => s + (c.refused as number), 0)}) in ${(connectMs / 1000).toFixed(0)} s, load ${loadavg()[0].toFixed(1)}`,
   );
   await sleep(5000);
-  const snapshot = async () => Promise.all(nodes.map((node) => ask(node.proc, "stats")));
+  const settled = await snapshot();
+  const busy0 = machineBusyMs();
+  const idleStarted = Date.now();
+  await sleep(IDLE_SECONDS * 1000);
   const idle = await snapshot();
+  const idleMs = Date.now() - idleStarted;
+  const busy = machineBusyMs() - busy0;
   const loadIdle = await Promise.all(loads.map((load) => ask(load, "stats")));
+  const idleCpu = cpuSum(idle) - cpuSum(settled);
   console.log(
     JSON.stringify({
       mode: MODE,
       gateways,
+      routers: n,
       connections: idle.map((s) => s.connections),
+      connectSeconds: connectMs / 1000,
+      connectPerSecond: Math.round(n / (connectMs / 1000)),
+      connectCpuMsPerRouter: (cpuSum(settled) - cpuSum(before)) / n,
+      connectPostgresCpuMsPerRouter: pgConnectMs / n,
+      connectMachineBusyPercent: (busyConnect / (connectMs * cpus().length)) * 100,
       gatewayRssMb: idle.map((s) => Math.round(mb(s.rss as number))),
-      totalGatewayRssMb: Math.round(idle.reduce((sum, s) => sum + mb(s.rss as number), 0)),
-      loadRssMb: Math.round(loadIdle.reduce((sum, s) => sum + mb(s.rss as number), 0)),
-      load: loadavg()[0],
+      totalGatewayRssMb: Math.round(mb(sum(idle, "rss"))),
+      totalGatewayPssMb: Math.round(mb(sum(idle, "pss"))),
+      baselineGatewayRssMb: Math.round(mb(sum(before, "rss"))),
+      rssKbPerRouter: (sum(idle, "rss") - sum(before, "rss")) / n / 1024,
+      heapKbPerRouter: (sum(idle, "heapUsed") - sum(before, "heapUsed")) / n / 1024,
+      idleCpuPercentOfCore: (idleCpu / idleMs) * 100,
+      idleCpuUsPerRouterPerSecond: ((idleCpu / (idleMs / 1000)) * 1000) / n,
+      idleMachineBusyPercent: (busy / (idleMs * cpus().length)) * 100,
+      loadRssMb: Math.round(mb(sum(loadIdle, "rss"))),
+      closedWhileIdle: sum(loadIdle, "closed"),
+      kernelTcpMb: tcpMemoryMb(),
+      load: loadavg().map((l) => Math.round(l * 10) / 10),
     }),
   );
   // Phases of one run, `interval ms:seconds` each (BENCH_PHASES, default every 10 s for 5 minutes).
