@@ -14,7 +14,11 @@ export const RolloutStartRequestSchema = RolloutOptionsSchema.extend({
    * Commands are sent only between these minutes of the day (start > end wraps midnight), read in
    * each router's domain's time zone: a router is sent only inside its own domain's window.
    */
-  window: z.object({ start: MinuteOfDay, end: MinuteOfDay }).nullable().default(null),
+  window: z
+    .object({ start: MinuteOfDay, end: MinuteOfDay })
+    .refine((window) => window.start !== window.end, "the window's start and end must differ")
+    .nullable()
+    .default(null),
 });
 export type RolloutStartRequest = z.output<typeof RolloutStartRequestSchema>;
 

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { errorBudgetCount, isRoaming, planRollout, type RolloutCandidate, rolloutGate } from "./rollout";
+import { RolloutStartRequestSchema } from "./rollout-driver";
 
 const router = (id: string, overrides: Partial<RolloutCandidate> = {}): RolloutCandidate => ({
   id,
@@ -93,5 +94,24 @@ describe("isRoaming", () => {
   it("takes an agent that does not say as not roaming", () => {
     expect(isRoaming([modem(true, 1)])).toBe(false);
     expect(isRoaming([])).toBe(false);
+  });
+});
+
+describe("RolloutStartRequestSchema's window", () => {
+  const start = { canary: { count: 1 }, waveSize: 1 };
+  it("takes none, or two different minutes of the day (start after end wraps midnight)", () => {
+    expect(RolloutStartRequestSchema.parse(start).window).toBeNull();
+    expect(RolloutStartRequestSchema.parse({ ...start, window: { start: 1380, end: 120 } }).window).toEqual({
+      start: 1380,
+      end: 120,
+    });
+  });
+  it("refuses a window that never opens and minutes past the day", () => {
+    expect(RolloutStartRequestSchema.safeParse({ ...start, window: { start: 120, end: 120 } }).success).toBe(
+      false,
+    );
+    expect(RolloutStartRequestSchema.safeParse({ ...start, window: { start: 0, end: 1440 } }).success).toBe(
+      false,
+    );
   });
 });
