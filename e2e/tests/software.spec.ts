@@ -61,9 +61,17 @@ test("root adds a software rule; the server fetches it and the list shows it Rea
   await expect(page.getByText("Target version: RUT9_R_00.07.08").first()).toBeVisible();
   // The rollout starts over the demo fleet's routers of those models: its stages and counts show.
   await expect(page.getByTestId("rollout-card")).toContainText("not been rolled out yet");
+  // A maintenance window that opens two hours from now (the demo domain is on UTC): every router waits.
+  await expect(page.getByTestId("rollout-card")).toContainText("In each domain's time zone");
+  const hour = (new Date().getUTCHours() + 2) % 24;
+  const at = (h: number) => `${String(h % 24).padStart(2, "0")}:00`;
+  await page.getByTestId("rollout-window-start").fill(at(hour));
+  await page.getByTestId("rollout-window-end").fill(at(hour + 1));
   await page.getByTestId("rollout-start").click();
-  await expect(page.getByTestId("rollout-status")).toHaveText(/Running|Paused|Completed/);
+  await expect(page.getByTestId("rollout-status")).toHaveText("Running");
   await expect(page.getByTestId("rollout-progress").getByRole("row", { name: /Canary/ })).toBeVisible();
+  await expect(page.getByTestId("rollout-held-window")).toContainText("outside the domain's window");
+  await shot(page, "software-rollout-held-window");
   await page.getByRole("button", { name: "Cancel rollout" }).click();
   await expect(page.getByTestId("rollout-status")).toHaveText("Cancelled");
   // What had not been sent is skipped, and a new rollout may start.

@@ -155,6 +155,7 @@ export function buildModems(state: RouterState, now: number): Omitted<ModemsColl
         rsrp: registered && lte ? modem.radio.rsrp : null,
         sinr: registered && lte ? modem.radio.sinr : null,
         csq: registered ? csqFromRssi(modem.radio.rssi) : 99,
+        roaming: registered && modem.roaming,
       };
     }),
   };

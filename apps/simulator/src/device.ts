@@ -37,6 +37,8 @@ export interface ModemState {
   /** When the data connection came up (ms), null while offline. */
   connectedAt: number | null;
   radio: Radio;
+  /** Registered on a visited network; the simulator's routers stay home unless a test moves them. */
+  roaming: boolean;
   /** Whether an `interface_degraded` event is outstanding for this modem. */
   degraded: boolean;
 }
@@ -133,6 +135,7 @@ function createModem(model: RouterModel, index: number, random: Random, now: num
     tx: random.int(0, 10_000_000),
     connectedAt: now - random.int(60, 86_400) * 1000,
     radio: createRadio(random),
+    roaming: false,
     degraded: false,
   };
 }

@@ -10,8 +10,15 @@ const MinuteOfDay = z
 
 /** The body of POST /api/software/{id}/rollout: the dry run's options and an optional window. */
 export const RolloutStartRequestSchema = RolloutOptionsSchema.extend({
-  /** Commands are sent only between these minutes of the UTC day (start > end wraps midnight). */
-  window: z.object({ start: MinuteOfDay, end: MinuteOfDay }).nullable().default(null),
+  /**
+   * Commands are sent only between these minutes of the day (start > end wraps midnight), read in
+   * each router's domain's time zone: a router is sent only inside its own domain's window.
+   */
+  window: z
+    .object({ start: MinuteOfDay, end: MinuteOfDay })
+    .refine((window) => window.start !== window.end, "the window's start and end must differ")
+    .nullable()
+    .default(null),
 });
 export type RolloutStartRequest = z.output<typeof RolloutStartRequestSchema>;
 
@@ -29,6 +36,10 @@ const StateCountsSchema = z.object({
   skipped: z.int(),
 });
 
+/** Why a waiting router is held (not sent yet): outside its domain's window, or on a weak link. */
+export const ROLLOUT_HOLDS = ["window", "cellEdge", "backupSim", "roaming"] as const;
+export type RolloutHold = (typeof ROLLOUT_HOLDS)[number];
+
 /** A rollout and where each of its stages is. */
 export const RolloutProgressSchema = z.object({
   _id: z.string(),
@@ -40,6 +51,11 @@ export const RolloutProgressSchema = z.object({
   total: z.int(),
   options: RolloutStartRequestSchema,
   stages: z.array(StateCountsSchema),
+  /**
+   * Waiting routers held when the driver last tried to send them, by reason: outside their domain's
+   * window, or on a weak link (cell edge, backup SIM, roaming) as their latest reports say.
+   */
+  held: z.object({ window: z.int(), cellEdge: z.int(), backupSim: z.int(), roaming: z.int() }),
   failures: z.array(z.object({ device_id: z.string(), stage: z.int(), reason: z.string().nullable() })),
   create_time: z.string(),
   update_time: z.string(),
@@ -50,7 +66,7 @@ export type RolloutProgress = z.infer<typeof RolloutProgressSchema>;
 export const LatestRolloutSchema = z.object({ rollout: RolloutProgressSchema.nullable() });
 export type LatestRollout = z.infer<typeof LatestRolloutSchema>;
 
-/** Whether `minute` of the UTC day is inside a window (start > end wraps midnight); no window is always. */
+/** Whether `minute` of the day is inside a window (start > end wraps midnight); no window is always. */
 export function isInsideWindow(window: { start: number; end: number } | null, minute: number): boolean {
   if (!window) return true;
   if (window.start <= window.end) return minute >= window.start && minute < window.end;

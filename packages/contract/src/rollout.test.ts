@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { errorBudgetCount, planRollout, type RolloutCandidate, rolloutGate } from "./rollout";
+import { errorBudgetCount, isRoaming, planRollout, type RolloutCandidate, rolloutGate } from "./rollout";
+import { RolloutStartRequestSchema } from "./rollout-driver";
 
 const router = (id: string, overrides: Partial<RolloutCandidate> = {}): RolloutCandidate => ({
   id,
@@ -79,5 +80,38 @@ describe("rolloutGate", () => {
     // Within the budget, but a finished stage short of its success rate: pause rather than spread it.
     const shortStage = { total: 20, succeeded: 18, failed: 2 };
     expect(rolloutGate(shortStage, { total: 200, failed: 2 }, false, gate)).toBe("pause");
+  });
+});
+
+describe("isRoaming", () => {
+  const modem = (primary: boolean, state: number, roaming?: boolean) => ({ primary, state, roaming });
+  it("reads the modem carrying the data: the online primary, else the first online", () => {
+    expect(isRoaming([modem(true, 1, true), modem(false, 1, false)])).toBe(true);
+    expect(isRoaming([modem(true, 1, false), modem(false, 1, true)])).toBe(false);
+    expect(isRoaming([modem(true, 0, false), modem(false, 1, true)])).toBe(true);
+    expect(isRoaming([modem(true, 0, true)])).toBe(false);
+  });
+  it("takes an agent that does not say as not roaming", () => {
+    expect(isRoaming([modem(true, 1)])).toBe(false);
+    expect(isRoaming([])).toBe(false);
+  });
+});
+
+describe("RolloutStartRequestSchema's window", () => {
+  const start = { canary: { count: 1 }, waveSize: 1 };
+  it("takes none, or two different minutes of the day (start after end wraps midnight)", () => {
+    expect(RolloutStartRequestSchema.parse(start).window).toBeNull();
+    expect(RolloutStartRequestSchema.parse({ ...start, window: { start: 1380, end: 120 } }).window).toEqual({
+      start: 1380,
+      end: 120,
+    });
+  });
+  it("refuses a window that never opens and minutes past the day", () => {
+    expect(RolloutStartRequestSchema.safeParse({ ...start, window: { start: 120, end: 120 } }).success).toBe(
+      false,
+    );
+    expect(RolloutStartRequestSchema.safeParse({ ...start, window: { start: 0, end: 1440 } }).success).toBe(
+      false,
+    );
   });
 });

@@ -161,6 +161,15 @@ export const RolloutDryRunSchema = z.object({
 });
 export type RolloutDryRun = z.infer<typeof RolloutDryRunSchema>;
 
+/** Whether a modems report shows the router roaming: the modem carrying its data (the online primary, else the first online) says `roaming`. */
+export function isRoaming(
+  modems: ReadonlyArray<{ state: number; primary: boolean; roaming?: boolean }>,
+): boolean {
+  const online = modems.filter((modem) => modem.state === 1);
+  const carrier = online.find((modem) => modem.primary) ?? online[0];
+  return carrier?.roaming === true;
+}
+
 /** Whether a modems report shows the router on a backup link: online only through a non-primary modem, or on a SIM slot past the first. */
 export function isOnBackupSim(
   modems: ReadonlyArray<{ state: number; primary: boolean; sim: number }>,

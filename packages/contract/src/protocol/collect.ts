@@ -165,6 +165,11 @@ export const ModemReportSchema = z.object({
       message: "csq is 0-31 or 99",
     })
     .nullable(),
+  /**
+   * Registered on a visited network (AT+CREG status 5); absent from agents that do not tell, which
+   * the console takes as not roaming. A rollout holds a roaming router's update (ADR 021).
+   */
+  roaming: z.boolean().optional(),
 });
 /** One modem of a `collect/modems` payload. */
 export type ModemReport = z.infer<typeof ModemReportSchema>;

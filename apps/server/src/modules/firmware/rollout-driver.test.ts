@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, signIn } from "../../test/factories";
 import { type ActionsFixture, openActionsFixture } from "../actions/actions.test-support";
 import { eventually, type TestDevice } from "../ingest/ingest.test-support";
+import { setLink } from "./rollout.test-support";
 
 // The rollout driver over simulated routers on the embedded broker (ADR 021): fw_update commands
 // sent by the `rollout.advance` job, the routers download the rule's file by its signed URL, reboot
@@ -191,7 +192,8 @@ describe("rollout driver", () => {
     // The failing routers are fixed (replaced by good ones); retry the failed, and it completes but for the silent one.
     for (const index of [0, 1, 2]) {
       await routers[index]?.stop();
-      await f.router(devices[index] as TestDevice);
+      // A good link, or the driver's re-check before the send would hold it (ADR 021).
+      setLink(await f.router(devices[index] as TestDevice), { csq: 25, roaming: false });
     }
     expect((await f.post(root, `/api/rollout/${id}/retry`)).statusCode).toBe(200);
     const done = await waitFor(

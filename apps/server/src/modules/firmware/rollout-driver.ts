@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import {
   FIRMWARE_STATUS,
   firmwareVersionFromFilename,
-  isInsideWindow,
   type RolloutProgress,
   type RolloutStartRequest,
   type RolloutStatus,
@@ -13,11 +12,11 @@ import type { AppContext } from "../../platform/context";
 import type { DB } from "../../platform/db/schema";
 import type { FirmwareRolloutRow } from "../../platform/db/schema-firmware";
 import { AppError } from "../../platform/errors";
-import { createFirmwareCommandInTransaction } from "../actions/system-commands";
 import { postSystemNews } from "../notifications/system-news";
 import { firmwareRepo } from "./firmware.repo";
 import { rolloutRepo } from "./rollout.repo";
 import { dryRunRollout } from "./rollout.service";
+import { heldOf, topUpStage } from "./rollout-send";
 
 // The rollout driver (ADR 021): a started rollout and the `rollout.advance` job that moves it.
 
@@ -122,6 +121,7 @@ export async function getRollout(ctx: AppContext, id: string): Promise<RolloutPr
     total: rollout.total,
     options: optionsOf(rollout),
     stages,
+    held: heldOf(await repo.countHeldAcrossDomains(id)),
     failures: await repo.listFailuresAcrossDomains(id),
     create_time: rollout.create_time.toISOString(),
     update_time: rollout.update_time.toISOString(),
@@ -264,36 +264,7 @@ export async function advanceRollout(ctx: AppContext, rolloutId: string, tick: n
       if (gate === "wait") break;
       stage += 1;
     }
-    const minute = now.getUTCHours() * 60 + now.getUTCMinutes();
-    const window =
-      rollout.window_start === null || rollout.window_end === null
-        ? null
-        : { start: rollout.window_start, end: rollout.window_end };
-    if (isInsideWindow(window, minute)) {
-      const inFlight = (await repo.countTargetsAcrossDomains(rolloutId))
-        .filter((row) => row.state === "sent")
-        .reduce((sum, row) => sum + row.count, 0);
-      const rule = await firmwareRepo(trx).findRuleAcrossDomains(rollout.rule_id);
-      const deadline = new Date(now.getTime() + options.deadlineMinutes * 60_000);
-      for (const target of await repo.listWaitingAcrossDomains(
-        rolloutId,
-        stage,
-        options.concurrency - inFlight,
-      )) {
-        const sent = await createFirmwareCommandInTransaction(ctx, trx, target.domain_id, target.device_id, {
-          fileKey: rollout.file_key,
-          version: rollout.version,
-          ruleName: rule?.name ?? rollout.version,
-        });
-        await repo.moveTargetAcrossDomains(rolloutId, target.device_id, {
-          state: "sent",
-          command_id: sent.commandId,
-          execution_id: sent.executionId,
-          deadline,
-          update_time: now,
-        });
-      }
-    }
+    await topUpStage(ctx, trx, rollout, stage, now);
     await repo.updateRolloutAcrossDomains(rolloutId, { stage, update_time: now });
     await queueAdvance(ctx, trx, { ...rollout, stage }, ROLLOUT_ADVANCE_EVERY_MS);
   });

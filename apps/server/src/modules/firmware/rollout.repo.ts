@@ -104,21 +104,49 @@ export function rolloutRepo(db: Kysely<DB>) {
         .execute();
     },
 
-    async listWaitingAcrossDomains(
+    /**
+     * A page of a stage's waiting targets after `afterDeviceId`, in device order, with what the
+     * holds read: the hold written last time, the router's CSQ and its latest modems report.
+     */
+    async listWaitingLinksAcrossDomains(
       id: string,
       stage: number,
+      afterDeviceId: string | null,
       limit: number,
-    ): Promise<Array<{ device_id: string; domain_id: string }>> {
-      if (limit <= 0) return [];
-      return db
+    ): Promise<
+      Array<{
+        device_id: string;
+        domain_id: string;
+        reason: string | null;
+        signal_csq: number | null;
+        modems: unknown;
+      }>
+    > {
+      let query = db
+        .selectFrom("firmware_rollout_targets as t")
+        .leftJoin("devices as d", "d.id", "t.device_id")
+        .leftJoin("device_collects as c", (join) =>
+          join.onRef("c.device_id", "=", "t.device_id").on("c.type", "=", "modems"),
+        )
+        .select(["t.device_id", "t.domain_id", "t.reason", "d.signal_csq", "c.data as modems"])
+        .where("t.rollout_id", "=", id)
+        .where("t.stage", "=", stage)
+        .where("t.state", "=", "waiting");
+      if (afterDeviceId !== null) query = query.where("t.device_id", ">", afterDeviceId);
+      return query.orderBy("t.device_id").limit(limit).execute();
+    },
+
+    /** Waiting targets held, by the reason the driver wrote when it last tried them. */
+    async countHeldAcrossDomains(id: string): Promise<Array<{ reason: string; count: number }>> {
+      const rows = await db
         .selectFrom("firmware_rollout_targets")
-        .select(["device_id", "domain_id"])
+        .select(["reason", (eb) => eb.fn.countAll<string>().as("count")])
         .where("rollout_id", "=", id)
-        .where("stage", "=", stage)
         .where("state", "=", "waiting")
-        .orderBy("device_id")
-        .limit(limit)
+        .where("reason", "is not", null)
+        .groupBy("reason")
         .execute();
+      return rows.map((row) => ({ reason: row.reason as string, count: Number(row.count) }));
     },
 
     async moveTargetAcrossDomains(

@@ -1,7 +1,6 @@
 import {
   FIRMWARE_STATUS,
   firmwareVersionFromFilename,
-  isOnBackupSim,
   planRollout,
   type RolloutCandidate,
   type RolloutDryRun,
@@ -10,6 +9,7 @@ import {
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { firmwareRepo } from "./firmware.repo";
+import { linkOf } from "./rollout-holds";
 
 // Staged rollouts of a ready software rule (issue 16). This part: the dry run, which lists the
 // routers each stage would take now and those skipped with their reasons (ADR 021).
@@ -18,22 +18,8 @@ type CandidateRow = Awaited<
   ReturnType<ReturnType<typeof firmwareRepo>["findRolloutCandidatesAcrossDomains"]>
 >[number];
 
-/** The modems of a stored `collect/modems` report; none when it is missing or not a list. */
-function modemsOf(data: unknown): Array<{ state: number; primary: boolean; sim: number }> {
-  const modems = (data as { modems?: unknown } | null)?.modems;
-  return Array.isArray(modems) ? (modems as Array<{ state: number; primary: boolean; sim: number }>) : [];
-}
-
 function toCandidate(row: CandidateRow): RolloutCandidate {
-  return {
-    id: row.id,
-    model: row.model,
-    firmware: row.firmware,
-    csq: row.signal_csq,
-    isOnBackupSim: isOnBackupSim(modemsOf(row.modems)),
-    // The device protocol has no roaming flag yet: no router is known to roam.
-    isRoaming: false,
-  };
+  return { id: row.id, model: row.model, firmware: row.firmware, ...linkOf(row) };
 }
 
 /** POST /api/software/{id}/rollout/dry-run: the plan over every domain's routers of the rule's models. */

@@ -24,10 +24,12 @@ import { apiErrorText } from "../../app/api/handleTransportError";
 import { apiRequest } from "../../app/api/http";
 import { softwareKeys } from "./keys";
 import { RolloutOptionsFields } from "./RolloutOptionsFields";
+import { RolloutWindowFields, windowOf } from "./RolloutWindowFields";
 
 /** While a rollout runs its progress is read again this often. */
 const RUNNING_POLL_MS = 2000;
 const COLUMNS = ["waiting", "sent", "succeeded", "failed", "skipped"] as const;
+const HOLDS = ["window", "cellEdge", "backupSim", "roaming"] as const;
 type Action = "pause" | "resume" | "cancel" | "retry";
 
 function ProgressView({
@@ -56,6 +58,20 @@ function ProgressView({
         <Alert severity="warning">
           {t("software.rollout.pausedBecause", { reason: rollout.pause_reason })}
         </Alert>
+      ) : null}
+      {HOLDS.some((hold) => rollout.held[hold] > 0) ? (
+        <Stack direction="row" spacing={1} sx={{ alignItems: "center", flexWrap: "wrap", gap: 1 }}>
+          <Typography variant="body2">{t("software.rollout.heldTitle")}</Typography>
+          {HOLDS.filter((hold) => rollout.held[hold] > 0).map((hold) => (
+            <Chip
+              key={hold}
+              size="small"
+              variant="outlined"
+              data-testid={`rollout-held-${hold}`}
+              label={t(`software.rollout.held.${hold}`, { count: rollout.held[hold] })}
+            />
+          ))}
+        </Stack>
       ) : null}
       <Box sx={{ overflowX: "auto" }}>
         <Table size="small">
@@ -118,6 +134,10 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
   const queryClient = useQueryClient();
   const [percent, setPercent] = useState("5");
   const [waveSize, setWaveSize] = useState("50");
+  const [windowStart, setWindowStart] = useState("");
+  const [windowEnd, setWindowEnd] = useState("");
+  const maintenance = windowOf(windowStart, windowEnd);
+  const isWindowValid = maintenance !== "partial" && maintenance !== "empty";
   const key = [...softwareKeys.rule(rule._id), "rollout"];
   const latest = useQuery({
     queryKey: key,
@@ -133,7 +153,11 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
   const start = useMutation({
     mutationFn: () =>
       apiRequest(`/api/software/${encodeURIComponent(rule._id)}/rollout`, {
-        body: { canary: { percent: Number(percent) }, waveSize: Number(waveSize) },
+        body: {
+          canary: { percent: Number(percent) },
+          waveSize: Number(waveSize),
+          window: isWindowValid ? maintenance : null,
+        },
         schema: RolloutProgressSchema,
         quiet: true,
       }),
@@ -170,6 +194,14 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
             <Typography color="text.secondary">{t("software.rollout.none")}</Typography>
           )}
           {canStart ? (
+            <RolloutWindowFields
+              start={windowStart}
+              end={windowEnd}
+              onStartChange={setWindowStart}
+              onEndChange={setWindowEnd}
+            />
+          ) : null}
+          {canStart ? (
             <RolloutOptionsFields
               percent={percent}
               waveSize={waveSize}
@@ -180,6 +212,7 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
                 data-testid="rollout-start"
                 variant="contained"
                 loading={start.isPending}
+                disabled={!isWindowValid}
                 onClick={() => start.mutate()}
               >
                 {t("software.rollout.start")}

@@ -1,0 +1,88 @@
+import {
+  ROLLOUT_HOLDS,
+  type RolloutHold,
+  type RolloutProgress,
+  type RolloutStartRequest,
+} from "@cellfleet/contract";
+import type { Kysely } from "kysely";
+import type { AppContext } from "../../platform/context";
+import type { DB } from "../../platform/db/schema";
+import type { FirmwareRolloutRow } from "../../platform/db/schema-firmware";
+import { createFirmwareCommandInTransaction } from "../actions/system-commands";
+import { firmwareRepo } from "./firmware.repo";
+import { rolloutRepo } from "./rollout.repo";
+import { holdOf, windowCheck } from "./rollout-holds";
+
+// The rollout driver's sending (ADR 021): a stage topped up to the concurrency cap, each router
+// re-checked right before its fw_update, and the holds the progress reports.
+
+/** How many waiting targets one look at a stage reads at a time. */
+const TOP_UP_PAGE = 200;
+
+/**
+ * Sends the stage's waiting routers up to the concurrency cap, each re-checked right before its
+ * fw_update: outside its domain's window or on a weak link (its latest reports) it stays waiting
+ * with that hold written as its reason, and is tried again at the next advance.
+ */
+export async function topUpStage(
+  ctx: AppContext,
+  trx: Kysely<DB>,
+  rollout: FirmwareRolloutRow,
+  stage: number,
+  now: Date,
+): Promise<void> {
+  const repo = rolloutRepo(trx);
+  const options = rollout.options as unknown as RolloutStartRequest;
+  const inFlight = (await repo.countTargetsAcrossDomains(rollout.id))
+    .filter((row) => row.state === "sent")
+    .reduce((sum, row) => sum + row.count, 0);
+  let room = options.concurrency - inFlight;
+  const window =
+    rollout.window_start === null || rollout.window_end === null
+      ? null
+      : { start: rollout.window_start, end: rollout.window_end };
+  const isOpen = windowCheck(trx, window, now);
+  const rule = await firmwareRepo(trx).findRuleAcrossDomains(rollout.rule_id);
+  const deadline = new Date(now.getTime() + options.deadlineMinutes * 60_000);
+  let after: string | null = null;
+  while (room > 0) {
+    const page = await repo.listWaitingLinksAcrossDomains(rollout.id, stage, after, TOP_UP_PAGE);
+    for (const target of page) {
+      if (room <= 0) break;
+      const hold = await holdOf(isOpen, target);
+      if (hold !== null) {
+        if (hold !== target.reason)
+          await repo.moveTargetAcrossDomains(rollout.id, target.device_id, {
+            reason: hold,
+            update_time: now,
+          });
+        continue;
+      }
+      const sent = await createFirmwareCommandInTransaction(ctx, trx, target.domain_id, target.device_id, {
+        fileKey: rollout.file_key,
+        version: rollout.version,
+        ruleName: rule?.name ?? rollout.version,
+      });
+      await repo.moveTargetAcrossDomains(rollout.id, target.device_id, {
+        state: "sent",
+        reason: null,
+        command_id: sent.commandId,
+        execution_id: sent.executionId,
+        deadline,
+        update_time: now,
+      });
+      room -= 1;
+    }
+    if (page.length < TOP_UP_PAGE) break;
+    after = page[page.length - 1]?.device_id ?? null;
+  }
+}
+
+/** Waiting routers held at the last advance, by reason (ROLLOUT_HOLDS). */
+export function heldOf(rows: ReadonlyArray<{ reason: string; count: number }>): RolloutProgress["held"] {
+  const held = { window: 0, cellEdge: 0, backupSim: 0, roaming: 0 };
+  for (const row of rows)
+    if ((ROLLOUT_HOLDS as readonly string[]).includes(row.reason))
+      held[row.reason as RolloutHold] = row.count;
+  return held;
+}
