@@ -64,7 +64,7 @@ await db
 const seedStart = performance.now();
 await sql`
   insert into devices (id, domain_id, ident, description, tags, model, firmware, serial, last_contact,
-    events_unread, signal_csq, network_mode, has_backups, has_journals, create_time)
+    events_total, signal_csq, network_mode, has_backups, has_journals, create_time)
   select
     gen_random_uuid()::text,
     ${domainId},

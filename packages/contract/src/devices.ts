@@ -23,7 +23,7 @@ export const DeviceSchema = z.object({
   time: z.number().nullable(),
   /** Computed when read from `time` and the domain's thresholds, so it is never stale. */
   status: DeviceStatusSchema,
-  /** Unread events of the device. */
+  /** The device's events the signed-in user has not read (each user's own count, ADR 025). */
   events: z.number().int(),
   /** The main modem's signal: CSQ 0..31 (99 or null unknown) and its quality label. */
   signal: z.object({ csq: z.number().int().nullable(), quality: z.enum(SIGNAL_QUALITIES) }),
@@ -291,11 +291,19 @@ export const DeviceDetailSchema = z.object({
 /** The device page's data. */
 export type DeviceDetail = z.infer<typeof DeviceDetailSchema>;
 
+/**
+ * A device as the realtime socket pushes it to every browser of the domain: no `events`, since
+ * that count is each user's own (ADR 025); a browser keeps the count it read.
+ */
+export const DevicePushSchema = DeviceSchema.omit({ events: true });
+/** A pushed device. */
+export type DevicePush = z.infer<typeof DevicePushSchema>;
+
 /** The realtime socket message about devices, published on the device's domain only. */
 export const DevicesSocketMessageSchema = z.object({
   type: z.literal("devices"),
   action: z.enum(["put", "update", "delete"]),
-  content: z.array(DeviceSchema),
+  content: z.array(DevicePushSchema),
 });
 /** The realtime devices message. */
 export type DevicesSocketMessage = z.infer<typeof DevicesSocketMessageSchema>;

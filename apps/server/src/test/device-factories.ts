@@ -38,7 +38,7 @@ export async function buildDevice(
   return { id, ident };
 }
 
-/** Inserts an event of the domain (of a device when deviceId is given, counted unread on it) and answers its id. */
+/** Inserts an event of the domain (of a device when deviceId is given, counted on it) and answers its id. */
 export async function buildEvent(
   t: Pick<TestApp, "db" | "clock">,
   domainId: string,
@@ -47,7 +47,8 @@ export async function buildEvent(
     kind?: string;
     level?: EventLevel;
     message?: string;
-    isRead?: boolean;
+    /** Raised while its kind was switched off: read by everyone, counted on no router. */
+    isQuiet?: boolean;
     createTime?: Date;
   } = {},
 ): Promise<string> {
@@ -59,16 +60,17 @@ export async function buildEvent(
       kind: options.kind ?? "router_started",
       level: options.level ?? "info",
       message: options.message ?? "",
-      is_read: options.isRead ?? false,
+      is_read: options.isQuiet ?? false,
+      is_quiet: options.isQuiet ?? false,
       create_time: options.createTime ?? t.clock.now(),
     })
     .returning("id")
     .executeTakeFirstOrThrow();
-  // Ingest keeps the device's unread count in step with its events; so does this factory.
-  if (options.deviceId && !options.isRead) {
+  // Ingest counts the events that are not quiet on their router; so does this factory.
+  if (options.deviceId && !options.isQuiet) {
     await t.db
       .updateTable("devices")
-      .set((eb) => ({ events_unread: eb("events_unread", "+", 1) }))
+      .set((eb) => ({ events_total: eb("events_total", "+", 1) }))
       .where("id", "=", options.deviceId)
       .execute();
   }

@@ -4,7 +4,7 @@ import { type Bus, domainTopic } from "../../platform/bus/bus";
 import type { DB } from "../../platform/db/schema";
 import type { Jobs } from "../../platform/jobs/jobs";
 import { type DeviceStatusChangedPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
-import { toDeviceDto } from "../devices/devices.mapper";
+import { toDevicePush } from "../devices/devices.mapper";
 import { statusSweepRepo } from "./status-sweep.repo";
 
 /** How often the sweep runs (spec: every 15–30 s) and how many devices one run handles at most. */
@@ -42,7 +42,7 @@ export async function runStatusSweep(deps: StatusSweepDeps): Promise<number> {
     if (status === row.last_status) continue;
     changes.push({ id: row.id, status, from: row.last_status });
     const list = byDomain.get(row.domain_id) ?? [];
-    list.push(toDeviceDto(row, row.settings, nowMs));
+    list.push(toDevicePush(row, row.settings, nowMs));
     byDomain.set(row.domain_id, list);
   }
   if (changes.length > 0) {

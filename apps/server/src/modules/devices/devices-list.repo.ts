@@ -1,17 +1,13 @@
-import {
-  DEVICE_STATUSES,
-  type DeviceSortField,
-  type DeviceStatus,
-  type FacetCount,
-  SIGNAL_QUALITIES,
-} from "@cellfleet/contract";
-import { type AliasedExpression, expressionBuilder, type Kysely, sql } from "kysely";
+import type { DeviceSortField, DeviceStatus, FacetCount } from "@cellfleet/contract";
+import { type AliasedExpression, expressionBuilder, type Kysely, type SqlBool, sql } from "kysely";
 import type { DB } from "../../platform/db/schema";
-import { type ContactRange, CSQ_RANGES, type CsqRange, type DeviceFilter } from "./device-filter";
+import type { ContactRange, CsqRange, DeviceFilter } from "./device-filter";
+import { unreadBy, unreadColumn } from "./device-unread";
 import type { DeviceDtoRow } from "./devices.mapper";
 import { DEVICE_DTO_COLUMNS, hasKeyColumn } from "./devices.repo";
 
-import { contactCondition, csqCondition, type DevicesEb, filterCondition } from "./devices-list.where";
+import { deviceJsonLine } from "./devices-list.line";
+import { contactCondition, csqCondition, filterCondition } from "./devices-list.where";
 
 const SORT_COLUMNS = {
   ident: "devices.ident",
@@ -19,69 +15,22 @@ const SORT_COLUMNS = {
   model: "devices.model",
   firmware: "devices.firmware",
   time: "devices.last_contact",
-  events: "devices.events_unread",
   signal: "devices.signal_csq",
   create_time: "devices.create_time",
-} as const satisfies Record<DeviceSortField, string>;
-
-// The device line's fixed parts as SQL text, written once: only the status depends on the request
-// (its contact ranges are parameters), and building the rest as query nodes on every call cost the
-// server more than the rest of the list query did.
-
-/** A column of `devices` as JSON text: strings escaped by to_json, null as `null`. */
-const jsonText = (column: string) => `coalesce(to_json(devices.${column})::text, 'null')`;
-
-/** Epoch milliseconds of a timestamp column (as Date#getTime() gives them) as JSON text, or `null`. */
-const epochMsText = (column: string) =>
-  `coalesce(floor(extract(epoch from devices.${column}) * 1000)::bigint::text, 'null')`;
-
-/** The signal quality of devices.signal_csq by CSQ_RANGES (constants, so literal). */
-const QUALITY_TEXT = `case ${SIGNAL_QUALITIES.flatMap((name) => {
-  const range = CSQ_RANGES[name];
-  return range.kind === "between"
-    ? [`when devices.signal_csq between ${range.min} and ${range.max} then '${name}'`]
-    : [];
-}).join(" ")} else 'unknown' end`;
-
-const LINE_HEAD = sql.raw(`'{"_id":' || ${jsonText("id")}
-    || ',"ident":' || ${jsonText("ident")}
-    || ',"description":' || ${jsonText("description")}
-    || ',"tags":' || case when jsonb_typeof(devices.tags) = 'array' then devices.tags::text else '[]' end
-    || ',"board":{"model":' || ${jsonText("model")}
-    || '},"firmware":' || ${jsonText("firmware")}
-    || ',"serial":' || ${jsonText("serial")}
-    || ',"time":' || ${epochMsText("last_contact")}
-    || ',"status":"' || `);
-
-const LINE_TAIL = sql.raw(` || '","events":' || devices.events_unread::text
-    || ',"signal":{"csq":' || coalesce(devices.signal_csq::text, 'null')
-    || ',"quality":"' || ${QUALITY_TEXT}
-    || '"},"network_mode":' || ${jsonText("network_mode")}
-    || ',"wan_up":' || coalesce(devices.wan_up::text, 'null')
-    || ',"has_backups":' || devices.has_backups::text
-    || ',"has_journals":' || devices.has_journals::text
-    || ',"has_key":' || (coalesce(devices.aes_key, '') <> '')::text
-    || ',"create_time":' || ${epochMsText("create_time")}
-    || ',"meta":' || coalesce(devices.meta, '{}'::jsonb)::text
-    || '}'`);
+} as const satisfies Record<Exclude<DeviceSortField, "events">, string>;
 
 /**
- * A device as one line of JSON, built by the database: the object toDeviceDto makes of the row
- * (devices.mapper.ts; a test holds the two equal), with the status judged by the same contact
- * ranges the status filter uses and the signal quality by the CSQ ranges. The list's page then
- * costs the server no row parsing and no serialising, only the bytes. The line is concatenated
- * text, values escaped by to_json: json_build_object looks up the type of each of its arguments on
- * every row and costs twice as much (6 against 3.7 µs a device).
+ * What a sort orders by: a column, or for `events` the viewer's own unread count (ADR 025), which no
+ * index holds: that sort counts every filtered router's unread events and keeps the page's top rows.
  */
-function deviceJsonLine(eb: DevicesEb, contactRanges: Record<DeviceStatus, ContactRange>) {
-  const status = sql.join(
-    DEVICE_STATUSES.map((name) => sql`when ${contactCondition(eb, contactRanges[name])} then ${name}`),
-    sql` `,
-  );
-  return sql<string>`${LINE_HEAD}case ${status} else 'critical' end${LINE_TAIL}`;
+function sortKey(field: DeviceSortField, viewerId: string) {
+  return field === "events" ? unreadBy(viewerId) : sql.ref(SORT_COLUMNS[field]);
 }
 
-/** Sort columns that hold no nulls: their one index (0006_list_sorts) is read backwards for descending. */
+/**
+ * Sort keys that are never null: a column's one index (0006_list_sorts) is read backwards for
+ * descending; the viewer's event count has no index (see sortKey).
+ */
 const NOT_NULL_SORTS: ReadonlySet<DeviceSortField> = new Set([
   "ident",
   "description",
@@ -93,12 +42,12 @@ const NOT_NULL_SORTS: ReadonlySet<DeviceSortField> = new Set([
  * The ORDER BY of a sort: never-reported devices last either way, then ident. `reversed` is the
  * exact reverse of that order (nulls first), which is the same index read backwards.
  */
-function sortOrder(sort: DeviceSort, reversed = false) {
+function sortOrder(sort: DeviceSort, viewerId: string, reversed = false) {
   const order = reversed === (sort.order === "asc") ? "desc" : "asc";
   const direction = sql.raw(order);
   const nulls = NOT_NULL_SORTS.has(sort.field) ? sql`` : reversed ? sql` nulls first` : sql` nulls last`;
   const tieBreak = sort.field === "ident" ? sql`` : sql`, devices.ident ${direction}`;
-  return sql`${sql.ref(SORT_COLUMNS[sort.field])} ${direction}${nulls}${tieBreak}`;
+  return sql`${sortKey(sort.field, viewerId)} ${direction}${nulls}${tieBreak}`;
 }
 
 /**
@@ -159,10 +108,13 @@ function topValues(
     .slice(0, limit);
 }
 
-/** The device list's queries: filtering, sorting, paging and counting all done by the database. */
-export function devicesListRepo(db: Kysely<DB>) {
+/**
+ * The device list's queries as one user sees them (the event counts are the viewer's own, ADR 025):
+ * filtering, sorting, paging and counting all done by the database.
+ */
+export function devicesListRepo(db: Kysely<DB>, viewerId: string) {
   const filtered = (domainId: string, filter: DeviceFilter) =>
-    db.selectFrom("devices").where((eb) => filterCondition(eb, domainId, filter));
+    db.selectFrom("devices").where((eb) => filterCondition(eb, domainId, filter, viewerId));
 
   return {
     async countDevicesByFilter(domainId: string, filter: DeviceFilter): Promise<number> {
@@ -190,12 +142,12 @@ export function devicesListRepo(db: Kysely<DB>) {
       // an OFFSET skips, too (10,000 of them for page 100 of 100).
       const rows = filtered(domainId, filter)
         .selectAll("devices")
-        .orderBy(sortOrder(sort, walk.reversed))
+        .orderBy(sortOrder(sort, viewerId, walk.reversed))
         .limit(walk.limit)
         .offset(walk.offset);
-      const line = deviceJsonLine(expressionBuilder<DB, "devices">(), contactRanges);
+      const line = deviceJsonLine(expressionBuilder<DB, "devices">(), contactRanges, viewerId);
       const result = await sql<{ line: string }>`
-        select ${line} as line from (${rows}) as devices order by ${sortOrder(sort)}`.execute(db);
+        select ${line} as line from (${rows}) as devices order by ${sortOrder(sort, viewerId)}`.execute(db);
       return result.rows.map((row) => row.line);
     },
 
@@ -206,7 +158,10 @@ export function devicesListRepo(db: Kysely<DB>) {
       afterIdent: string | null,
       limit: number,
     ): Promise<DeviceDtoRow[]> {
-      let query = filtered(domainId, filter).select(DEVICE_DTO_COLUMNS).select(hasKeyColumn);
+      let query = filtered(domainId, filter)
+        .select(DEVICE_DTO_COLUMNS)
+        .select(hasKeyColumn)
+        .select(unreadColumn(viewerId));
       if (afterIdent !== null) query = query.where("devices.ident", ">", afterIdent);
       return query.orderBy("devices.ident").limit(limit).execute();
     },
@@ -234,7 +189,10 @@ export function devicesListRepo(db: Kysely<DB>) {
             eb.fn.countAll<string>().as("total"),
             eb.fn.countAll<string>().filterWhere("devices.has_backups", "=", true).as("backups"),
             eb.fn.countAll<string>().filterWhere("devices.has_journals", "=", true).as("journals"),
-            eb.fn.countAll<string>().filterWhere("devices.events_unread", ">", 0).as("events"),
+            eb.fn
+              .countAll<string>()
+              .filterWhere(sql<SqlBool>`${unreadBy(viewerId)} > 0`)
+              .as("events"),
           ];
           for (const [name, range] of Object.entries(contactRanges)) {
             counts.push(

@@ -84,7 +84,7 @@ beforeAll(async () => {
       signal_csq: device.csq,
       has_backups: device.backups,
       has_journals: device.journals,
-      events_unread: device.unread,
+      events_total: device.unread,
       create_time: new Date(nowMs - i * 1000),
     });
   }
@@ -390,7 +390,8 @@ describe("shared counts", () => {
 describe("the list's JSON lines, built by the database", () => {
   it("equal the device as toDeviceDto makes it, at every status and signal edge", async () => {
     const domain = await buildDomain(t);
-    const admin = await signIn(t.app, await buildUser(t, { role: 2, domainId: domain.id }));
+    const adminUser = await buildUser(t, { role: 2, domainId: domain.id });
+    const admin = await signIn(t.app, adminUser);
     const prefix = uniqueDeviceIdent("J");
     const ages = [
       null,
@@ -419,11 +420,11 @@ describe("the list's JSON lines, built by the database", () => {
         meta: i % 2 === 0 ? { site: { floor: 2 }, list: [1, "x"] } : {},
         has_backups: i % 2 === 0,
         has_journals: i % 3 === 0,
-        events_unread: i,
+        events_total: i,
         create_time: new Date(nowMs - i * 1234.5),
       });
     }
-    const rows = await devicesListRepo(t.db).findDevicesByFilterAfter(domain.id, {}, null, 100);
+    const rows = await devicesListRepo(t.db, adminUser.id).findDevicesByFilterAfter(domain.id, {}, null, 100);
     const expected = rows.map((row) => toDeviceDto(row, DEFAULT_DOMAIN_SETTINGS, nowMs));
     const { devices } = await list({ size: 100 }, admin);
     expect(devices).toHaveLength(csqs.length);

@@ -64,12 +64,16 @@ export async function* listDevices(
   // One moment for the whole answer: the status filter, each line's status and the facets agree.
   const ranges = contactRangesByStatus(settings.status, ctx.now());
   const filter = toDeviceFilter(query, ranges);
-  const repo = devicesListRepo(ctx.db);
+  const repo = devicesListRepo(ctx.db, session.user.id);
   const sort = query.sort ?? { field: "ident" as const, order: "asc" as const };
   const { page: _page, size: _size, sort: _sort, facets: _facets, ...filterFields } = query;
   const filterKey = JSON.stringify(filterFields);
+  // The events filter and facet count each user's own unread events (ADR 025): those entries are the
+  // user's; a total without the events filter is the same for everyone and stays shared.
+  const viewerKey = `${session.user.id}:${filterKey}`;
+  const totalKey = filterFields.events === undefined ? `total:${filterKey}` : `total:${viewerKey}`;
   // The total first (shared, so mostly known at once): a page past its middle is read from the end.
-  const total = await listCountCache.get(domainId, `total:${filterKey}`, () =>
+  const total = await listCountCache.get(domainId, totalKey, () =>
     repo.countDevicesByFilter(domainId, filter),
   );
   const lines = await repo.findDeviceLinesByFilter(
@@ -82,8 +86,8 @@ export async function* listDevices(
   // The header and the page go out in one write; the facets, when asked, follow when counted.
   yield [{ total, page: query.page, size: query.size }, ...lines.map((line) => new JsonLine(line))];
   if (query.facets) {
-    const facets = await listCountCache.get(domainId, `facets:${filterKey}`, () =>
-      countFacets(ctx, domainId, filter, ranges),
+    const facets = await listCountCache.get(domainId, `facets:${viewerKey}`, () =>
+      countFacets(ctx, session.user.id, domainId, filter, ranges),
     );
     yield [{ facets }];
   }
@@ -91,11 +95,12 @@ export async function* listDevices(
 
 async function countFacets(
   ctx: AppContext,
+  viewerId: string,
   domainId: string,
   filter: DeviceFilter,
   ranges: Record<DeviceStatus, ContactRange>,
 ): Promise<DeviceFacets> {
-  const rows = await devicesListRepo(ctx.db).countFacetsByFilter(
+  const rows = await devicesListRepo(ctx.db, viewerId).countFacetsByFilter(
     domainId,
     filter,
     ranges,
@@ -144,7 +149,7 @@ export async function* exportDevicesRows(
   const settings = await domainSettings(ctx, domainId);
   const now = ctx.now();
   const filter = toDeviceFilter(query, contactRangesByStatus(settings.status, now));
-  const repo = devicesListRepo(ctx.db);
+  const repo = devicesListRepo(ctx.db, session.user.id);
   let after: string | null = null;
   for (;;) {
     const rows = await repo.findDevicesByFilterAfter(domainId, filter, after, CSV_EXPORT_CHUNK);
@@ -181,7 +186,7 @@ export async function* exportDevicesRows(
 export async function readTagFrequencies(ctx: AppContext, session: SessionContext): Promise<TagFrequency> {
   const domainId = requireDeviceDomain(session);
   const rows = await listCountCache.get(domainId, "tags", () =>
-    devicesListRepo(ctx.db).countTagsByFilter(domainId, {}, null),
+    devicesListRepo(ctx.db, session.user.id).countTagsByFilter(domainId, {}, null),
   );
   return Object.fromEntries(rows.map((row) => [row.value, row.count]));
 }
@@ -200,7 +205,7 @@ export async function readDashboardTotals(
   const window = Math.floor(now.getTime() / LIST_COUNT_TTL_MS);
   return listCountCache.get(domainId, `dashboard:${window}`, async () => {
     const settings = await sharedDomainSettings(ctx, domainId);
-    const counts = await devicesListRepo(ctx.db).countByContactRanges(
+    const counts = await devicesListRepo(ctx.db, session.user.id).countByContactRanges(
       domainId,
       contactRangesByStatus(settings.status, now),
     );
@@ -221,7 +226,7 @@ export async function readDeviceDetail(
 ): Promise<DeviceDetail> {
   const domainId = requireDeviceDomain(session);
   const repo = devicesRepo(ctx.db);
-  const row = await repo.findDevice(domainId, deviceId);
+  const row = await repo.findDeviceForViewer(domainId, deviceId, session.user.id);
   if (!row) throw new AppError("DEVICE_NOT_FOUND");
   const settings = await domainSettings(ctx, domainId);
   const collects = await repo.findCollects(domainId, deviceId);

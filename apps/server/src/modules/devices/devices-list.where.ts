@@ -3,6 +3,7 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kyse
 import { likePattern } from "../../platform/db/like";
 import { type DB, toJsonb } from "../../platform/db/schema";
 import type { ContactRange, CsqRange, DeviceFilter } from "./device-filter";
+import { unreadBy } from "./device-unread";
 
 export type DevicesEb = ExpressionBuilder<DB, "devices">;
 
@@ -46,8 +47,17 @@ function choiceCondition(
   return eb.or(parts);
 }
 
-/** The where clause of a filter, domain included. */
-export function filterCondition(eb: DevicesEb, domainId: string, filter: DeviceFilter): Expression<SqlBool> {
+/**
+ * The where clause of a filter, domain included. "With events" means events `viewerId` has not read
+ * (ADR 025); a router with none counted at all is ruled out first, off the (domain, events_total)
+ * index.
+ */
+export function filterCondition(
+  eb: DevicesEb,
+  domainId: string,
+  filter: DeviceFilter,
+  viewerId: string,
+): Expression<SqlBool> {
   const parts: Expression<SqlBool>[] = [eb("devices.domain_id", "=", domainId)];
   if (filter.search) {
     const pattern = likePattern(filter.search);
@@ -55,8 +65,9 @@ export function filterCondition(eb: DevicesEb, domainId: string, filter: DeviceF
   }
   // Containment uses the GIN index on tags.
   if (filter.tags) parts.push(sql<SqlBool>`devices.tags @> ${toJsonb(filter.tags)}::jsonb`);
-  if (filter.events === "with") parts.push(eb("devices.events_unread", ">", 0));
-  if (filter.events === "without") parts.push(eb("devices.events_unread", "<=", 0));
+  if (filter.events === "with")
+    parts.push(eb("devices.events_total", ">", 0), sql<SqlBool>`${unreadBy(viewerId)} > 0`);
+  if (filter.events === "without") parts.push(sql<SqlBool>`${unreadBy(viewerId)} <= 0`);
   if (filter.contact) parts.push(eb.or(filter.contact.map((range) => contactCondition(eb, range))));
   if (filter.model) parts.push(choiceCondition(eb, "devices.model", filter.model));
   if (filter.version) parts.push(choiceCondition(eb, "devices.firmware", filter.version));

@@ -1,15 +1,20 @@
 import {
   computeDeviceStatus,
   type Device,
+  type DevicePush,
   type DomainSettings,
   signalQualityFromCsq,
 } from "@cellfleet/contract";
 import type { DeviceRow } from "../../platform/db/schema";
 
-/** The columns the device DTO needs: every device column but the key itself, plus whether it is set. */
-export type DeviceDtoRow = Omit<
+/**
+ * The columns a pushed device needs: every device column but the key itself (plus whether it is
+ * set) and the shared event total (a count of unread events is the viewer's own, ADR 025).
+ */
+export type DevicePushRow = Omit<
   DeviceRow,
   | "aes_key"
+  | "events_total"
   | "last_status"
   | "last_seq"
   | "seq_epoch"
@@ -23,15 +28,31 @@ export type DeviceDtoRow = Omit<
   has_key?: boolean;
 };
 
+/** A device row as one user sees it: with the number of its events this user has not read. */
+export type DeviceDtoRow = DevicePushRow & { events_unread: number };
+
 /**
- * A device row as the API and the realtime socket send it. The status is computed here, at read
- * time, from the last contact and the domain's thresholds; the AES key is reduced to `has_key`.
+ * A device as the API answers it to one user: the push (below) and the user's unread count.
  */
 export function toDeviceDto(
   row: DeviceDtoRow,
   settings: Pick<DomainSettings, "status">,
   nowMs: number,
 ): Device {
+  return { ...toDevicePush(row, settings, nowMs), events: row.events_unread };
+}
+
+/**
+ * A device row as the realtime socket pushes it to every browser of the domain: without the event
+ * count, which differs from user to user (each browser keeps its own). The status is computed here,
+ * at read time, from the last contact and the domain's thresholds; the AES key is reduced to
+ * `has_key`.
+ */
+export function toDevicePush(
+  row: DevicePushRow,
+  settings: Pick<DomainSettings, "status">,
+  nowMs: number,
+): DevicePush {
   const time = row.last_contact === null ? null : row.last_contact.getTime();
   return {
     _id: row.id,
@@ -43,7 +64,6 @@ export function toDeviceDto(
     serial: row.serial,
     time,
     status: computeDeviceStatus(time, nowMs, settings.status),
-    events: row.events_unread,
     signal: { csq: row.signal_csq, quality: signalQualityFromCsq(row.signal_csq) },
     network_mode: row.network_mode,
     wan_up: row.wan_up,

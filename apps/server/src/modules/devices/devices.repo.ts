@@ -6,9 +6,13 @@ import {
   type StoredDomainSettings,
   toJsonb,
 } from "../../platform/db/schema";
-import type { DeviceDtoRow } from "./devices.mapper";
+import { unreadColumn } from "./device-unread";
+import type { DeviceDtoRow, DevicePushRow } from "./devices.mapper";
 
-/** Every device column the DTO needs; the key is reduced to has_key in SQL so it never leaves a repo. */
+/**
+ * Every device column a pushed device needs; the key is reduced to has_key in SQL so it never leaves
+ * a repo. A viewer's DTO adds their unread count (unreadColumn, ADR 025).
+ */
 export const DEVICE_DTO_COLUMNS = [
   "devices.id",
   "devices.domain_id",
@@ -19,7 +23,6 @@ export const DEVICE_DTO_COLUMNS = [
   "devices.firmware",
   "devices.serial",
   "devices.last_contact",
-  "devices.events_unread",
   "devices.signal_csq",
   "devices.network_mode",
   "devices.wan_up",
@@ -80,11 +83,23 @@ export function devicesRepo(db: Kysely<DB>) {
       return Number(row.count);
     },
 
-    async findDevice(domainId: string, deviceId: string): Promise<DeviceDtoRow | undefined> {
+    async findDevice(domainId: string, deviceId: string): Promise<DevicePushRow | undefined> {
       return dtoQuery(domainId).where("devices.id", "=", deviceId).executeTakeFirst();
     },
 
-    async findDevicesByIds(domainId: string, deviceIds: readonly string[]): Promise<DeviceDtoRow[]> {
+    /** The device as `viewerId` sees it: with the number of its events that user has not read. */
+    async findDeviceForViewer(
+      domainId: string,
+      deviceId: string,
+      viewerId: string,
+    ): Promise<DeviceDtoRow | undefined> {
+      return dtoQuery(domainId)
+        .select(unreadColumn(viewerId))
+        .where("devices.id", "=", deviceId)
+        .executeTakeFirst();
+    },
+
+    async findDevicesByIds(domainId: string, deviceIds: readonly string[]): Promise<DevicePushRow[]> {
       if (deviceIds.length === 0) return [];
       return dtoQuery(domainId).where("devices.id", "in", deviceIds).orderBy("devices.ident").execute();
     },

@@ -5,6 +5,7 @@ import {
   type CreateDeviceSchema,
   DEFAULT_DOMAIN_SETTINGS,
   type Device,
+  type DevicePush,
   type DevicesMultipleResult,
   type DevicesMultipleSchema,
   type DevicesSocketMessage,
@@ -25,7 +26,7 @@ import {
   OUTBOX_EVENTS,
 } from "../../platform/jobs/outbox-events";
 import { assertLicensedDeviceRoom } from "../licences/licences.service";
-import { type DeviceDtoRow, toDeviceDto } from "./devices.mapper";
+import { type DeviceDtoRow, type DevicePushRow, toDeviceDto, toDevicePush } from "./devices.mapper";
 import { type DevicesRepo, devicesRepo } from "./devices.repo";
 import { type BulkCandidate, parseBulkDevices } from "./devices-bulk";
 import { listCountCache } from "./list-count-cache";
@@ -39,17 +40,38 @@ export function requireDeviceDomain(session: SessionContext): string {
   return session.domainId;
 }
 
-/** Device DTOs of rows at the current time under the domain's thresholds. */
+/** The domain's status thresholds and the time a device's status is judged at. */
+async function statusMoment(ctx: AppContext, domainId: string) {
+  const domain = await devicesRepo(ctx.db).findDomainFleetSettings(domainId);
+  return { settings: domain?.settings ?? DEFAULT_DOMAIN_SETTINGS, nowMs: ctx.now().getTime() };
+}
+
+/** Device DTOs of one viewer's rows at the current time under the domain's thresholds. */
 export async function toDeviceDtos(
   ctx: AppContext,
   domainId: string,
   rows: readonly DeviceDtoRow[],
 ): Promise<Device[]> {
   if (rows.length === 0) return [];
-  const domain = await devicesRepo(ctx.db).findDomainFleetSettings(domainId);
-  const settings = domain?.settings ?? DEFAULT_DOMAIN_SETTINGS;
-  const nowMs = ctx.now().getTime();
+  const { settings, nowMs } = await statusMoment(ctx, domainId);
   return rows.map((row) => toDeviceDto(row, settings, nowMs));
+}
+
+/** Pushed devices (no event count, ADR 025) of rows at the current time under the domain's thresholds. */
+export async function toDevicePushes(
+  ctx: AppContext,
+  domainId: string,
+  rows: readonly DevicePushRow[],
+): Promise<DevicePush[]> {
+  if (rows.length === 0) return [];
+  const { settings, nowMs } = await statusMoment(ctx, domainId);
+  return rows.map((row) => toDevicePush(row, settings, nowMs));
+}
+
+/** A device DTO as pushed to the whole domain: the answering user's event count stays out. */
+function withoutEvents(device: DevicePush & { events?: number }): DevicePush {
+  const { events: _events, ...push } = device;
+  return push;
 }
 
 /**
@@ -60,11 +82,11 @@ export async function publishDevices(
   ctx: AppContext,
   domainId: string,
   action: DevicesSocketMessage["action"],
-  content: Device[],
+  content: readonly DevicePush[],
 ): Promise<void> {
   listCountCache.invalidate(domainId);
   if (content.length === 0) return;
-  const message: DevicesSocketMessage = { type: "devices", action, content };
+  const message: DevicesSocketMessage = { type: "devices", action, content: content.map(withoutEvents) };
   try {
     await ctx.bus.publish(domainTopic(domainId), message);
   } catch (error) {
@@ -183,7 +205,8 @@ export async function createDevice(
   const created = await insertWithinLimit(ctx, domainId, [candidate]);
   const id = created.get(input.ident);
   if (!id) throw new AppError("DEVICE_ALREADY_EXIST", `A device ${input.ident} already exists`);
-  const dtos = await toDeviceDtos(ctx, domainId, await repo.findDevicesByIds(domainId, [id]));
+  const row = await repo.findDeviceForViewer(domainId, id, session.user.id);
+  const dtos = row ? await toDeviceDtos(ctx, domainId, [row]) : [];
   await publishDevices(ctx, domainId, "put", dtos);
   const device = dtos[0];
   if (!device) throw new AppError("DEVICE_CREATE_ERROR");
@@ -219,7 +242,7 @@ export async function createDevicesInBulk(
   results.sort((a, b) => a.line - b.line);
   if (created.size > 0) {
     const rows = await repo.findDevicesByIds(domainId, [...created.values()]);
-    await publishDevices(ctx, domainId, "put", await toDeviceDtos(ctx, domainId, rows));
+    await publishDevices(ctx, domainId, "put", await toDevicePushes(ctx, domainId, rows));
   }
   return { created: created.size, failed: results.length - created.size, results };
 }
@@ -240,7 +263,7 @@ export async function updateDevice(
       aes_key:
         input.aes_key === undefined ? undefined : input.aes_key === "" ? null : input.aes_key.toUpperCase(),
     });
-    const updated = isFound ? await repo.findDevice(domainId, deviceId) : undefined;
+    const updated = isFound ? await repo.findDeviceForViewer(domainId, deviceId, session.user.id) : undefined;
     if (updated) await emitUserAction(ctx, trx, session, domainId, "edit", [updated]);
     if (updated && input.aes_key !== undefined)
       await emitCredentialsChanged(ctx, trx, domainId, [updated.ident]);
@@ -302,7 +325,7 @@ export async function changeDevices(
         : await repo.removeTags(domainId, targets, tags);
     return { affected, rows: await repo.findDevicesByIds(domainId, targets) };
   });
-  const dtos = await toDeviceDtos(ctx, domainId, outcome.rows);
-  await publishDevices(ctx, domainId, input.action === "delete" ? "delete" : "update", dtos);
+  const pushes = await toDevicePushes(ctx, domainId, outcome.rows);
+  await publishDevices(ctx, domainId, input.action === "delete" ? "delete" : "update", pushes);
   return { affected: outcome.affected };
 }

@@ -41,6 +41,28 @@ function selectEvents(db: Kysely<DB>, domainId: string, userId: string, filter: 
   return query;
 }
 
+/**
+ * "All read" for one user, in one statement so one snapshot: the watermark moves to the domain's
+ * newest event, and the user's read share of every router becomes the router's whole count, which in
+ * that snapshot is exactly its events up to the watermark (events and the count are written in one
+ * transaction). Answers the watermark, null when the domain has no events.
+ */
+async function markAllRead(db: Kysely<DB>, domainId: string, userId: string): Promise<string | null> {
+  const result = await sql<{ newest: string | null }>`
+    with newest as (select max(id) as id from events where domain_id = ${domainId}),
+    watermark as (
+      update users set events_read_through = (select id from newest)
+      where id = ${userId} and domain_id = ${domainId} and (select id from newest) is not null),
+    shares as (
+      insert into device_event_reads (user_id, device_id, read_count)
+      select ${userId}, devices.id, devices.events_total from devices
+      where devices.domain_id = ${domainId} and devices.events_total > 0
+      on conflict (user_id, device_id) do update set read_count = excluded.read_count
+      where device_event_reads.read_count <> excluded.read_count)
+    select id::text as newest from newest`.execute(db);
+  return result.rows[0]?.newest ?? null;
+}
+
 function newestFirst(query: ReturnType<typeof selectEvents>) {
   return query.orderBy("events.create_time", "desc").orderBy("events.id", "desc");
 }
@@ -92,7 +114,9 @@ export function eventsRepo(db: Kysely<DB>) {
 
     /**
      * Marks events read for one user: the ids, or all of the domain's so far (the watermark moves to
-     * the newest id, and the single reads under it go). Answers how many were unread for the user.
+     * the newest id, and the single reads under it go). The user's read share of each router's count
+     * moves with them (device_event_reads, ADR 025); no one else's. Answers how many were unread for
+     * the user.
      */
     async markEventsReadByUser(
       domainId: string,
@@ -101,41 +125,35 @@ export function eventsRepo(db: Kysely<DB>) {
     ): Promise<number> {
       if (ids === null) {
         const unread = await this.countUnreadEvents(domainId, userId);
-        const newest = await db
-          .selectFrom("events")
-          .select((eb) => eb.fn.max("id").as("id"))
-          .where("domain_id", "=", domainId)
-          .executeTakeFirst();
-        if (newest?.id == null) return 0;
-        await db
-          .updateTable("users")
-          .set({ events_read_through: String(newest.id) })
-          .where("id", "=", userId)
-          .where("domain_id", "=", domainId)
-          .execute();
+        const newest = await markAllRead(db, domainId, userId);
+        if (newest === null) return 0;
         await db
           .deleteFrom("event_reads")
           .where("user_id", "=", userId)
-          .where("event_id", "<=", String(newest.id))
+          .where("event_id", "<=", newest)
           .execute();
         return unread;
       }
       if (ids.length === 0) return 0;
-      const rows = await db
-        .insertInto("event_reads")
-        .columns(["user_id", "event_id"])
-        .expression((eb) =>
-          eb
-            .selectFrom("events")
-            .select([sql<string>`${userId}`.as("user_id"), "events.id as event_id"])
-            .where("events.domain_id", "=", domainId)
-            .where("events.id", "in", ids)
-            .where(sql<boolean>`not ${readBy(userId)}`),
-        )
-        .onConflict((oc) => oc.doNothing())
-        .returning("event_id")
-        .execute();
-      return rows.length;
+      // The reads and the routers' shares in one statement: an event read twice at once counts once
+      // (the second insert meets the first's row and returns nothing).
+      const result = await sql<{ updated: number }>`
+        with marked as (
+          insert into event_reads (user_id, event_id)
+          select ${userId}, events.id from events
+          where events.domain_id = ${domainId} and events.id in (${sql.join(ids.map((id) => sql`${id}::bigint`))})
+            and not ${readBy(userId)}
+          on conflict do nothing
+          returning event_id),
+        shares as (
+          insert into device_event_reads (user_id, device_id, read_count)
+          select ${userId}, e.device_id, count(*)::int from marked join events e on e.id = marked.event_id
+          where e.device_id is not null
+          group by e.device_id
+          on conflict (user_id, device_id)
+          do update set read_count = device_event_reads.read_count + excluded.read_count)
+        select count(*)::int as updated from marked`.execute(db);
+      return result.rows[0]?.updated ?? 0;
     },
 
     /** How many of the ids (decimal strings) are events of the domain. */
@@ -148,38 +166,6 @@ export function eventsRepo(db: Kysely<DB>) {
         .where("id", "in", ids)
         .executeTakeFirstOrThrow();
       return Number(row.count);
-    },
-
-    /** Marks events read (the ids, or all of the domain's when ids is null); answers the devices touched. */
-    async markEventsRead(
-      domainId: string,
-      ids: readonly string[] | null,
-    ): Promise<{ updated: number; deviceIds: string[] }> {
-      let query = db
-        .updateTable("events")
-        .set({ is_read: true })
-        .where("domain_id", "=", domainId)
-        .where("is_read", "=", false);
-      if (ids !== null) query = query.where("id", "in", ids);
-      const rows = await query.returning("device_id").execute();
-      const deviceIds = [
-        ...new Set(rows.map((row) => row.device_id).filter((id): id is string => id !== null)),
-      ];
-      return { updated: rows.length, deviceIds };
-    },
-
-    /** Recounts the unread events of devices from the events themselves, so the count never drifts. */
-    async recountDeviceUnread(domainId: string, deviceIds: readonly string[]): Promise<void> {
-      if (deviceIds.length === 0) return;
-      await db
-        .updateTable("devices")
-        .set({
-          events_unread: sql<number>`(select count(*)::int from events
-            where events.device_id = devices.id and events.domain_id = devices.domain_id and not events.is_read)`,
-        })
-        .where("domain_id", "=", domainId)
-        .where("id", "in", deviceIds)
-        .execute();
     },
 
     async isDeviceInDomain(domainId: string, deviceId: string): Promise<boolean> {

@@ -11,8 +11,8 @@ import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import type { CsvCell } from "../../platform/http/csv";
 import { keysetPages } from "../../platform/http/csv-export";
-import { devicesRepo } from "../devices/devices.repo";
-import { publishDevices, requireDeviceDomain, toDeviceDtos } from "../devices/devices.service";
+import { requireDeviceDomain } from "../devices/devices.service";
+import { listCountCache } from "../devices/list-count-cache";
 import { toEventDto } from "./events.mapper";
 import { type EventFilter, eventsRepo } from "./events.repo";
 
@@ -93,10 +93,10 @@ export async function countUnreadEvents(
 
 /**
  * POST /api/events/read: marks events read for the caller only (read state is per user: a
- * view-only operator's reads clear no one else's badge, approval events included). The events'
- * domain-wide flag, which the device list's event counts follow, is set alongside and the touched
- * devices recounted in the same transaction; then the domain's sockets are told, so the caller's
- * other tabs refresh (others re-read their own counts, unchanged).
+ * view-only operator's reads clear no one else's badge, approval events included), and with them
+ * the caller's own event counts of the routers concerned (ADR 025): no one else's. Then the domain's
+ * sockets are told, so the caller's other tabs re-read their badge and device counts (others re-read
+ * their own, unchanged).
  */
 export async function markEventsRead(
   ctx: AppContext,
@@ -107,27 +107,24 @@ export async function markEventsRead(
   const ids = input.all ? null : [...new Set(input.ids ?? [])];
   if (ids !== null && ids.length === 0) throw new AppError("BAD_REQUEST", "Give ids or all: true");
   if (ids?.some((id) => !EVENT_ID_PATTERN.test(id))) throw new AppError("EVENT_NOT_FOUND");
-  const outcome = await ctx.db.transaction().execute(async (trx) => {
+  const updated = await ctx.db.transaction().execute(async (trx) => {
     const repo = eventsRepo(trx);
     if (ids !== null && (await repo.countEventsByIds(domainId, ids)) !== ids.length) {
       throw new AppError("EVENT_NOT_FOUND");
     }
-    const updated = await repo.markEventsReadByUser(domainId, session.user.id, ids);
-    const marked = await repo.markEventsRead(domainId, ids);
-    await repo.recountDeviceUnread(domainId, marked.deviceIds);
-    return { updated, deviceIds: marked.deviceIds };
+    return repo.markEventsReadByUser(domainId, session.user.id, ids);
   });
   const unread = await eventsRepo(ctx.db).countUnreadEvents(domainId, session.user.id);
-  if (outcome.updated > 0 || outcome.deviceIds.length > 0) {
+  if (updated > 0) {
+    // The caller's cached list totals and facets counted the events just read.
+    listCountCache.invalidate(domainId);
     try {
       await ctx.bus.publish(domainTopic(domainId), { type: "events", action: "read", content: ids ?? [] });
     } catch (error) {
       ctx.log.error({ err: error, domainId }, "publishing an events message failed");
     }
-    const rows = await devicesRepo(ctx.db).findDevicesByIds(domainId, outcome.deviceIds);
-    await publishDevices(ctx, domainId, "update", await toDeviceDtos(ctx, domainId, rows));
   }
-  return { updated: outcome.updated, unread };
+  return { updated, unread };
 }
 
 /** Columns of events.csv. */

@@ -148,7 +148,7 @@ describe("ingest through the embedded broker", () => {
       serial: "1109876543",
       signal_csq: 23,
       network_mode: "LTE",
-      events_unread: 1,
+      events_total: 1,
     });
     expect(Number(row.last_seq)).toBe(13);
     const collects = await t.db
@@ -223,10 +223,10 @@ describe("ingest through the embedded broker", () => {
     );
     const row = await t.db
       .selectFrom("devices")
-      .select(["events_unread"])
+      .select(["events_total"])
       .where("id", "=", d.id)
       .executeTakeFirstOrThrow();
-    expect(row.events_unread).toBe(1);
+    expect(row.events_total).toBe(1);
     expect(runtime.ingest.stats().duplicates).toBeGreaterThanOrEqual(1);
   });
 

@@ -1,7 +1,7 @@
 import type { ServerSocketMessage } from "@cellfleet/contract";
 import { domainTopic } from "../../platform/bus/bus";
 import type { DeviceRow, EventRow } from "../../platform/db/schema";
-import { toDeviceDto } from "../devices/devices.mapper";
+import { toDevicePush } from "../devices/devices.mapper";
 import { toEventDto } from "../events/events.mapper";
 import type { BatchPlan } from "./ingest.plan";
 import type { IngestRepo } from "./ingest.repo";
@@ -48,7 +48,7 @@ export async function publishBatch(
     identById.set(row.id, row.ident);
     const domainSettings = settings.get(row.domain_id);
     if (!domainSettings) continue;
-    slot(row.domain_id).devices.push(toDeviceDto(row, domainSettings, nowMs));
+    slot(row.domain_id).devices.push(toDevicePush(row, domainSettings, nowMs));
   }
   for (const collect of plan.collects) {
     slot(collect.domain_id).collects.push({

@@ -239,7 +239,7 @@ export function ingestRepo(db: Kysely<DB>) {
           signal_csq = case when v.has_modems then v.signal_csq else d.signal_csq end,
           network_mode = case when v.has_modems then v.network_mode else d.network_mode end,
           wan_up = case when v.has_modems then v.wan_up else d.wan_up end,
-          events_unread = d.events_unread + v.events_added
+          events_total = d.events_total + v.events_added
         from unnest(
           ${col("id")}::text[], ${col("seq")}::bigint[], ${col("model")}::text[], ${col("firmware")}::text[],
           ${col("serial")}::text[], ${col("has_modems")}::boolean[], ${col("signal_csq")}::smallint[],

@@ -57,7 +57,7 @@ describe("ingest through Mosquitto (MQTT_URL)", () => {
           .selectAll()
           .where("id", "=", d.id)
           .executeTakeFirstOrThrow();
-        return row.signal_csq === 17 && row.events_unread === 1;
+        return row.signal_csq === 17 && row.events_total === 1;
       }, "the device's reports in the database");
       const collects = await t.db
         .selectFrom("device_collects")

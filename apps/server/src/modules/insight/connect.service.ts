@@ -13,7 +13,7 @@ import {
   emitCredentialsChanged,
   publishDevices,
   requireDeviceDomain,
-  toDeviceDtos,
+  toDevicePushes,
 } from "../devices/devices.service";
 import { refusalsRepo } from "../ingest/refusals.repo";
 
@@ -94,6 +94,6 @@ export async function replaceDeviceKey(
     if (updated) await emitCredentialsChanged(ctx, trx, domainId, [updated.ident]);
     return updated;
   });
-  if (row) await publishDevices(ctx, domainId, "update", await toDeviceDtos(ctx, domainId, [row]));
+  if (row) await publishDevices(ctx, domainId, "update", await toDevicePushes(ctx, domainId, [row]));
   return { aes_key: key };
 }

@@ -218,7 +218,7 @@ export function usageRepo(db: Kysely<DB>) {
         .executeTakeFirstOrThrow();
       await db
         .updateTable("devices")
-        .set((eb) => ({ events_unread: eb("events_unread", "+", 1) }))
+        .set((eb) => ({ events_total: eb("events_total", "+", 1) }))
         .where("domain_id", "=", domainId)
         .where("id", "=", event.device_id)
         .execute();

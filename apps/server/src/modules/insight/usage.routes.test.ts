@@ -139,10 +139,10 @@ describe("data plans", () => {
     ]);
     const device = await t.db
       .selectFrom("devices")
-      .select("events_unread")
+      .select("events_total")
       .where("id", "=", first.id)
       .executeTakeFirstOrThrow();
-    expect(device.events_unread).toBe(2);
+    expect(device.events_total).toBe(2);
   });
 
   it("run as periodic durable jobs: each kind is enqueued once when due, whichever node asks", async () => {

@@ -143,10 +143,10 @@ describe("event types", () => {
     expect(stored).toEqual([{ kind: "tunnel_status", is_read: true, is_quiet: true }]);
     const row = await n.t.db
       .selectFrom("devices")
-      .select("events_unread")
+      .select("events_total")
       .where("id", "=", device.id)
       .executeTakeFirstOrThrow();
-    expect(row.events_unread).toBe(0);
+    expect(row.events_total).toBe(0);
 
     // An active kind in the same batch's domain still counts and notifies.
     await ingest.submit(report(device.ident, "router_started"));

@@ -4,7 +4,7 @@ import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { devicesRepo } from "../devices/devices.repo";
-import { publishDevices, requireDeviceDomain, toDeviceDtos } from "../devices/devices.service";
+import { publishDevices, requireDeviceDomain, toDevicePushes } from "../devices/devices.service";
 import { zeroTouchDeviceKey } from "./zerotouch.crypto";
 import { enrolInTransaction } from "./zerotouch.enrol";
 import { type AdoptionRow, zeroTouchRepo } from "./zerotouch.repo";
@@ -86,7 +86,7 @@ export async function acceptAdoption(
     });
     return enrolled.deviceId;
   });
-  const dtos = await toDeviceDtos(
+  const dtos = await toDevicePushes(
     ctx,
     domainId,
     await devicesRepo(ctx.db).findDevicesByIds(domainId, [deviceId]),

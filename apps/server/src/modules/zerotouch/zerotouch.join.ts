@@ -4,7 +4,7 @@ import type { AppContext } from "../../platform/context";
 import { isUniqueViolation } from "../../platform/db/unique-violation";
 import { AppError } from "../../platform/errors";
 import { devicesRepo } from "../devices/devices.repo";
-import { publishDevices, toDeviceDtos } from "../devices/devices.service";
+import { publishDevices, toDevicePushes } from "../devices/devices.service";
 import type { DeviceAuthResult, ZeroTouchCheck } from "../ingest/device-auth";
 import { hexEquals, zeroTouchDeviceKey, zeroTouchPassword } from "./zerotouch.crypto";
 import { auditZeroTouch, enrolInTransaction } from "./zerotouch.enrol";
@@ -115,7 +115,7 @@ async function join(
     }
     throw error;
   }
-  const dtos = await toDeviceDtos(
+  const dtos = await toDevicePushes(
     ctx,
     config.domain_id,
     await devicesRepo(ctx.db).findDevicesByIds(config.domain_id, [deviceId]),

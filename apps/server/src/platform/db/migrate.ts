@@ -24,6 +24,7 @@ import * as m0023 from "./migrations/0023_rollouts";
 import * as m0024 from "./migrations/0024_licences";
 import * as m0025 from "./migrations/0025_zero_touch";
 import * as m0027 from "./migrations/0027_domain_time_zone";
+import * as m0029 from "./migrations/0029_device_event_reads";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -54,6 +55,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0024_licences": m0024,
   "0025_zero_touch": m0025,
   "0027_domain_time_zone": m0027,
+  "0029_device_event_reads": m0029,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

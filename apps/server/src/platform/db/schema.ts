@@ -145,6 +145,13 @@ export interface EventReadsTable {
   event_id: string;
 }
 
+/** How many of a router's counted events a user has read (0029, ADR 025); no row: none. */
+export interface DeviceEventReadsTable {
+  user_id: string;
+  device_id: string;
+  read_count: number;
+}
+
 /** A browser that signed in as a user: its device cookie's hash and its own failures (0016, ADR 016). */
 export interface SignInDevicesTable {
   token_hash: string;
@@ -205,7 +212,8 @@ export interface DevicesTable {
   seq_offset: ColumnType<string, string | number | undefined, string | number>;
   seq_prev_epoch: ColumnType<string | null, string | number | null | undefined, string | number | null>;
   seq_prev_offset: ColumnType<string, string | number | undefined, string | number>;
-  events_unread: Generated<number>;
+  /** Events counted on the router (not quiet); each user's unread = this - their read_count (0029). */
+  events_total: Generated<number>;
   signal_csq: number | null;
   network_mode: string | null;
   /** A modem online in the last modems report; null before one (0018_first_user). */
@@ -291,6 +299,7 @@ export interface DB {
   sign_in_devices: SignInDevicesTable;
   sign_in_unknown: SignInUnknownTable;
   event_reads: EventReadsTable;
+  device_event_reads: DeviceEventReadsTable;
   devices: DevicesTable;
   commands: CommandsTable;
   command_executions: CommandExecutionsTable;

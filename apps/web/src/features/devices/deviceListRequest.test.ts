@@ -2,7 +2,7 @@ import type { Device } from "@cellfleet/contract";
 import { describe, expect, it } from "vitest";
 import { initialListState } from "../../components/list-card";
 import { toDeviceListRequest } from "./deviceListRequest";
-import { patchDevicePage } from "./useDeviceLiveUpdates";
+import { addDeviceEvents, patchDevicePage, unreadEventsByDevice } from "./useDeviceLiveUpdates";
 
 const device = (id: string, status: Device["status"]): Device => ({
   _id: id,
@@ -83,5 +83,48 @@ describe("patchDevicePage", () => {
 
   it("answers the same page when nothing on it changed", () => {
     expect(patchDevicePage(page, "update", [device("7", "online")])).toBe(page);
+  });
+
+  it("keeps each row's own event count: a pushed device has none (ADR 025)", () => {
+    const counted = { ...page, rows: [{ ...device("1", "pending"), events: 4 }] };
+    const { events: _events, ...pushed } = device("1", "online");
+    const next = patchDevicePage(counted, "update", [pushed]);
+    expect(next.rows[0]).toMatchObject({ status: "online", events: 4 });
+  });
+});
+
+describe("new events on the socket", () => {
+  const alert = (id: string, deviceId: string | null, read = false) => ({
+    _id: id,
+    create_time: 0,
+    device_time: null,
+    level: "info",
+    kind: "router_started",
+    message: "",
+    details: {},
+    author_id: null,
+    read,
+    device: deviceId ? { _id: deviceId, ident: `R${deviceId}` } : null,
+  });
+
+  it("count per router only the unread ones that have a router", () => {
+    const counts = unreadEventsByDevice({
+      type: "alerts",
+      content: [alert("1", "1"), alert("2", "1"), alert("3", "2", true), alert("4", null), { bad: 1 }],
+    });
+    expect([...counts]).toEqual([["1", 2]]);
+  });
+
+  it("raise the rows' own counts, and leave a page without those routers as it is", () => {
+    const page = {
+      header: null,
+      rows: [device("1", "online"), device("2", "online")],
+      facets: null,
+      isComplete: true,
+    };
+    const next = addDeviceEvents(page, new Map([["1", 2]]));
+    expect(next.rows.map((row) => row.events)).toEqual([2, 0]);
+    expect(next.rows[1]).toBe(page.rows[1]);
+    expect(addDeviceEvents(page, new Map([["9", 1]]))).toBe(page);
   });
 });

@@ -1,5 +1,9 @@
-import type { DeviceDetail } from "@cellfleet/contract";
-import { type Device, DevicesSocketMessageSchema } from "@cellfleet/contract";
+import {
+  type DeviceDetail,
+  type DevicePush,
+  DevicesSocketMessageSchema,
+  EventSchema,
+} from "@cellfleet/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { useRealtime } from "../../app/realtime/useRealtime";
@@ -8,11 +12,14 @@ import { devicesKeys } from "./keys";
 
 const TOTALS_REFRESH_MS = 1000;
 
-/** A list page with the socket's devices applied: updated rows replaced, deleted rows dropped. */
+/**
+ * A list page with the socket's devices applied: updated rows replaced, deleted rows dropped. A
+ * pushed device has no event count (each user's own, ADR 025): a row keeps the count it has.
+ */
 export function patchDevicePage(
   page: DeviceListPage,
   action: "update" | "put" | "delete",
-  devices: readonly Device[],
+  devices: readonly DevicePush[],
 ): DeviceListPage {
   const byId = new Map(devices.map((device) => [device._id, device]));
   if (action === "delete") {
@@ -27,16 +34,45 @@ export function patchDevicePage(
     const next = byId.get(row._id);
     if (!next) return row;
     changed = true;
-    return next;
+    return { ...next, events: row.events };
   });
   return changed ? { ...page, rows } : page;
+}
+
+/**
+ * New events nobody can have read yet, counted per router, from an `alerts` message (events raised
+ * while their kind is switched off arrive read, and count on no router).
+ */
+export function unreadEventsByDevice(message: unknown): Map<string, number> {
+  const counts = new Map<string, number>();
+  const content = (message as { content?: unknown })?.content;
+  if (!Array.isArray(content)) return counts;
+  for (const item of content) {
+    const parsed = EventSchema.safeParse(item);
+    if (!parsed.success || parsed.data.read || !parsed.data.device) continue;
+    const id = parsed.data.device._id;
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** A list page with each router's own count raised by the new events it got. */
+export function addDeviceEvents(page: DeviceListPage, added: ReadonlyMap<string, number>): DeviceListPage {
+  if (!page.rows.some((row) => added.has(row._id))) return page;
+  const rows = page.rows.map((row) => {
+    const count = added.get(row._id);
+    return count ? { ...row, events: row.events + count } : row;
+  });
+  return { ...page, rows };
 }
 
 /**
  * Keeps cached device lists, device pages and status totals in step with the realtime socket
  * (`devices` update/put/delete): rows on screen are patched in place; totals are re-read at most
  * once a second; a new device (put) re-reads the list pages, since where it lands depends on the
- * server's sort and filters.
+ * server's sort and filters. The routers' event counts are this user's own (ADR 025), so pushes do
+ * not carry them: new events (`alerts`) raise them here, and events marked read (`events`, by this
+ * user in another tab, or anyone) re-read the lists and device pages.
  */
 export function useDeviceLiveUpdates(): void {
   const queryClient = useQueryClient();
@@ -65,10 +101,28 @@ export function useDeviceLiveUpdates(): void {
     for (const device of content) {
       if (action === "delete") continue;
       queryClient.setQueryData<DeviceDetail>(devicesKeys.detail(device._id), (detail) =>
-        detail ? { ...detail, device } : detail,
+        detail ? { ...detail, device: { ...device, events: detail.device.events } } : detail,
       );
     }
     if (action === "put") void queryClient.invalidateQueries({ queryKey: devicesKeys.lists() });
     refreshTotals.schedule();
+  });
+
+  useRealtime("alerts", (message) => {
+    const added = unreadEventsByDevice(message);
+    if (added.size === 0) return;
+    queryClient.setQueriesData<DeviceListPage>({ queryKey: devicesKeys.lists() }, (page) =>
+      page ? addDeviceEvents(page, added) : page,
+    );
+    for (const [id, count] of added) {
+      queryClient.setQueryData<DeviceDetail>(devicesKeys.detail(id), (detail) =>
+        detail ? { ...detail, device: { ...detail.device, events: detail.device.events + count } } : detail,
+      );
+    }
+  });
+
+  useRealtime("events", () => {
+    void queryClient.invalidateQueries({ queryKey: devicesKeys.lists() });
+    void queryClient.invalidateQueries({ queryKey: devicesKeys.details() });
   });
 }

@@ -92,7 +92,7 @@ export const DeviceRow = memo(function DeviceRow({
           ))}
         </div>
       </td>
-      <td className={CELL}>
+      <td className={CELL} data-testid="device-events">
         {device.events > 0 ? (
           <span className={`${cls.chip} ${chipColorClass("warning")}`}>
             <span className={cls.chipLabel}>{formatNumber(device.events, language)}</span>
