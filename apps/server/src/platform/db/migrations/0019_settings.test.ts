@@ -1,29 +1,17 @@
-import { type Kysely, sql } from "kysely";
-import { Migrator } from "kysely/migration";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../database";
-import { MIGRATIONS } from "../migrate";
+import { sql } from "kysely";
+import { describe, expect, it } from "vitest";
+import { useMigrationTestDb } from "../../../test/migration-db";
 
 // 0019 gives pending its minutes in every domain's settings: equal to the domain's online minutes,
 // so no router changes status on upgrade; and back again on the way down.
 
-let db: Kysely<unknown>;
-let close: () => Promise<void>;
-const migrator = () => new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
-
-beforeAll(async () => {
-  const database = openDatabase({ kind: "pglite", inMemory: true });
-  db = database.db as unknown as Kysely<unknown>;
-  close = () => database.close();
-});
-afterAll(async () => {
-  await close();
-});
+const testDb = useMigrationTestDb();
+const migrator = () => testDb.migrator();
 
 async function statusOf(name: string): Promise<unknown> {
   const result = await sql<{
     status: unknown;
-  }>`select settings->'status' as status from domains where name = ${name}`.execute(db);
+  }>`select settings->'status' as status from domains where name = ${name}`.execute(testDb.db);
   return result.rows[0]?.status;
 }
 
@@ -38,14 +26,14 @@ describe("migration 0019_settings", () => {
       ],
       backup: { copies: 3 },
       journal: { copies: 4 },
-    })}::jsonb)`.execute(db);
+    })}::jsonb)`.execute(testDb.db);
     expect((await migrator().migrateTo("0019_settings")).error).toBeUndefined();
     expect(await statusOf("tuned")).toEqual([
       { name: "online", minutes: 20 },
       { name: "warning", minutes: 90 },
       { name: "pending", minutes: 20 },
     ]);
-    await sql`insert into domains (id, name) values ('d2', 'fresh')`.execute(db);
+    await sql`insert into domains (id, name) values ('d2', 'fresh')`.execute(testDb.db);
     expect(await statusOf("fresh")).toEqual([
       { name: "online", minutes: 15 },
       { name: "pending", minutes: 15 },
@@ -56,5 +44,5 @@ describe("migration 0019_settings", () => {
       { name: "online", minutes: 20 },
       { name: "warning", minutes: 90 },
     ]);
-  });
+  }, 60_000);
 });
