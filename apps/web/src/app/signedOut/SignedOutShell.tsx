@@ -8,7 +8,10 @@ import { Icon } from "./icons";
 import { LoadingBar } from "./LoadingBar";
 import { SignedOutMenu } from "./SignedOutMenu";
 import { SignedOutMessage } from "./SignedOutMessage";
-import "./signedOut.css";
+import "./theme.css";
+import "./shell.css";
+import "./field.css";
+import "./page.css";
 
 const WIDE = `(min-width:${MOBILE_BREAKPOINT}px)`;
 function subscribeWide(listener: () => void): () => void {
