@@ -1,18 +1,14 @@
-import CssBaseline from "@mui/material/CssBaseline";
-import { ThemeProvider } from "@mui/material/styles";
-import { QueryClientProvider } from "@tanstack/react-query";
-import { useEffect, useMemo } from "react";
+import { useEffect } from "react";
 import { BrowserRouter } from "react-router";
-import { queryClient } from "./queryClient";
 import { AppRoutes } from "./router";
 import { refreshSession } from "./session/session.api";
-import { buildTheme, useThemeMode } from "./theme";
 
-/** Providers and the router. On start, the stored user is refreshed from the server. */
+/**
+ * The router. The frame is chosen by the session (router.tsx): plain markup for a visitor, the MUI
+ * console (its theme, query client and shell, one lazy chunk) once someone is signed in (ADR 018).
+ * On start, the stored user is refreshed from the server.
+ */
 export function App() {
-  const mode = useThemeMode();
-  const theme = useMemo(() => buildTheme(mode), [mode]);
-
   useEffect(() => {
     // /logout is about to end the session; refreshing it there would only race the logout.
     if (window.location.pathname === "/logout") return;
@@ -22,13 +18,8 @@ export function App() {
   }, []);
 
   return (
-    <QueryClientProvider client={queryClient}>
-      <ThemeProvider theme={theme}>
-        <CssBaseline enableColorScheme />
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
-      </ThemeProvider>
-    </QueryClientProvider>
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
   );
 }

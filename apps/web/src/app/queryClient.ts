@@ -1,5 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 import { isApiError } from "./api/ApiError";
+import { onSessionEnd } from "./session/endSession";
 
 /** Errors the server means (4xx) are not retried; a dropped connection is retried once. */
 function shouldRetry(failureCount: number, error: unknown): boolean {
@@ -13,3 +14,6 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+// A session that ends drops every cached query (spec section 4).
+onSessionEnd(() => queryClient.clear());

@@ -1,7 +1,7 @@
 import type { RouteName } from "@cellfleet/contract";
 import { type ComponentType, lazy, type ReactNode, Suspense } from "react";
-import { ComingSoonPage } from "../components/ComingSoonPage";
 import { loadConsoleTexts } from "./i18n";
+import { MuiScope } from "./MuiScope";
 
 /**
  * Every page is its own chunk, fetched when its route is first shown: /login loads the shell and the
@@ -60,6 +60,8 @@ const features = {
   software: () => import("../features/software/SoftwarePage"),
   softwareRule: () => import("../features/software/SoftwareRulePage"),
 };
+
+const ComingSoonPage = page(() => import("../components/ComingSoonPage"), "ComingSoonPage");
 
 const Pages = {
   ZeroTouchPage: page(features.zeroTouch, "ZeroTouchPage"),
@@ -179,9 +181,19 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
   softwareEdit: <Pages.SoftwareRulePage />,
 };
 
-/** The element a route of the contract's table renders; a page still being fetched shows nothing. */
+/** The pages in plain markup (ADR 018, round 4): the signed-out shell shows them without MUI. */
+const PLAIN_PAGES: ReadonlySet<RouteName> = new Set(["login", "demo", "logout"]);
+
+/**
+ * The element a route of the contract's table renders; a page still being fetched shows nothing.
+ * A page built with MUI gets the console's providers around it where the signed-out shell shows it.
+ */
 export function pageFor(name: RouteName): ReactNode {
-  const element = BUILT_PAGES[name];
-  if (!element) return <ComingSoonPage route={name} />;
-  return <Suspense fallback={null}>{element}</Suspense>;
+  const element = BUILT_PAGES[name] ?? <ComingSoonPage route={name} />;
+  if (PLAIN_PAGES.has(name)) return <Suspense fallback={null}>{element}</Suspense>;
+  return (
+    <MuiScope>
+      <Suspense fallback={null}>{element}</Suspense>
+    </MuiScope>
+  );
 }

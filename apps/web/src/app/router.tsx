@@ -1,10 +1,27 @@
 import { ROUTES } from "@cellfleet/contract";
+import { lazy, Suspense } from "react";
 import { Route, Routes } from "react-router";
-import { ShellWithBadges } from "../features/events/ShellWithBadges";
 import { pageFor } from "./routePages";
+import { useSession } from "./session/useSession";
+import { SignedOutShell } from "./signedOut/SignedOutShell";
+
+// The MUI console (theme, query client, drawer with the menu, toolbar with the news bell): fetched
+// once someone is signed in; /login and the other signed-out pages never load it (ADR 018, round 4).
+const ConsoleShell = lazy(async () => ({ default: (await import("./ConsoleShell")).ConsoleShell }));
+
+/** The visitor's plain frame, or the signed-in console once there is a session. */
+function Frame() {
+  const user = useSession();
+  if (!user) return <SignedOutShell />;
+  return (
+    <Suspense fallback={<div className="so-root" />}>
+      <ConsoleShell />
+    </Suspense>
+  );
+}
 
 /**
- * Every route of the contract's table under one shell. Access is not decided here: the shell's
+ * Every route of the contract's table under one frame. Access is not decided here: the frame's
  * RouteGuard applies the table to each location, including unknown paths (the catch-all).
  * Declarative routes (no data router: nothing uses loaders or actions), which keeps React Router's
  * data-router code out of the start-up bundle (ADR 018).
@@ -12,7 +29,7 @@ import { pageFor } from "./routePages";
 export function AppRoutes() {
   return (
     <Routes>
-      <Route element={<ShellWithBadges />}>
+      <Route element={<Frame />}>
         {ROUTES.map((route) => (
           <Route key={route.name} path={route.path} element={pageFor(route.name)} />
         ))}

@@ -1,10 +1,5 @@
 import { createTheme, type Theme } from "@mui/material/styles";
-import { useSyncExternalStore } from "react";
-
-export type ThemeMode = "light" | "dark";
-
-/** Where the theme choice is remembered. */
-export const THEME_STORAGE_KEY = "cellfleet.theme";
+import type { ThemeMode } from "./themeMode";
 
 const shared = {
   shape: { borderRadius: 8 },
@@ -33,32 +28,4 @@ export function buildTheme(mode: ThemeMode): Theme {
       background: { default: "#eef2f6", paper: "#ffffff" },
     },
   });
-}
-
-function readMode(): ThemeMode {
-  try {
-    return globalThis.localStorage?.getItem(THEME_STORAGE_KEY) === "dark" ? "dark" : "light";
-  } catch {
-    return "light";
-  }
-}
-
-let mode: ThemeMode = readMode();
-const listeners = new Set<() => void>();
-
-export const themeModeStore = {
-  get: (): ThemeMode => mode,
-  subscribe(listener: () => void): () => void {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  },
-  toggle(): void {
-    mode = mode === "light" ? "dark" : "light";
-    globalThis.localStorage?.setItem(THEME_STORAGE_KEY, mode);
-    for (const listener of listeners) listener();
-  },
-};
-
-export function useThemeMode(): ThemeMode {
-  return useSyncExternalStore(themeModeStore.subscribe, themeModeStore.get, themeModeStore.get);
 }

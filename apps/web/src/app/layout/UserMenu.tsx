@@ -17,7 +17,7 @@ import { useNavigate } from "react-router";
 import { currentLocale, setLocale } from "../i18n";
 import { useOffers } from "../session/useOffers";
 import { useSession } from "../session/useSession";
-import { themeModeStore, useThemeMode } from "../theme";
+import { themeModeStore, useThemeMode } from "../themeMode";
 
 /**
  * The toolbar's menu (spec section 2): profile, settings (not for superusers), language ru/en,

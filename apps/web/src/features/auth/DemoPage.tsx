@@ -1,53 +1,53 @@
-import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
-import Stack from "@mui/material/Stack";
-import Typography from "@mui/material/Typography";
-import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { apiErrorText } from "../../app/api/handleTransportError";
 import { signIn } from "../../app/session/session.api";
+import { Spinner } from "../../app/signedOut/icons";
+import { Alert, Button } from "../../app/signedOut/parts";
+import { useCall } from "../../app/signedOut/useCall";
 
-/** /demo: signs in as the read-only demo user; the route guard then opens the dashboard. */
+/**
+ * /demo: signs in as the read-only demo user; the route guard then opens the dashboard. Plain markup
+ * (ADR 018, round 4): it shows in the signed-out shell.
+ */
 export function DemoPage() {
   const { t } = useTranslation();
   const started = useRef(false);
-  const demo = useMutation({ mutationFn: () => signIn({ demo: true }) });
-  const { mutate } = demo;
+  const demo = useCall(() => signIn({ demo: true }));
+  const { call } = demo;
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    mutate();
-  }, [mutate]);
+    call(undefined);
+  }, [call]);
 
   return (
-    <Stack spacing={2} sx={{ alignItems: "center", mt: 6, maxWidth: 480, mx: "auto" }}>
-      <Typography data-testid="page-title" variant="h5" component="h1">
+    <div className="so-stack so-stack-16 so-centered" style={{ maxWidth: 480 }}>
+      <h1 data-testid="page-title" className="so-h5">
         {t("routes.demo")}
-      </Typography>
+      </h1>
       {demo.isError ? (
         <>
-          <Alert severity="error" sx={{ width: "100%" }}>
-            {apiErrorText(demo.error)}
-          </Alert>
-          <Stack direction="row" spacing={2}>
-            <Button variant="contained" onClick={() => mutate()}>
+          <div style={{ width: "100%" }}>
+            <Alert severity="error">{apiErrorText(demo.error)}</Alert>
+          </div>
+          <div className="so-row-16">
+            <Button variant="contained" onClick={() => call(undefined)}>
               {t("common.retry")}
             </Button>
-            <Button component={Link} to="/login">
+            <Link to="/login" className="so-button so-button--text">
               {t("login.backToLogin")}
-            </Button>
-          </Stack>
+            </Link>
+          </div>
         </>
       ) : (
         <>
-          <CircularProgress aria-label={t("app.loading")} />
-          <Typography color="text.secondary">{t("demo.signingIn")}</Typography>
+          <Spinner label={t("app.loading")} />
+          <p className="so-body1 so-secondary">{t("demo.signingIn")}</p>
         </>
       )}
-    </Stack>
+    </div>
   );
 }

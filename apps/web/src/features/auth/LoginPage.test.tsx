@@ -1,4 +1,3 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -9,11 +8,7 @@ function renderPage() {
   const router = createMemoryRouter([{ path: "/login", element: <LoginPage /> }], {
     initialEntries: ["/login"],
   });
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  render(<RouterProvider router={router} />);
 }
 
 // The login form lost its form library (ADR 018): it still refuses blank fields on submit, says so

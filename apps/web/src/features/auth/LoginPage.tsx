@@ -1,25 +1,15 @@
-import Visibility from "@mui/icons-material/Visibility";
-import VisibilityOff from "@mui/icons-material/VisibilityOff";
-import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
-import Card from "@mui/material/Card";
-import CardContent from "@mui/material/CardContent";
-import Divider from "@mui/material/Divider";
-import IconButton from "@mui/material/IconButton";
-import InputAdornment from "@mui/material/InputAdornment";
-import Link from "@mui/material/Link";
-import Stack from "@mui/material/Stack";
-import Typography from "@mui/material/Typography";
-import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useSearchParams } from "react-router";
 import { isApiError } from "../../app/api/ApiError";
 import { apiErrorText } from "../../app/api/handleTransportError";
 import { loadConsoleTexts } from "../../app/i18n";
+import { MuiScope } from "../../app/MuiScope";
 import { formError, notice } from "../../app/messages/texts";
 import { signIn } from "../../app/session/session.api";
-import { LoginField } from "./LoginField";
+import { Icon } from "../../app/signedOut/icons";
+import { Alert, Button, Field } from "../../app/signedOut/parts";
+import { useCall } from "../../app/signedOut/useCall";
 
 // Fetched on the first "Forgot password?" click, then kept mounted so it closes with its animation:
 // /login's start-up bundle carries no dialog (ADR 018). Both forms speak console texts.
@@ -59,7 +49,7 @@ function LoginError({ error }: { error: unknown }) {
 }
 
 /**
- * /login: username and password; on success the route guard opens the user's default page. With
+ * /login: username and password, in plain markup and CSS (no MUI: ADR 018, round 4); on success the route guard opens the user's default page. With
  * `?reset=<code>` (the e-mailed link) it shows the form that sets a new password instead.
  */
 export function LoginPage() {
@@ -74,7 +64,7 @@ export function LoginPage() {
   const [values, setValues] = useState<LoginForm>({ username: "", password: "" });
   const [isSubmitted, setSubmitted] = useState(false);
   const [errors, setErrors] = useState<LoginErrors>({});
-  const login = useMutation({ mutationFn: (input: LoginForm) => signIn(input) });
+  const login = useCall((input: LoginForm) => signIn(input));
   const change = (field: keyof LoginForm) => (event: { target: { value: string } }) => {
     const next = { ...values, [field]: event.target.value };
     setValues(next);
@@ -83,21 +73,23 @@ export function LoginPage() {
 
   if (resetCode !== null) {
     return (
-      <Stack sx={{ alignItems: "center", mt: { xs: 2, sm: 6 } }}>
-        <Card sx={{ width: "100%", maxWidth: 420 }} elevation={3}>
-          <CardContent>
-            <Suspense fallback={null}>
-              <ResetPasswordForm
-                code={resetCode}
-                onDone={(username) => {
-                  if (username) setValues((current) => ({ ...current, username }));
-                  setParams({}, { replace: true });
-                }}
-              />
-            </Suspense>
-          </CardContent>
-        </Card>
-      </Stack>
+      <div className="so-page">
+        <div className="so-card">
+          <div className="so-card-content">
+            <MuiScope>
+              <Suspense fallback={null}>
+                <ResetPasswordForm
+                  code={resetCode}
+                  onDone={(username) => {
+                    if (username) setValues((current) => ({ ...current, username }));
+                    setParams({}, { replace: true });
+                  }}
+                />
+              </Suspense>
+            </MuiScope>
+          </div>
+        </div>
+      </div>
     );
   }
 
@@ -111,19 +103,19 @@ export function LoginPage() {
       (event.currentTarget as HTMLFormElement).querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus();
       return;
     }
-    login.mutate({ username: values.username.trim(), password: values.password });
+    login.call({ username: values.username.trim(), password: values.password });
   };
 
   return (
-    <Stack sx={{ alignItems: "center", mt: { xs: 2, sm: 6 } }}>
-      <Card sx={{ width: "100%", maxWidth: 420 }} elevation={3}>
-        <CardContent component="form" noValidate onSubmit={handleSubmit}>
-          <Stack spacing={2.5}>
-            <Typography data-testid="page-title" variant="h5" component="h1">
+    <div className="so-page">
+      <div className="so-card">
+        <form className="so-card-content" noValidate onSubmit={handleSubmit}>
+          <div className="so-stack so-stack-20">
+            <h1 data-testid="page-title" className="so-h5">
               {t("login.title")}
-            </Typography>
+            </h1>
             {login.isError ? <LoginError error={login.error} /> : null}
-            <LoginField
+            <Field
               name="username"
               label={t("login.username")}
               autoComplete="username"
@@ -132,7 +124,7 @@ export function LoginPage() {
               onChange={change("username")}
               error={errors.username}
             />
-            <LoginField
+            <Field
               name="password"
               label={t("login.password")}
               type={isPasswordShown ? "text" : "password"}
@@ -141,55 +133,55 @@ export function LoginPage() {
               onChange={change("password")}
               error={errors.password}
               endAdornment={
-                <InputAdornment position="end">
-                  <IconButton
-                    aria-label={isPasswordShown ? t("login.hidePassword") : t("login.showPassword")}
-                    onClick={() => setPasswordShown((shown) => !shown)}
-                    edge="end"
-                  >
-                    {isPasswordShown ? <VisibilityOff /> : <Visibility />}
-                  </IconButton>
-                </InputAdornment>
+                <button
+                  type="button"
+                  className="so-icon-button so-icon-button--end"
+                  aria-label={isPasswordShown ? t("login.hidePassword") : t("login.showPassword")}
+                  onClick={() => setPasswordShown((shown) => !shown)}
+                >
+                  <Icon name={isPasswordShown ? "visibilityOff" : "visibility"} />
+                </button>
               }
             />
-            <Button type="submit" variant="contained" size="large" loading={login.isPending}>
+            <Button type="submit" variant="contained" large isLoading={login.isPending}>
               {t("login.enter")}
             </Button>
-            <Button component={RouterLink} to="/demo" variant="outlined">
+            <RouterLink to="/demo" className="so-button so-button--outlined">
               {t("login.demo")}
-            </Button>
-            <Divider />
-            <Stack direction="row" sx={{ justifyContent: "space-between", flexWrap: "wrap", gap: 1 }}>
-              <Link
-                component="button"
+            </RouterLink>
+            <hr className="so-divider" />
+            <div className="so-row">
+              <button
                 type="button"
-                variant="body2"
+                className="so-link"
                 onClick={() => {
                   setHasResetOpened(true);
                   setResetOpen(true);
                 }}
               >
                 {t("login.forgotPassword")}
-              </Link>
-              <Link component={RouterLink} to="/registry" variant="body2">
+              </button>
+              <RouterLink to="/registry" className="so-link">
                 {t("login.signUp")}
-              </Link>
-            </Stack>
-          </Stack>
-        </CardContent>
-      </Card>
+              </RouterLink>
+            </div>
+          </div>
+        </form>
+      </div>
       {hasResetOpened ? (
-        <Suspense fallback={null}>
-          <ResetPasswordDialog
-            isOpen={isResetOpen}
-            onClose={() => setResetOpen(false)}
-            onHaveCode={() => {
-              setResetOpen(false);
-              setParams({ reset: "" });
-            }}
-          />
-        </Suspense>
+        <MuiScope>
+          <Suspense fallback={null}>
+            <ResetPasswordDialog
+              isOpen={isResetOpen}
+              onClose={() => setResetOpen(false)}
+              onHaveCode={() => {
+                setResetOpen(false);
+                setParams({ reset: "" });
+              }}
+            />
+          </Suspense>
+        </MuiScope>
       ) : null}
-    </Stack>
+    </div>
   );
 }

@@ -1,22 +1,23 @@
-import CircularProgress from "@mui/material/CircularProgress";
-import Stack from "@mui/material/Stack";
-import Typography from "@mui/material/Typography";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { signOut } from "../../app/session/session.api";
+import { Spinner } from "../../app/signedOut/icons";
 
-/** /logout: ends the session on the server and here; the route guard then shows /login. */
+/**
+ * /logout: ends the session on the server and here; the route guard then shows /login. Plain markup
+ * (ADR 018, round 4): it shows in either shell.
+ */
 export function LogoutPage() {
   const { t } = useTranslation();
   useEffect(() => {
     void signOut();
   }, []);
   return (
-    <Stack spacing={2} sx={{ alignItems: "center", mt: 6 }}>
-      <Typography data-testid="page-title" variant="h5" component="h1">
+    <div className="so-stack so-stack-16 so-centered">
+      <h1 data-testid="page-title" className="so-h5">
         {t("routes.logout")}
-      </Typography>
-      <CircularProgress aria-label={t("app.loading")} />
-    </Stack>
+      </h1>
+      <Spinner label={t("app.loading")} />
+    </div>
   );
 }
