@@ -16,7 +16,7 @@ const target = { models: ["RUT955"], version: "RUT9_R_00.07.08.2" };
 const gate = { successRate: 0.95, errorBudget: 0.05 };
 
 describe("planRollout", () => {
-  it("skips other models, unknown and current versions; poor links wait; canary then waves", () => {
+  it("skips other models, unknown and current versions; poor links wait after the waves; canary then waves", () => {
     const routers = [
       ...Array.from({ length: 12 }, (_, i) => router(`r${String(i).padStart(2, "0")}`)),
       router("x1", { model: "RUTX11" }),
@@ -33,10 +33,14 @@ describe("planRollout", () => {
       { id: "x1", reason: "otherModel" },
       { id: "x2", reason: "noVersion" },
       { id: "x3", reason: "alreadyOnVersion" },
+    ]);
+    // On a weak link now: in the plan, waiting with their reason, in none of the waves.
+    expect(plan.waiting).toEqual([
       { id: "x4", reason: "cellEdge" },
       { id: "x5", reason: "backupSim" },
       { id: "x6", reason: "roaming" },
     ]);
+    expect(plan.stages.flat()).not.toContain("x6");
   });
 
   it("a percentage canary rounds up; every ready router is in exactly one stage", () => {

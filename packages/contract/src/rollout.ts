@@ -41,37 +41,38 @@ export interface RolloutCandidate {
   isRoaming: boolean;
 }
 
-/** Why a router is left out of a rollout, or waits in it. */
-export type RolloutSkipReason =
-  | "otherModel"
-  | "noVersion"
-  | "alreadyOnVersion"
-  | "cellEdge"
-  | "backupSim"
-  | "roaming";
+/** Why a router is left out of a rollout. */
+export const ROLLOUT_SKIP_REASONS = ["otherModel", "noVersion", "alreadyOnVersion"] as const;
+export type RolloutSkipReason = (typeof ROLLOUT_SKIP_REASONS)[number];
 
-/** Reasons that only make a router wait for a better link (it joins once the link is better). */
-export const LINK_WAIT_REASONS: readonly RolloutSkipReason[] = ["cellEdge", "backupSim", "roaming"];
+/** Why a planned router waits for a better link (it is sent once its link is good). */
+export const LINK_WAIT_REASONS = ["cellEdge", "backupSim", "roaming"] as const;
+export type RolloutLinkReason = (typeof LINK_WAIT_REASONS)[number];
 
 /** Why the router should wait for a better link now; null when its link is good enough. */
-export function linkWaitReason(candidate: RolloutCandidate): RolloutSkipReason | null {
+export function linkWaitReason(candidate: RolloutCandidate): RolloutLinkReason | null {
   if (signalQualityFromCsq(candidate.csq) === "cellEdge") return "cellEdge";
   if (candidate.isOnBackupSim) return "backupSim";
   if (candidate.isRoaming) return "roaming";
   return null;
 }
 
-/** The routers each stage takes (stage 0 the canary), and those skipped with their reasons. */
+/**
+ * The routers each stage takes (stage 0 the canary), those on a weak link now (the plan's last
+ * stage, after the waves: each is sent once its link is good), and those skipped with their reasons.
+ */
 export interface RolloutPlan {
   stages: string[][];
+  waiting: Array<{ id: string; reason: RolloutLinkReason }>;
   skipped: Array<{ id: string; reason: RolloutSkipReason }>;
 }
 
 /**
  * Plans a rollout of `version` to routers of `models`: routers of other models, with no reported
- * version or already on it are skipped; those with a poor link are listed as waiting (they are
- * tried when their link is better). The rest, ordered by id so a re-plan is stable, go to the canary
- * (a count, or a percentage rounded up) and then to waves of `waveSize`.
+ * version or already on it are skipped; those with a poor link wait (ADR 021: a stage of their own
+ * after the waves, so they neither hold up the canary nor are judged in it). The rest, ordered by
+ * id so a re-plan is stable, go to the canary (a count, or a percentage rounded up) and then to
+ * waves of `waveSize`.
  */
 export function planRollout(
   candidates: readonly RolloutCandidate[],
@@ -79,6 +80,7 @@ export function planRollout(
   options: Pick<RolloutOptions, "canary" | "waveSize">,
 ): RolloutPlan {
   const skipped: RolloutPlan["skipped"] = [];
+  const waiting: RolloutPlan["waiting"] = [];
   const ready: string[] = [];
   const models = new Set(target.models);
   for (const candidate of [...candidates].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
@@ -86,8 +88,9 @@ export function planRollout(
     if (candidate.model === null || !models.has(candidate.model)) reason = "otherModel";
     else if (candidate.firmware === null) reason = "noVersion";
     else if (candidate.firmware === target.version) reason = "alreadyOnVersion";
-    else reason = linkWaitReason(candidate);
+    const link = reason ? null : linkWaitReason(candidate);
     if (reason) skipped.push({ id: candidate.id, reason });
+    else if (link) waiting.push({ id: candidate.id, reason: link });
     else ready.push(candidate.id);
   }
   const canarySize =
@@ -98,7 +101,7 @@ export function planRollout(
   if (ready.length > 0) stages.push(ready.slice(0, canarySize));
   for (let start = canarySize; start < ready.length; start += options.waveSize)
     stages.push(ready.slice(start, start + options.waveSize));
-  return { stages, skipped };
+  return { stages, waiting, skipped };
 }
 
 /** Where a stage's routers are. */
@@ -149,15 +152,16 @@ export const RolloutRouterSchema = z.object({
   firmware: z.string().nullable(),
 });
 
-/** What a rollout would do now: its version, the routers of each stage (0: the canary), those skipped and why. */
+/**
+ * What a rollout would do now: its version, the routers of each stage (0: the canary), those that
+ * will wait for a better link (a last stage after the waves, each sent once its link is good) and
+ * why, and those skipped and why.
+ */
 export const RolloutDryRunSchema = z.object({
   version: z.string(),
   stages: z.array(z.array(RolloutRouterSchema)),
-  skipped: z.array(
-    RolloutRouterSchema.extend({
-      reason: z.enum(["otherModel", "noVersion", "alreadyOnVersion", "cellEdge", "backupSim", "roaming"]),
-    }),
-  ),
+  waiting: z.array(RolloutRouterSchema.extend({ reason: z.enum(LINK_WAIT_REASONS) })),
+  skipped: z.array(RolloutRouterSchema.extend({ reason: z.enum(ROLLOUT_SKIP_REASONS) })),
 });
 export type RolloutDryRun = z.infer<typeof RolloutDryRunSchema>;
 

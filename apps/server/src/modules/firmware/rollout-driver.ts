@@ -56,7 +56,10 @@ export async function startRollout(
   if (rule.status !== FIRMWARE_STATUS.ready || !rule.filename || !rule.file_key)
     throw new AppError("OPERATION_IS_NOT_SUPPORTED", "Only a ready rule (its file fetched) rolls out");
   const plan = await dryRunRollout(ctx, ruleId, options);
-  const total = plan.stages.reduce((sum, stage) => sum + stage.length, 0);
+  // Routers on a weak link now are a last stage after the waves, held with their reason (ADR 021).
+  const stages: Array<Array<{ _id: string; domain_id: string; reason?: string }>> =
+    plan.waiting.length > 0 ? [...plan.stages, plan.waiting] : plan.stages;
+  const total = stages.reduce((sum, stage) => sum + stage.length, 0);
   if (total === 0) throw new AppError("BAD_REQUEST", "No router would take this rollout now");
   const now = ctx.now();
   const id = randomUUID();
@@ -68,7 +71,7 @@ export async function startRollout(
     options: options as unknown as Record<string, unknown>,
     status: "running",
     stage: 0,
-    stage_count: plan.stages.length,
+    stage_count: stages.length,
     total,
     window_start: options.window?.start ?? null,
     window_end: options.window?.end ?? null,
@@ -80,13 +83,13 @@ export async function startRollout(
   };
   await ctx.jobs.transaction(async (trx) => {
     await rolloutRepo(trx).insertRolloutAcrossDomains({ ...row, options: JSON.stringify(options) }, [
-      ...plan.stages.flatMap((stage, index) =>
+      ...stages.flatMap((stage, index) =>
         stage.map((router) => ({
           device_id: router._id,
           domain_id: router.domain_id,
           stage: index,
           state: "waiting",
-          reason: null,
+          reason: router.reason ?? null,
         })),
       ),
     ]);

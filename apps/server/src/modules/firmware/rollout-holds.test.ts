@@ -1,4 +1,4 @@
-import { isRoaming, type RolloutProgress } from "@cellfleet/contract";
+import { isRoaming, type RolloutDryRun, type RolloutProgress } from "@cellfleet/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDomain } from "../../test/factories";
 import { eventually, type TestDevice } from "../ingest/ingest.test-support";
@@ -123,5 +123,68 @@ describe("rollout holds", () => {
     const done: RolloutProgress = await r.waitFor(id, (p) => p.status === "completed", "all updated");
     expect(done.stages[0]?.succeeded).toBe(3);
     expect(done.held).toEqual({ window: 0, cellEdge: 0, backupSim: 0, roaming: 0 });
+  }, 120_000);
+
+  it("plans a router roaming at the start as held after the waves, keeps its hold true, sends it once home", async () => {
+    const { devices, routers, models } = await r.fleet(3);
+    const [first, second, roamer] = devices as [TestDevice, TestDevice, TestDevice];
+    const roaming = routers[2] as (typeof routers)[number];
+    setLink(roaming, { csq: 25, roaming: true });
+    const reported = async (check: (report: { signal_csq: number | null; data: unknown }) => boolean) => {
+      const report = await r.f.t.db
+        .selectFrom("devices as d")
+        .leftJoin("device_collects as c", (join) =>
+          join.onRef("c.device_id", "=", "d.id").on("c.type", "=", "modems"),
+        )
+        .select(["d.signal_csq", "c.data"])
+        .where("d.id", "=", roamer.id)
+        .executeTakeFirst();
+      return report !== undefined && check(report);
+    };
+    await eventually(() => reported((report) => isRoaming(modemsOf(report.data))), "roaming reported");
+    const ruleId = await r.readyRule(models, "RUT9_R_99.05.00");
+    const options = { canary: { count: 1 }, waveSize: 1, concurrency: 1, successRate: 1, errorBudget: 0 };
+
+    // The dry run: the roaming router will wait for a better link (not skipped), after the waves.
+    const planned = await r.f.post(r.root, `/api/software/${ruleId}/rollout/dry-run`, options);
+    const plan = planned.json<RolloutDryRun>();
+    expect(plan.stages.map((stage) => stage.map((router) => router._id))).toEqual([[first.id], [second.id]]);
+    expect(plan.waiting.map((router) => [router._id, router.reason])).toEqual([[roamer.id, "roaming"]]);
+    expect(plan.skipped.map((router) => router._id)).not.toContain(roamer.id);
+
+    // Started on a held clock: the canary goes, the roaming router is a held third stage.
+    r.holdClock();
+    const id = await r.start(ruleId, options);
+    const started = await r.waitFor(id, (p) => p.stages[0]?.sent === 1, "the canary sent");
+    expect(started.total).toBe(3);
+    expect(started.stages.map((stage) => stage.waiting + stage.sent)).toEqual([1, 1, 1]);
+    expect(started.held).toEqual({ window: 0, cellEdge: 0, backupSim: 0, roaming: 1 });
+
+    // Its link changes while an earlier stage runs: the next advance's one look at the held says so.
+    setLink(roaming, { csq: 5, roaming: true });
+    await eventually(() => reported((report) => report.signal_csq === 5), "cell edge reported");
+    r.f.t.clock.advance(5_000);
+    const edge = await r.waitFor(id, (p) => p.held.cellEdge === 1, "the hold re-read");
+    expect(edge.stage).toBeLessThan(2);
+    expect(edge.held.roaming).toBe(0);
+
+    // The waves done, the rollout waits on its last stage while the router is still roaming.
+    r.runClock();
+    setLink(roaming, { csq: 25, roaming: true });
+    const last = await r.waitFor(
+      id,
+      (p) => p.stage === 2 && p.stages[1]?.succeeded === 1 && p.held.roaming === 1,
+      "the waves done, the roaming router held",
+    );
+    expect(last.status).toBe("running");
+    expect(last.stages[2]).toMatchObject({ waiting: 1, sent: 0 });
+    expect(await sentCommands(r, [roamer.id])).toEqual([]);
+
+    // Home network: sent by the re-check, and only its update completes the rollout.
+    setLink(roaming, { csq: 25, roaming: false });
+    const done = await r.waitFor(id, (p) => p.status === "completed", "the roaming router updated");
+    expect(done.stages.map((stage) => stage.succeeded)).toEqual([1, 1, 1]);
+    expect(done.held).toEqual({ window: 0, cellEdge: 0, backupSim: 0, roaming: 0 });
+    expect(await sentCommands(r, [roamer.id])).toEqual([roamer.id]);
   }, 120_000);
 });

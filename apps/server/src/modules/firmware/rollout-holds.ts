@@ -4,7 +4,7 @@ import {
   isRoaming,
   linkWaitReason,
   type RolloutHold,
-  type RolloutSkipReason,
+  type RolloutLinkReason,
 } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import { DateTime } from "luxon";
@@ -29,7 +29,7 @@ export function linkOf(report: { signal_csq: number | null; modems: unknown }) {
 }
 
 /** Why the router's link should keep it waiting now (cell edge, backup SIM, roaming); null when good. */
-export function linkHoldOf(report: { signal_csq: number | null; modems: unknown }): RolloutSkipReason | null {
+export function linkHoldOf(report: { signal_csq: number | null; modems: unknown }): RolloutLinkReason | null {
   return linkWaitReason({ id: "", model: null, firmware: null, ...linkOf(report) });
 }
 
@@ -68,5 +68,5 @@ export async function holdOf(
   target: { domain_id: string; signal_csq: number | null; modems: unknown },
 ): Promise<RolloutHold | null> {
   if (!(await isOpen(target.domain_id))) return "window";
-  return linkHoldOf(target) as RolloutHold | null;
+  return linkHoldOf(target);
 }

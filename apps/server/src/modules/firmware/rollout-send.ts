@@ -20,9 +20,32 @@ import { holdOf, windowCheck } from "./rollout-holds";
 const TOP_UP_PAGE = 200;
 
 /**
+ * Re-reads every held router's hold, whatever its stage (a full stage stops topping up, so without
+ * this the holds of later stages would go stale): one read, and one write per hold that changed.
+ * A router whose link is good now loses its hold and waits for its stage's turn.
+ */
+async function refreshHolds(
+  repo: ReturnType<typeof rolloutRepo>,
+  rollout: FirmwareRolloutRow,
+  isOpen: (domainId: string) => Promise<boolean>,
+  now: Date,
+): Promise<void> {
+  const changed = new Map<RolloutHold | null, string[]>();
+  for (const target of await repo.listHeldLinksAcrossDomains(rollout.id)) {
+    const hold = await holdOf(isOpen, target);
+    if (hold === target.reason) continue;
+    const ids = changed.get(hold) ?? [];
+    ids.push(target.device_id);
+    changed.set(hold, ids);
+  }
+  for (const [hold, ids] of changed) await repo.setHoldAcrossDomains(rollout.id, ids, hold, now);
+}
+
+/**
  * Sends the stage's waiting routers up to the concurrency cap, each re-checked right before its
  * fw_update: outside its domain's window or on a weak link (its latest reports) it stays waiting
- * with that hold written as its reason, and is tried again at the next advance.
+ * with that hold written as its reason, and is tried again at the next advance. Every held router
+ * of the rollout has its hold re-read first, so the progress's `held` is true at each advance.
  */
 export async function topUpStage(
   ctx: AppContext,
@@ -42,6 +65,7 @@ export async function topUpStage(
       ? null
       : { start: rollout.window_start, end: rollout.window_end };
   const isOpen = windowCheck(trx, window, now);
+  await refreshHolds(repo, rollout, isOpen, now);
   const rule = await firmwareRepo(trx).findRuleAcrossDomains(rollout.rule_id);
   const deadline = new Date(now.getTime() + options.deadlineMinutes * 60_000);
   let after: string | null = null;

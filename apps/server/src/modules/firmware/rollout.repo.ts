@@ -136,6 +136,49 @@ export function rolloutRepo(db: Kysely<DB>) {
       return query.orderBy("t.device_id").limit(limit).execute();
     },
 
+    /**
+     * Every held target of the rollout (waiting with a hold written), in any stage, with what the
+     * holds read: one query per advance however many are held.
+     */
+    async listHeldLinksAcrossDomains(id: string): Promise<
+      Array<{
+        device_id: string;
+        domain_id: string;
+        reason: string | null;
+        signal_csq: number | null;
+        modems: unknown;
+      }>
+    > {
+      return db
+        .selectFrom("firmware_rollout_targets as t")
+        .leftJoin("devices as d", "d.id", "t.device_id")
+        .leftJoin("device_collects as c", (join) =>
+          join.onRef("c.device_id", "=", "t.device_id").on("c.type", "=", "modems"),
+        )
+        .select(["t.device_id", "t.domain_id", "t.reason", "d.signal_csq", "c.data as modems"])
+        .where("t.rollout_id", "=", id)
+        .where("t.state", "=", "waiting")
+        .where("t.reason", "is not", null)
+        .execute();
+    },
+
+    /** Writes one hold (null: none) on these waiting targets. */
+    async setHoldAcrossDomains(
+      id: string,
+      deviceIds: readonly string[],
+      reason: string | null,
+      now: Date,
+    ): Promise<void> {
+      for (let start = 0; start < deviceIds.length; start += 1000)
+        await db
+          .updateTable("firmware_rollout_targets")
+          .set({ reason, update_time: now })
+          .where("rollout_id", "=", id)
+          .where("state", "=", "waiting")
+          .where("device_id", "in", deviceIds.slice(start, start + 1000))
+          .execute();
+    },
+
     /** Waiting targets held, by the reason the driver wrote when it last tried them. */
     async countHeldAcrossDomains(id: string): Promise<Array<{ reason: string; count: number }>> {
       const rows = await db

@@ -84,7 +84,7 @@ describe("rollout dry run", () => {
       payload: payload as object,
     });
 
-  it("lists a 5% canary and waves of 50 over the 200 routers, and the five skipped with reasons", async () => {
+  it("lists a 5% canary and waves of 50 over the 200 routers, the two on a weak link waiting and the skipped with reasons", async () => {
     const answer = await dryRun(ruleId, { canary: { percent: 5 }, waveSize: 50 });
     expect(answer.statusCode, answer.body).toBe(200);
     const plan = answer.json();
@@ -92,12 +92,17 @@ describe("rollout dry run", () => {
     expect(plan.stages.map((stage: unknown[]) => stage.length)).toEqual([10, 50, 50, 50, 40]);
     const planned = plan.stages.flat().map((router: { _id: string }) => router._id);
     expect(new Set(planned).size).toBe(200);
-    const reasons = Object.fromEntries(
-      plan.skipped
-        .filter((skip: { _id: string }) => Object.values(skippedIds).includes(skip._id))
-        .map((skip: { _id: string; reason: string }) => [skip.reason, skip._id]),
-    );
-    expect(reasons).toEqual({ ...skippedIds, otherModel: undefined });
+    const reasons = (list: Array<{ _id: string; reason: string }>) =>
+      Object.fromEntries(
+        list
+          .filter((skip) => Object.values(skippedIds).includes(skip._id))
+          .map((skip) => [skip.reason, skip._id]),
+      );
+    const { cellEdge, backupSim, otherModel: _, ...skipped } = skippedIds;
+    expect(reasons(plan.skipped)).toEqual(skipped);
+    // On a weak link now: they will wait for a better link (the plan's last stage), not skipped.
+    expect(reasons(plan.waiting)).toEqual({ cellEdge, backupSim });
+    expect(plan.waiting).toHaveLength(2);
     // A router of another model is not even a candidate: the rule does not name it.
     expect(planned).not.toContain(skippedIds.otherModel);
   });

@@ -12,7 +12,8 @@ import { firmwareRepo } from "./firmware.repo";
 import { linkOf } from "./rollout-holds";
 
 // Staged rollouts of a ready software rule (issue 16). This part: the dry run, which lists the
-// routers each stage would take now and those skipped with their reasons (ADR 021).
+// routers each stage would take now, those that will wait for a better link and those skipped,
+// with their reasons (ADR 021).
 
 type CandidateRow = Awaited<
   ReturnType<ReturnType<typeof firmwareRepo>["findRolloutCandidatesAcrossDomains"]>
@@ -50,6 +51,7 @@ export async function dryRunRollout(
   return {
     version,
     stages: plan.stages.map((stage) => stage.map(router)),
+    waiting: plan.waiting.map((wait) => ({ ...router(wait.id), reason: wait.reason })),
     skipped: plan.skipped.map((skip) => ({ ...router(skip.id), reason: skip.reason })),
   };
 }

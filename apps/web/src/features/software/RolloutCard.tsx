@@ -44,6 +44,11 @@ function ProgressView({
   const { t } = useTranslation();
   const isOver = rollout.status === "cancelled" || rollout.status === "completed";
   const hasFailed = rollout.failures.length > 0;
+  const count = (state: "waiting" | "sent") => rollout.stages.reduce((sum, stage) => sum + stage[state], 0);
+  const held = HOLDS.reduce((sum, hold) => sum + rollout.held[hold], 0);
+  // Nothing under way and every router left is held: the rollout waits for them (ADR 021).
+  const isOnlyHeld =
+    rollout.status === "running" && count("sent") === 0 && held > 0 && count("waiting") === held;
   return (
     <Stack spacing={1.5} data-testid="rollout-progress">
       <Stack direction="row" spacing={1} sx={{ alignItems: "center", flexWrap: "wrap" }}>
@@ -72,6 +77,11 @@ function ProgressView({
             />
           ))}
         </Stack>
+      ) : null}
+      {isOnlyHeld ? (
+        <Alert severity="info" data-testid="rollout-only-held">
+          {t("software.rollout.onlyHeld")}
+        </Alert>
       ) : null}
       <Box sx={{ overflowX: "auto" }}>
         <Table size="small">

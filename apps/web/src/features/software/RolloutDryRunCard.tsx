@@ -34,14 +34,54 @@ function StageLine({ label, idents }: { label: string; idents: string[] }) {
   );
 }
 
-function PlanView({ plan }: { plan: RolloutDryRun }) {
+/** Chips of how many routers each reason names. */
+function ReasonChips({ list }: { list: ReadonlyArray<{ reason: string }> }) {
   const { t } = useTranslation();
   const reasons = new Map<string, number>();
-  for (const skip of plan.skipped) reasons.set(skip.reason, (reasons.get(skip.reason) ?? 0) + 1);
+  for (const item of list) reasons.set(item.reason, (reasons.get(item.reason) ?? 0) + 1);
+  return (
+    <Stack direction="row" sx={{ flexWrap: "wrap", gap: 0.5 }}>
+      {[...reasons].map(([reason, count]) => (
+        <Chip key={reason} size="small" label={`${t(`software.rollout.reason.${reason}`)}: ${count}`} />
+      ))}
+    </Stack>
+  );
+}
+
+/** The routers on a weak link now: a held last stage, each sent once its link is good. */
+function WaitingView({ waiting }: { waiting: RolloutDryRun["waiting"] }) {
+  const { t } = useTranslation();
+  const more = waiting.length - SHOWN_PER_STAGE;
+  return (
+    <Stack spacing={0.5} data-testid="rollout-waiting">
+      <Typography variant="subtitle2">{t("software.rollout.waiting", { count: waiting.length })}</Typography>
+      <Typography variant="body2" color="text.secondary">
+        {t("software.rollout.waitingHint")}
+      </Typography>
+      <Stack direction="row" sx={{ flexWrap: "wrap", gap: 0.5 }}>
+        {waiting.slice(0, SHOWN_PER_STAGE).map((router) => (
+          <Chip
+            key={router._id}
+            size="small"
+            variant="outlined"
+            label={`${router.ident} · ${t(`software.rollout.reason.${router.reason}`)}`}
+          />
+        ))}
+        {more > 0 ? <Chip size="small" label={t("software.rollout.more", { count: more })} /> : null}
+      </Stack>
+      {more > 0 ? <ReasonChips list={waiting} /> : null}
+    </Stack>
+  );
+}
+
+function PlanView({ plan }: { plan: RolloutDryRun }) {
+  const { t } = useTranslation();
   return (
     <Stack spacing={1.5}>
       <Typography>{t("software.rollout.version", { version: plan.version })}</Typography>
-      {plan.stages.length === 0 ? <Alert severity="info">{t("software.rollout.nobody")}</Alert> : null}
+      {plan.stages.length === 0 && plan.waiting.length === 0 ? (
+        <Alert severity="info">{t("software.rollout.nobody")}</Alert>
+      ) : null}
       {plan.stages.map((stage, index) => (
         <StageLine
           key={stage[0]?._id ?? index}
@@ -49,23 +89,20 @@ function PlanView({ plan }: { plan: RolloutDryRun }) {
           idents={stage.map((router) => router.ident)}
         />
       ))}
-      {reasons.size > 0 ? (
+      {plan.waiting.length > 0 ? <WaitingView waiting={plan.waiting} /> : null}
+      {plan.skipped.length > 0 ? (
         <Stack spacing={0.5} data-testid="rollout-skipped">
           <Typography variant="subtitle2">
             {t("software.rollout.skipped", { count: plan.skipped.length })}
           </Typography>
-          <Stack direction="row" sx={{ flexWrap: "wrap", gap: 0.5 }}>
-            {[...reasons].map(([reason, count]) => (
-              <Chip key={reason} size="small" label={`${t(`software.rollout.reason.${reason}`)}: ${count}`} />
-            ))}
-          </Stack>
+          <ReasonChips list={plan.skipped} />
         </Stack>
       ) : null}
     </Stack>
   );
 }
 
-/** A staged rollout's dry run: canary share and wave size in, the routers per stage and those skipped out. */
+/** A staged rollout's dry run: canary share and wave size in, the routers per stage, those that will wait for a better link and those skipped out. */
 export function RolloutDryRunCard({ rule }: { rule: SoftwareRule }) {
   const { t } = useTranslation();
   const [percent, setPercent] = useState("5");
