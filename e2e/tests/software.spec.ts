@@ -1,9 +1,11 @@
 // Software (firmware) rules (issue 16): root adds a rule whose URL a loopback HTTP server in this
 // spec answers; the server fetches the file and the list shows it Ready with its series, models and
-// file; then the list and the rule in the four looks, for a person to look at.
+// file; root starts a staged rollout over the simulated demo routers and watches, without a reload
+// or a poll, the canary complete and the first wave start (the socket's `software` pushes); then the
+// list and the rules in the four looks, for a person to look at.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "@playwright/test";
 import { LOOKS } from "../support/looks";
 import { signInRoot, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
@@ -14,10 +16,19 @@ const FIRMWARE = Buffer.alloc(256 * 1024, 5);
 let server: Server;
 let base = "";
 let ruleId = "";
+let liveRuleId = "";
+/** The demo fleet's models, so a rollout has routers to update. */
+const DEMO_MODELS = ["RUTX11", "RUT241", "RUTX50", "LtAP LTE6", "R1510", "R1520"];
 
 test.beforeAll(async () => {
   server = createServer((request, response) => {
     if (request.url?.startsWith("/missing/")) return void response.writeHead(404).end();
+    if (request.url?.startsWith("/slow/")) {
+      // Half the file, then a pause: the rule pages show the fetch under way before Ready.
+      response.writeHead(200, { "content-type": "application/octet-stream" });
+      response.write(FIRMWARE.subarray(0, FIRMWARE.length / 2));
+      return void setTimeout(() => response.end(FIRMWARE.subarray(FIRMWARE.length / 2)), 12_000);
+    }
     response.writeHead(200, { "content-type": "application/octet-stream" }).end(FIRMWARE);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -47,7 +58,7 @@ test("root adds a software rule; the server fetches it and the list shows it Rea
   await models.fill("RUT950");
   await models.press("Enter");
   // The demo fleet's models too, so the rollout below has routers to update.
-  for (const model of ["RUTX11", "RUT241", "RUTX50", "LtAP LTE6", "R1510", "R1520"]) {
+  for (const model of DEMO_MODELS) {
     await models.fill(model);
     await models.press("Enter");
   }
@@ -105,6 +116,105 @@ test("root adds a software rule; the server fetches it and the list shows it Rea
   await page.getByRole("combobox", { name: /search/i }).fill("");
 });
 
+/** A signed-in root page in one of the four looks. */
+async function openLook(browser: Browser, baseURL: string, look: (typeof LOOKS)[number]): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport: { width: look.width, height: look.height } });
+  await context.addInitScript((theme) => localStorage.setItem("cellfleet.theme", theme), look.theme);
+  await useEnglish(context, baseURL);
+  const page = await context.newPage();
+  await signInRoot(page);
+  await context.addCookies([{ name: "locale", value: look.locale, url: baseURL }]);
+  return page;
+}
+
+/** Opens the rule's page and waits for its first reads (the rule, its rollouts); then records every re-read. */
+async function watchRule(page: Page, id: string): Promise<string[]> {
+  const rulePath = `/api/software/${id}`;
+  const isRead = (url: string) => {
+    const path = new URL(url).pathname;
+    return path === rulePath || path === `${rulePath}/rollouts` || path.startsWith("/api/rollout/");
+  };
+  // Off the app first, so no answer to an earlier page's read is taken for this page's.
+  await page.goto("about:blank");
+  const loaded = Promise.all([
+    page.waitForResponse((response) => new URL(response.url()).pathname === rulePath),
+    page.waitForResponse((response) => response.url().endsWith(`${rulePath}/rollouts`)),
+  ]);
+  await page.goto(`/software/${id}`);
+  await loaded;
+  const rereads: string[] = [];
+  page.on("request", (request) => {
+    if (isRead(request.url())) rereads.push(new URL(request.url()).pathname);
+  });
+  return rereads;
+}
+
+test("root starts a staged rollout and watches the canary complete and the first wave start, live", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  // Four root pages, one per look, all watching the same rule; the first (English) acts.
+  const pages: Page[] = [];
+  for (const look of LOOKS) pages.push(await openLook(browser, baseURL as string, look));
+  const main = pages[0] as Page;
+  await main.goto("/software/new");
+  await main.getByLabel("Name").fill("RUT9 next");
+  // Another version than the first rule's, which the cancelled rollout's canary may run by now; a
+  // slow answer, so the fetch is seen under way and then Ready.
+  await main.getByLabel("URL").fill(`${base}/slow/RUT9_R_00.07.09.bin`);
+  const models = main.getByLabel("Models");
+  for (const model of DEMO_MODELS) {
+    await models.fill(model);
+    await models.press("Enter");
+  }
+  await main.getByRole("button", { name: /^create$/i }).click();
+  await expect(main).toHaveURL(/\/software\/[0-9a-f-]{36}$/);
+  liveRuleId = main.url().split("/").pop() as string;
+  // From here on no page is reloaded: what they show comes from the socket, not from polls.
+  const rereads: string[][] = [];
+  rereads.push(await watchRule(main, liveRuleId));
+  await expect(main.getByTestId("software-status").last()).toHaveText(/Pending|Accepted/);
+  for (const page of pages.slice(1)) rereads.push(await watchRule(page, liveRuleId));
+  for (const page of pages)
+    await expect(page.getByTestId("rollout-start"), "Ready, so the start shows").toBeVisible({
+      timeout: 40_000,
+    });
+  await expect(main.getByTestId("software-status").last()).toHaveText("Ready");
+  expect(rereads.flat(), "the fetch status came by push").toEqual([]);
+
+  // A 5% canary (one router of the demo fleet's) and one wave of up to 50: the rest. The start's
+  // answer makes the acting page read the rule's rollouts once; everything after comes by push.
+  const startReread = main.waitForResponse((response) => response.url().endsWith("/rollouts"));
+  await main.getByTestId("rollout-start").click();
+  await startReread;
+  await expect(main.getByTestId("rollout-status")).toHaveText("Running");
+  rereads[0]?.splice(0);
+  // Rows: the header, the canary, wave 1. Cells: stage, waiting, updating, succeeded, failed, skipped.
+  const rows = (page: Page) => page.getByTestId("rollout-progress").getByRole("row");
+  const canary = rows(main).filter({ hasText: "Canary" });
+  const wave = rows(main).filter({ hasText: "Wave 1" });
+  await expect(canary.getByRole("cell").nth(2), "the canary's fw_update sent").toHaveText("1", {
+    timeout: 30_000,
+  });
+  await expect(canary.getByRole("cell").nth(3), "the canary came back on the version").toHaveText("1", {
+    timeout: 60_000,
+  });
+  await expect(wave.getByRole("cell").nth(2), "the first wave started").not.toHaveText("0", {
+    timeout: 30_000,
+  });
+  await expect(wave).toHaveAttribute("class", /Mui-selected/);
+  // Every look saw the same, live: the canary succeeded and nothing of wave 1 waits any more.
+  for (const [index, page] of pages.entries()) {
+    await expect(rows(page).nth(1).getByRole("cell").nth(3)).toHaveText("1");
+    await expect(rows(page).nth(2).getByRole("cell").nth(1)).toHaveText("0");
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, `software-live-${LOOKS[index]?.name}`);
+  }
+  expect(rereads.flat(), "the progress came by push").toEqual([]);
+  for (const page of pages) await page.context().close();
+});
+
 for (const look of LOOKS) {
   test(`software screens ${look.name}`, async ({ page, context, baseURL }) => {
     test.setTimeout(90_000);
@@ -118,9 +228,11 @@ for (const look of LOOKS) {
       ["/software", "list"],
       ["/software/new", "new"],
       [`/software/${ruleId}`, "rule"],
+      [`/software/${liveRuleId}`, "rollout"],
     ] as const) {
       await page.goto(path);
       if (name !== "new") await expect(page.getByTestId("software-status").first()).toBeVisible();
+      if (name === "rollout") await expect(page.getByTestId("rollout-progress")).toBeVisible();
       if (name === "rule") {
         await page.getByTestId("rollout-dry-run").click();
         await expect(page.getByText(/RUT9_R_00\.07\.08$/).first()).toBeVisible();

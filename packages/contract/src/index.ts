@@ -28,6 +28,7 @@ export * from "./routes";
 export * from "./schedules";
 export * from "./session";
 export * from "./settings";
+export * from "./software-live";
 export * from "./status";
 export * from "./users";
 export * from "./validators";

@@ -16,6 +16,7 @@ export const SOCKET_MESSAGE_TYPES = [
   "session",
   "events",
   "commands",
+  "software",
 ] as const;
 export type SocketMessageType = (typeof SOCKET_MESSAGE_TYPES)[number];
 
@@ -39,6 +40,15 @@ export const ServerSocketMessageSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("commands"),
     content: z.object({ commands: z.array(z.unknown()), executions: z.array(z.unknown()) }),
+  }),
+  /** Software rules and rollouts changed (SoftwareSocketContent): root's list, rule page and rollout card update live. */
+  z.object({
+    type: z.literal("software"),
+    content: z.object({
+      rules: z.array(z.unknown()),
+      deleted: z.array(z.string()),
+      rollouts: z.array(z.unknown()),
+    }),
   }),
 ]);
 export type ServerSocketMessage = z.infer<typeof ServerSocketMessageSchema>;

@@ -3,6 +3,7 @@ import type { AppContext } from "../../platform/context";
 import { FILE_BLOB_DELETE_JOB } from "../files/files-queue";
 import { firmwareRepo } from "./firmware.repo";
 import { fetchFirmwareIntoStorage } from "./firmware-fetch";
+import { publishRuleById } from "./software-live";
 
 /** Fetches a rule's file into storage (one job per fetch generation). */
 export const FIRMWARE_FETCH_JOB = "firmware.fetch";
@@ -41,6 +42,7 @@ export function registerFirmwareJobs(ctx: AppContext): void {
             error: null,
             updateTime: ctx.now(),
           });
+          await publishRuleById(ctx, rule.id);
         },
       );
       await ctx.jobs.transaction(async (trx) => {
@@ -68,6 +70,8 @@ export function registerFirmwareJobs(ctx: AppContext): void {
         if (stale && stale !== (isCurrent ? key : null))
           await ctx.jobs.enqueue(trx, { kind: FILE_BLOB_DELETE_JOB, payload: { key: stale } });
       });
+      // Ready or an error status, after the commit (a fetch overtaken by a newer one pushes the rule as it is).
+      await publishRuleById(ctx, rule.id);
     },
   });
 }

@@ -10,9 +10,11 @@ import { FILE_BLOB_DELETE_JOB } from "../files/files-queue";
 import { FIRMWARE_FETCH_JOB, type FirmwareFetchPayload } from "./firmware.jobs";
 import { toSoftwareRule } from "./firmware.mapper";
 import { firmwareRepo } from "./firmware.repo";
+import { publishRule, publishRuleDeleted } from "./software-live";
 
 // Software (firmware) rules, root's (spec sections 2, 3, 7). Every change that needs the file
-// fetched starts a new fetch generation and enqueues its job in the same transaction (ADR 007).
+// fetched starts a new fetch generation and enqueues its job in the same transaction (ADR 007);
+// root's screens hear of each change after its commit (software-live.ts).
 
 function notFound(): AppError {
   return new AppError("RULE_NOT_FOUND", "No such software rule");
@@ -62,7 +64,7 @@ export async function createSoftwareRule(
     });
     await enqueueFetch(ctx, trx, id, 1);
   });
-  return getSoftwareRule(ctx, id);
+  return publishRule(ctx, await getSoftwareRule(ctx, id));
 }
 
 /**
@@ -83,7 +85,7 @@ export async function saveSoftwareRule(
     await repo.updateRuleAcrossDomains(id, { ...input, updateTime: ctx.now(), newFetch: isNewFetch });
     if (isNewFetch) await enqueueFetch(ctx, trx, id, row.fetch_generation + 1);
   });
-  return getSoftwareRule(ctx, id);
+  return publishRule(ctx, await getSoftwareRule(ctx, id));
 }
 
 /** POST /api/software/{id}/sync: fetch the rule's URL again. */
@@ -102,6 +104,7 @@ export async function deleteSoftwareRule(ctx: AppContext, id: string): Promise<v
     if (row.file_key)
       await ctx.jobs.enqueue(trx, { kind: FILE_BLOB_DELETE_JOB, payload: { key: row.file_key } });
   });
+  await publishRuleDeleted(ctx, id);
 }
 
 /** The rule's fetched file for download; FILE_NOT_FOUND before one was fetched whole. */

@@ -17,6 +17,7 @@ import { firmwareRepo } from "./firmware.repo";
 import { rolloutRepo } from "./rollout.repo";
 import { dryRunRollout } from "./rollout.service";
 import { heldOf, topUpStage } from "./rollout-send";
+import { advanceAndPublish, publishRollout } from "./software-live";
 
 // The rollout driver (ADR 021): a started rollout and the `rollout.advance` job that moves it.
 
@@ -95,7 +96,7 @@ export async function startRollout(
     ]);
     await queueAdvance(ctx, trx, row, 0);
   });
-  return getRollout(ctx, id);
+  return publishRollout(ctx, await getRollout(ctx, id));
 }
 
 /** GET progress: counts per stage and the failures with their reasons. */
@@ -185,7 +186,7 @@ export async function controlRollout(
     });
     await queueAdvance(ctx, trx, rollout, 0);
   });
-  return getRollout(ctx, id);
+  return publishRollout(ctx, await getRollout(ctx, id));
 }
 
 /**
@@ -277,7 +278,14 @@ export async function advanceRollout(ctx: AppContext, rolloutId: string, tick: n
 export function registerRolloutJobs(ctx: AppContext): void {
   ctx.jobs.register<{ rolloutId: string; tick: number }>(ROLLOUT_ADVANCE_JOB, {
     maxAttempts: 10,
-    handle: async ({ payload }) => advanceRollout(ctx, payload.rolloutId, payload.tick),
+    // Its progress goes to root's screens after the commit when the advance changed it.
+    handle: async ({ payload, attempt }) =>
+      advanceAndPublish(
+        ctx,
+        { rolloutId: payload.rolloutId, attempt },
+        (id) => getRollout(ctx, id),
+        () => advanceRollout(ctx, payload.rolloutId, payload.tick),
+      ),
   });
   // The superusers' in-app notification of a pause (the rollout is theirs); once per pause.
   ctx.jobs.subscribe<{ rolloutId: string; stage: number; reason: string }>(ROLLOUT_PAUSED_EVENT, "news", {

@@ -1,10 +1,12 @@
 import {
   can,
   type ErrorCode,
+  type PermissionAction,
   type ServerSocketMessage,
   ServerSocketMessageSchema,
   SOCKET_CLOSE,
   SocketHelloSchema,
+  type SocketMessageType,
 } from "@cellfleet/contract";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { RawData, WebSocket } from "ws";
@@ -62,9 +64,15 @@ export function domainMessageText(message: unknown): string | null {
   return text;
 }
 
-function isNotificationsMessage(message: unknown): boolean {
-  return (message as { type?: unknown }).type === "notifications";
-}
+/**
+ * Messages only those whose role has the action in the permission table receive, whatever topic
+ * brings them: in-app notifications need the notification plugin (spec section 6), software rules
+ * and rollouts are root's screens.
+ */
+const MESSAGE_PERMISSIONS: Readonly<Partial<Record<SocketMessageType, PermissionAction>>> = {
+  notifications: "notifications.view",
+  software: "software.view",
+};
 
 function isSessionEnded(message: unknown): message is Extract<ServerSocketMessage, { type: "session" }> {
   const parsed = ServerSocketMessageSchema.safeParse(message);
@@ -94,7 +102,7 @@ function serveConnection(socket: WebSocket, options: RealtimeOptions, log: Fasti
   const subscribeDomainIfAllowed = (current: SessionContext) => {
     // While the factory password is unchanged the user may see nothing of the domain (spec section 2).
     if (unsubscribeDomain || current.user.factory_password) return;
-    // Superusers belong to no domain; their topic carries only their own notifications.
+    // Superusers belong to no domain; their topic carries their notifications and the software screens' news.
     const topic = current.domainId === null ? SUPERUSERS_TOPIC : domainTopic(current.domainId);
     unsubscribeDomain = bus.subscribe(topic, (message) => {
       const text = domainMessageText(message);
@@ -102,9 +110,9 @@ function serveConnection(socket: WebSocket, options: RealtimeOptions, log: Fasti
         log.warn({ topic }, "dropped a malformed realtime message");
         return;
       }
-      // In-app notifications reach only people with the notification plugin (spec section 6).
-      if (isNotificationsMessage(message) && !(session && can(subjectOf(session), "notifications.view")))
-        return;
+      // A valid message (domainMessageText parsed it), so its type is one of the contract's.
+      const action = MESSAGE_PERMISSIONS[(message as ServerSocketMessage).type];
+      if (action && !(session && can(subjectOf(session), action))) return;
       sendText(text);
     });
   };

@@ -137,6 +137,24 @@ describe("RealtimeClient", () => {
     expect(reconnected).toEqual([2]);
   });
 
+  it("is live from ready until a drop, again after the reconnect's ready, and not after stop", () => {
+    const { client, sockets } = setup();
+    const changes: boolean[] = [];
+    client.onLiveChange(() => changes.push(client.isLive));
+    client.start("tok");
+    sockets[0].open();
+    expect(client.isLive).toBe(false);
+    sockets[0].receive({ type: "ready", domain_id: null });
+    expect(client.isLive).toBe(true);
+    sockets[0].drop(1006);
+    expect(client.isLive).toBe(false);
+    vi.advanceTimersByTime(1000);
+    sockets[1].open();
+    sockets[1].receive({ type: "ready", domain_id: null });
+    client.stop();
+    expect(changes).toEqual([true, false, true, false]);
+  });
+
   it("spreads the backoff between half and all of each step (jitter)", () => {
     const { client, sockets } = setup({ random: () => 0 });
     client.start("tok");

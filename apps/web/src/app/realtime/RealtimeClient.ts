@@ -65,6 +65,9 @@ export class RealtimeClient {
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private readyTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly handlers = new Map<string, Set<RealtimeHandler>>();
+  /** A socket said `ready` and has not gone since: pushes arrive. */
+  private live = false;
+  private readonly liveListeners = new Set<() => void>();
 
   constructor(private readonly deps: RealtimeDeps) {}
 
@@ -81,6 +84,7 @@ export class RealtimeClient {
     this.token = null;
     this.attempt = 0;
     this.hasBeenReady = false;
+    this.setLive(false);
     this.clearTimers();
     const socket = this.socket;
     this.socket = null;
@@ -100,6 +104,23 @@ export class RealtimeClient {
 
   get isActive(): boolean {
     return this.token !== null;
+  }
+
+  /** Whether pushes arrive now: false before the first `ready` and while reconnecting (screens poll then). */
+  get isLive(): boolean {
+    return this.live;
+  }
+
+  /** Calls `listener` when `isLive` changes; returns the unsubscribe function. */
+  onLiveChange(listener: () => void): () => void {
+    this.liveListeners.add(listener);
+    return () => this.liveListeners.delete(listener);
+  }
+
+  private setLive(on: boolean): void {
+    if (this.live === on) return;
+    this.live = on;
+    for (const listener of [...this.liveListeners]) listener();
   }
 
   private clearTimers(): void {
@@ -138,6 +159,7 @@ export class RealtimeClient {
       if (this.readyTimer) clearTimeout(this.readyTimer);
       this.readyTimer = null;
       this.deps.setLoading(false);
+      this.setLive(true);
       if (this.hasBeenReady) this.deps.onReconnected?.();
       this.hasBeenReady = true;
     }
@@ -170,6 +192,7 @@ export class RealtimeClient {
   private retry(socket: SocketLike, afterError: boolean): void {
     if (socket !== this.socket || !this.token) return;
     this.socket = null;
+    this.setLive(false);
     this.clearTimers();
     discard(socket);
     if (afterError) this.deps.setLoading(true);

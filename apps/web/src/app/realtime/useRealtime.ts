@@ -1,5 +1,5 @@
 import type { SocketMessageType } from "@cellfleet/contract";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import type { RealtimeHandler } from "./RealtimeClient";
 import { realtime } from "./realtime";
 
@@ -8,4 +8,12 @@ export function useRealtime(type: SocketMessageType | (string & {}), handler: Re
   const latest = useRef(handler);
   latest.current = handler;
   useEffect(() => realtime.subscribe(type, (message) => latest.current(message)), [type]);
+}
+
+const subscribeLive = (listener: () => void) => realtime.onLiveChange(listener);
+const readLive = () => realtime.isLive;
+
+/** Whether socket pushes arrive now; a screen that keeps itself live by them polls only while this is false. */
+export function useRealtimeLive(): boolean {
+  return useSyncExternalStore(subscribeLive, readLive, () => false);
 }

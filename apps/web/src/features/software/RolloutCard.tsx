@@ -22,12 +22,13 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { apiErrorText } from "../../app/api/handleTransportError";
 import { apiRequest } from "../../app/api/http";
+import { useRealtimeLive } from "../../app/realtime/useRealtime";
 import { softwareKeys } from "./keys";
 import { RolloutOptionsFields } from "./RolloutOptionsFields";
 import { RolloutWindowFields, windowOf } from "./RolloutWindowFields";
 
-/** While a rollout runs its progress is read again this often. */
-const RUNNING_POLL_MS = 2000;
+/** While a rollout runs and the socket is down its progress is read again this often (pushes keep it live). */
+const FALLBACK_POLL_MS = 10_000;
 const COLUMNS = ["waiting", "sent", "succeeded", "failed", "skipped"] as const;
 const HOLDS = ["window", "cellEdge", "backupSim", "roaming"] as const;
 type Action = "pause" | "resume" | "cancel" | "retry";
@@ -149,6 +150,7 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
   const maintenance = windowOf(windowStart, windowEnd);
   const isWindowValid = maintenance !== "partial" && maintenance !== "empty";
   const key = [...softwareKeys.rule(rule._id), "rollout"];
+  const isLive = useRealtimeLive();
   const latest = useQuery({
     queryKey: key,
     queryFn: ({ signal }) =>
@@ -157,7 +159,8 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
         schema: LatestRolloutSchema,
         signal,
       }),
-    refetchInterval: (query) => (query.state.data?.rollout?.status === "running" ? RUNNING_POLL_MS : false),
+    refetchInterval: (query) =>
+      !isLive && query.state.data?.rollout?.status === "running" ? FALLBACK_POLL_MS : false,
   });
   const settled = () => queryClient.invalidateQueries({ queryKey: key });
   const start = useMutation({

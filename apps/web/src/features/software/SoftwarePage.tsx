@@ -6,11 +6,13 @@ import { useQuery } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate } from "react-router";
+import { useRealtimeLive } from "../../app/realtime/useRealtime";
 import { useListState } from "../../components/list-card";
 import { PageTitle } from "../../components/PageTitle";
 import { AccountingList, type ListColumn } from "../accounting/shared/AccountingList";
 import { formatDateTime } from "../accounting/shared/formatDate";
 import { SoftwareStatusChip, softwareStatusText } from "./SoftwareStatusChip";
+import { useLiveSoftware } from "./software.live";
 import { downloadSoftwareFile, softwareListQueryOptions } from "./software.queries";
 
 /** /software (root): the software rules; the search covers name, url, series, sync time, status and models. */
@@ -29,7 +31,9 @@ export function SoftwarePage() {
       ),
     [search, t],
   );
-  const query = useQuery({ ...softwareListQueryOptions(), select });
+  // Fetch statuses change live from the socket; a slow poll only while it is down.
+  useLiveSoftware();
+  const query = useQuery({ ...softwareListQueryOptions(useRealtimeLive()), select });
 
   const columns: ListColumn<SoftwareRule>[] = [
     {

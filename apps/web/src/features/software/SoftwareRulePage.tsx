@@ -10,6 +10,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
+import { useRealtimeLive } from "../../app/realtime/useRealtime";
 import { DeleteButton } from "../../components/DeleteButton/DeleteButton";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
@@ -19,6 +20,7 @@ import { RolloutCard } from "./RolloutCard";
 import { RolloutDryRunCard } from "./RolloutDryRunCard";
 import { SoftwareRuleForm } from "./SoftwareRuleForm";
 import { SoftwareStatusChip } from "./SoftwareStatusChip";
+import { useLiveSoftware } from "./software.live";
 import {
   downloadSoftwareFile,
   softwareRuleQueryOptions,
@@ -95,7 +97,9 @@ function FetchCard({ rule }: { rule: SoftwareRule }) {
 /** /software/{software_id}: the rule's fields, what the server fetched, sync and delete. */
 export function SoftwareRulePage() {
   const { software_id: id = "" } = useParams();
-  const query = useQuery(softwareRuleQueryOptions(id));
+  // The fetch status and the rollout card's progress change live from the socket.
+  useLiveSoftware();
+  const query = useQuery(softwareRuleQueryOptions(id, useRealtimeLive()));
   return (
     <QueryState query={query}>
       {(rule) => (

@@ -3,4 +3,6 @@ export const softwareKeys = {
   all: ["software"] as const,
   list: () => [...softwareKeys.all, "list"] as const,
   rule: (id: string) => [...softwareKeys.all, "rule", id] as const,
+  /** The rule's newest rollout ({ rollout: … | null }). */
+  rollout: (ruleId: string) => [...softwareKeys.rule(ruleId), "rollout"] as const,
 };

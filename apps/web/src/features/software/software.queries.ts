@@ -9,8 +9,11 @@ import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query
 import { apiDownload, apiRequest } from "../../app/api/http";
 import { softwareKeys } from "./keys";
 
-/** While a fetch is under way (Pending, Accepted) the server is asked again this often. */
-const FETCHING_POLL_MS = 2000;
+/**
+ * While a fetch is under way (Pending, Accepted) and the socket is down, the server is asked again
+ * this often; while the socket is up its `software` pushes keep the rules live (software.live.ts).
+ */
+export const SOFTWARE_FALLBACK_POLL_MS = 10_000;
 
 /** Whether the server is still fetching the rule's file. */
 export function isFetching(rule: Pick<SoftwareRule, "status">): boolean {
@@ -28,19 +31,22 @@ export function getSoftwareRule(vars: { id: string }, signal?: AbortSignal): Pro
   return apiRequest(rulePath(vars.id), { body: {}, schema: SoftwareRuleSchema, signal });
 }
 
-export function softwareListQueryOptions() {
+/** The rules; `isLive`: the socket is up (useRealtimeLive), so pushes replace the poll. */
+export function softwareListQueryOptions(isLive: boolean) {
   return queryOptions({
     queryKey: softwareKeys.list(),
     queryFn: ({ signal }) => getSoftwareRules(signal),
-    refetchInterval: (query) => (query.state.data?.some(isFetching) ? FETCHING_POLL_MS : false),
+    refetchInterval: (query) =>
+      !isLive && query.state.data?.some(isFetching) ? SOFTWARE_FALLBACK_POLL_MS : false,
   });
 }
 
-export function softwareRuleQueryOptions(id: string) {
+export function softwareRuleQueryOptions(id: string, isLive: boolean) {
   return queryOptions({
     queryKey: softwareKeys.rule(id),
     queryFn: ({ signal }) => getSoftwareRule({ id }, signal),
-    refetchInterval: (query) => (query.state.data && isFetching(query.state.data) ? FETCHING_POLL_MS : false),
+    refetchInterval: (query) =>
+      !isLive && query.state.data && isFetching(query.state.data) ? SOFTWARE_FALLBACK_POLL_MS : false,
   });
 }
 
