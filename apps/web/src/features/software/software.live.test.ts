@@ -32,6 +32,7 @@ function rollout(id: string, status: RolloutProgress["status"], created: string,
     options: {} as RolloutProgress["options"],
     stages: [{ waiting: 0, sent: 1, succeeded: 0, failed: 0, skipped: 0 }],
     failures: [],
+    held: { window: 0, cellEdge: 0, backupSim: 0, roaming: 0 },
     create_time: created,
     update_time: updated,
   } as RolloutProgress;
