@@ -21,7 +21,7 @@ function readStored(): SessionUser | null {
       typeof data.token === "string" &&
       typeof data._id === "string" &&
       typeof data.username === "string" &&
-      typeof data.role === "string" &&
+      typeof data.role === "number" &&
       Array.isArray(data.plugins);
     return isShaped ? (data as SessionUser) : null;
   } catch {
