@@ -14,6 +14,13 @@ describe("route bundle budgets", () => {
     expect(over).toEqual([]);
   });
 
+  it("starts /login and the dashboard without zod: answers are checked by the server (ADR 026)", () => {
+    const withZod = weights
+      .filter((row) => row.route !== "/device/{id}" && row.hasZod)
+      .map((row) => row.route);
+    expect(withZod).toEqual([]);
+  });
+
   it("loads less on /login than on the dashboard (pages are split by route)", () => {
     const login = weights.find((row) => row.route === "/login");
     const dashboard = weights.find((row) => row.route === "/dashboard");

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { PAGE_SIZE_OPTIONS } from "./constants";
 import { DeviceFileTypeSchema } from "./files";
+import { DEVICE_SORT_FIELDS, DEVICE_STATUSES, SIGNAL_QUALITIES } from "./lists";
 import { COLLECT_TYPES } from "./protocol/topics";
-import { DEVICE_STATUSES, DeviceStatusSchema, SIGNAL_QUALITIES } from "./status";
+import { DeviceStatusSchema } from "./statusSchemas";
 import { TEXT_MAX_LENGTH } from "./validators/text";
 import { DeviceIdentSchema, DeviceKeySchema, SearchSchema, TagSchema } from "./validators/textSchemas";
 
@@ -140,20 +141,6 @@ export const DeleteDeviceResultSchema = z.object({ _id: z.string() });
 
 // --- The list ---
 
-/** Fields the device list sorts by; `time` is the last contact (never-reported devices last). */
-export const DEVICE_SORT_FIELDS = [
-  "ident",
-  "description",
-  "model",
-  "firmware",
-  "time",
-  "events",
-  "signal",
-  "create_time",
-] as const;
-/** A sort field of the device list. */
-export type DeviceSortField = (typeof DEVICE_SORT_FIELDS)[number];
-
 const stringFilter = z.array(z.string().max(TEXT_MAX_LENGTH)).max(100).optional();
 
 /**
@@ -251,6 +238,8 @@ export const DeviceListLineSchema = z.union([
   DeviceFacetsLineSchema,
   z.object({ code: z.string(), message: z.string() }),
 ]);
+/** One line of POST /api/devices/. */
+export type DeviceListLine = z.infer<typeof DeviceListLineSchema>;
 
 /** POST /api/tags/ → `{ tag: frequency }` for the caller's domain, most frequent first. */
 export const TagFrequencySchema = z.record(z.string(), z.number().int());

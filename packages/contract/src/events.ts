@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EVENTS_PAGE_SIZE } from "./constants";
-import { EVENT_LEVELS } from "./protocol/messages";
+import { EVENT_LEVELS } from "./lists";
 
 // Events as the HTTP API and the realtime socket send them (spec sections 3 and 7).
 

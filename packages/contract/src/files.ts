@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { UPLOAD_MAX_BYTES } from "./constants";
+import { DEVICE_FILE_TYPES, type DeviceFileType } from "./lists";
 import { fileKindFor, validateUpload } from "./validators/files";
 import type { ValidationResult } from "./validators/keys";
 
@@ -10,11 +11,6 @@ import type { ValidationResult } from "./validators/keys";
 export const COMMON_FILE_TYPES = ["file", "package", "firmware", "bin"] as const;
 /** A common file's type. */
 export type CommonFileType = (typeof COMMON_FILE_TYPES)[number];
-
-/** File types routers upload: backups, journals and a command's report files. */
-export const DEVICE_FILE_TYPES = ["backup", "journal", "report"] as const;
-/** A device file's type. */
-export type DeviceFileType = (typeof DEVICE_FILE_TYPES)[number];
 
 /** Every file type. */
 export const FILE_TYPES = [...COMMON_FILE_TYPES, ...DEVICE_FILE_TYPES] as const;

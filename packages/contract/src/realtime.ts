@@ -52,6 +52,3 @@ export const ServerSocketMessageSchema = z.discriminatedUnion("type", [
   }),
 ]);
 export type ServerSocketMessage = z.infer<typeof ServerSocketMessageSchema>;
-
-/** Close codes the server uses on /api/ws/. */
-export const SOCKET_CLOSE = { sessionEnded: 4001, tokenRejected: 4002, helloTimeout: 4003 } as const;

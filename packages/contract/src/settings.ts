@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { EVENT_KINDS } from "./protocol/messages";
 import { TimeZoneSchema } from "./schedules";
-import { DEFAULT_STATUS_THRESHOLDS, StatusThresholdSchema, THRESHOLD_STATUSES } from "./status";
+import { DEFAULT_STATUS_THRESHOLDS, THRESHOLD_STATUSES } from "./status";
+import { StatusThresholdSchema } from "./statusSchemas";
 import { CopiesSchema, StatusMinutesSchema, validateStatusThresholds } from "./validators/numbers";
 
 /**

@@ -1,16 +1,9 @@
-import { z } from "zod";
 import { signalQualityOf } from "./insight/signal";
+import type { SignalQuality } from "./lists";
 
 // The label tables of spec section 4. Each function answers a stable label key; the web translates it.
 
 // --- Device status ---
-
-/** Device statuses in display order (spec section 4). */
-export const DEVICE_STATUSES = ["critical", "warning", "pending", "online"] as const;
-/** A device's status. */
-export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
-/** Zod schema of a device status. */
-export const DeviceStatusSchema = z.enum(DEVICE_STATUSES);
 
 /**
  * Statuses that carry a minutes threshold in the domain settings, in order of checking: online, then
@@ -23,11 +16,6 @@ export interface StatusThreshold {
   name: (typeof THRESHOLD_STATUSES)[number];
   minutes: number;
 }
-/** Zod schema of a configured status (the range of its minutes is checked by `validateStatusMinutes`). */
-export const StatusThresholdSchema = z.object({
-  name: z.enum(THRESHOLD_STATUSES),
-  minutes: z.number().int(),
-});
 
 /**
  * Thresholds a new domain starts with; our choice: online up to 15 minutes, warning up to 60, and
@@ -82,8 +70,6 @@ export const ACTION_STATUSES = [
 ] as const;
 /** An action's status. */
 export type ActionStatus = (typeof ACTION_STATUSES)[number];
-/** Zod schema of an action status. */
-export const ActionStatusSchema = z.enum(ACTION_STATUSES);
 /** Label keys of action statuses. */
 export type ActionStatusLabelKey =
   | "unapproved"
@@ -120,8 +106,6 @@ export const ACTION_RESULTS = [
 ] as const;
 /** An action or report result. */
 export type ActionResult = (typeof ACTION_RESULTS)[number];
-/** Zod schema of an action or report result. */
-export const ActionResultSchema = z.enum(ACTION_RESULTS);
 /** Label keys of action and report results. */
 export type ActionResultLabelKey =
   | "notSent"
@@ -250,11 +234,6 @@ export function serviceStateLabelKey(isRunning: boolean): "running" | "stop" {
 export function linkStateLabelKey(isUp: boolean): "up" | "down" {
   return isUp ? "up" : "down";
 }
-
-/** Signal quality labels (spec section 4), worst first, plus "unknown". */
-export const SIGNAL_QUALITIES = ["cellEdge", "midCell", "normal", "excellent", "unknown"] as const;
-/** A signal quality label. */
-export type SignalQuality = (typeof SIGNAL_QUALITIES)[number];
 
 /**
  * Signal quality from a modem's CSQ (0..31, 99 = not known). Our thresholds, after the usual

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { COMMAND_TYPES, type CommandType } from "../protocol/messages";
-import { ActionResultSchema, ActionStatusSchema } from "../status";
+import { COMMAND_TYPES, type CommandType } from "../lists";
+import { ActionResultSchema, ActionStatusSchema } from "../statusSchemas";
 import { EXECUTION_STATUSES } from "./machine";
 
 // Commands (actions) as the HTTP API and the realtime socket send them (spec sections 3 and 7).

@@ -3,9 +3,6 @@ import { z } from "zod";
 // Saved scripts (shell) and settings templates (configuration with variables), versioned (spec
 // sections 2 and 3; issue 13). A command that uses one records the version it used.
 
-/** The command type a settings template is sent under (it travels to the router as shell). */
-export const SETTINGS_COMMAND_TYPE = "settings";
-
 /** Variables the router itself supplies; a template, a tag or a device value never overwrites them. */
 export const SYSTEM_VARIABLES = ["ident", "model", "serial", "firmware", "description"] as const;
 export type SystemVariable = (typeof SYSTEM_VARIABLES)[number];

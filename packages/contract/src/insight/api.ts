@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SIGNAL_QUALITIES } from "../status";
+import { SIGNAL_QUALITIES } from "../lists";
 import { MODEM_CHANGE_FIELDS } from "./changes";
 import { HISTORY_RANGES, SIGNAL_METRICS } from "./signal";
 import { TIMELINE_STATES } from "./timeline";
@@ -212,6 +212,7 @@ export type SignalDecline = z.infer<typeof SignalDeclineSchema>;
 
 /** Answer of POST /api/dashboard/signal: at most {@link SIGNAL_DECLINES_LIMIT}, the largest drop first. */
 export const SignalDeclinesSchema = z.object({ devices: z.array(SignalDeclineSchema) });
+export type SignalDeclines = z.infer<typeof SignalDeclinesSchema>;
 
 /** How many routers the dashboard lists; a drop smaller than {@link SIGNAL_DECLINE_MIN_DB} is not listed. */
 export const SIGNAL_DECLINES_LIMIT = 10;

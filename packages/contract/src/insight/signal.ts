@@ -1,4 +1,4 @@
-import type { SignalQuality } from "../status";
+import type { SignalQuality } from "../lists";
 
 // Signal history (issue 18): the radio metrics charted per modem, the quality bands of spec section 4
 // for each of them, and how a time range is cut into buckets before the browser draws it.

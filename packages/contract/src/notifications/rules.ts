@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EVENT_LEVELS } from "../protocol/messages";
+import { EVENT_LEVELS } from "../lists";
 import { RequiredTextSchema, TagSchema } from "../validators/textSchemas";
 import { checkRuleMonitor, MONITORS, MonitorNameSchema, RuleMonitorSchema } from "./monitors";
 import { TRANSPORT_TYPES } from "./transports";

@@ -1,24 +1,10 @@
 import { z } from "zod";
+import { COMMAND_TYPES, type CommandType, EVENT_LEVELS } from "../lists";
 import { byteCount, envelopeShape, MAX_DEVICE_TIME_MS, percent, reportText, seconds } from "./fields";
 import { COMMAND_ID_PATTERN } from "./topics";
 
 /** Largest payload of any protocol message, in bytes; larger ones are refused unread. */
 export const MAX_PAYLOAD_BYTES = 256 * 1024;
-
-/** Command types of spec section 3, as they travel to a device. */
-export const COMMAND_TYPES = [
-  "shell",
-  "reboot",
-  "factory_reset",
-  "download",
-  "pkg_install",
-  "fw_update",
-  "journal",
-  "backup",
-  "restore",
-] as const;
-/** One of {@link COMMAND_TYPES}. */
-export type CommandType = (typeof COMMAND_TYPES)[number];
 
 /** `hello`: who the device is; published after every connect, before anything else. */
 export const HelloMessageSchema = z.object({
@@ -74,11 +60,6 @@ export const DEVICE_EVENT_KINDS = [
 ] as const satisfies readonly EventKind[];
 /** One of {@link DEVICE_EVENT_KINDS}. */
 export type DeviceEventKind = (typeof DEVICE_EVENT_KINDS)[number];
-
-/** Event levels; the console shows `alert` as info (spec section 3). */
-export const EVENT_LEVELS = ["info", "warning", "error", "alert"] as const;
-/** One of {@link EVENT_LEVELS}. */
-export type EventLevel = (typeof EVENT_LEVELS)[number];
 
 /** Most keys of an event's `details` or a command's `args`. */
 export const MAX_OBJECT_KEYS = 32;

@@ -2,6 +2,7 @@ import {
   computeDeviceStatus,
   DEFAULT_DOMAIN_SETTINGS,
   type Device,
+  DeviceListLineSchema,
   type DeviceListRequest,
 } from "@cellfleet/contract";
 import { afterAll, beforeAll } from "vitest";
@@ -136,7 +137,12 @@ export function useSeededDeviceList(): SeededDeviceList {
     const lines = response.body
       .split("\n")
       .filter((line) => line.length > 0)
-      .map((line) => JSON.parse(line));
+      .map((line) => {
+        const data = JSON.parse(line);
+        // Every line as the contract says: the web takes them unchecked (ADR 026).
+        if (response.statusCode === 200) DeviceListLineSchema.parse(data);
+        return data;
+      });
     return {
       response,
       lines,

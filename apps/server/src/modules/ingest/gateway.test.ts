@@ -1,4 +1,11 @@
-import { collectTopic, commandTopic, eventTopic, helloTopic } from "@cellfleet/contract";
+import {
+  collectTopic,
+  commandTopic,
+  DevicesSocketMessageSchema,
+  EventSchema,
+  eventTopic,
+  helloTopic,
+} from "@cellfleet/contract";
 import type { MqttClient } from "mqtt";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { domainTopic } from "../../platform/bus/bus";
@@ -259,6 +266,14 @@ describe("ingest through the embedded broker", () => {
         content: Array<Record<string, unknown>>;
       };
       expect(collects.content[0]).toMatchObject({ device_id: mine.id, type: "modems" });
+      // The dashboard takes these as the contract says, unchecked (ADR 026): the devices and the
+      // events the socket carries are the contract's.
+      expect(() => DevicesSocketMessageSchema.parse(devices)).not.toThrow();
+      const alerts = seen.mine.find((m) => (m as { type: string }).type === "alerts") as {
+        content: unknown[];
+      };
+      expect(alerts.content.length).toBeGreaterThan(0);
+      for (const event of alerts.content) expect(() => EventSchema.parse(event)).not.toThrow();
       expect(seen.other).toHaveLength(0);
     } finally {
       offMine();

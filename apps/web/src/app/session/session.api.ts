@@ -1,17 +1,12 @@
 import type { LoginRequest, SessionUser } from "@cellfleet/contract";
 import { apiRequest } from "../api/http";
 import { endSession } from "./endSession";
-import { loadSessionUserSchema } from "./sessionSchema";
 import { sessionStore } from "./sessionStore";
 
 /** POST /api/login/: signs in and stores the user; a failed login removes any stored token. */
 export async function signIn(credentials: LoginRequest): Promise<SessionUser> {
   try {
-    const user = await apiRequest("/api/login/", {
-      body: credentials,
-      schema: loadSessionUserSchema,
-      quiet: true,
-    });
+    const user = await apiRequest<SessionUser>("/api/login/", { body: credentials, quiet: true });
     sessionStore.set(user);
     return user;
   } catch (error) {
@@ -24,7 +19,7 @@ export async function signIn(credentials: LoginRequest): Promise<SessionUser> {
 export async function refreshSession(signal?: AbortSignal): Promise<SessionUser | null> {
   const token = sessionStore.token();
   if (!token) return null;
-  const user = await apiRequest("/api/accounting/self", { body: {}, schema: loadSessionUserSchema, signal });
+  const user = await apiRequest<SessionUser>("/api/accounting/self", { body: {}, signal });
   // The token this tab holds stays the token it uses, whatever the answer carries.
   if (sessionStore.token() !== token) return sessionStore.get();
   const next = { ...user, token };

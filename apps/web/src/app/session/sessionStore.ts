@@ -1,5 +1,4 @@
 import type { SessionUser } from "@cellfleet/contract";
-import { loadSessionUserSchema } from "./sessionSchema";
 
 /** Where the signed-in user lives between visits (spec section 4: login stores the user). */
 export const SESSION_STORAGE_KEY = "cellfleet.session";
@@ -7,31 +6,27 @@ export const SESSION_STORAGE_KEY = "cellfleet.session";
 type Listener = () => void;
 
 /**
- * The stored user at once, checked only for its token; the full check against the contract's schema
- * follows when zod has loaded (kept out of the start-up bundle, ADR 018) and forgets a stored user
- * that does not match. A stored token is re-read from the server on start anyway (App).
+ * The stored user, if it has the fields the shell reads before the server answers: App re-reads the
+ * user from the server on every start and stores that answer in its place, so a user stored by an
+ * older release is replaced, not trusted (ADR 026: the browser takes the server's answers as the
+ * contract's types).
  */
 function readStored(): SessionUser | null {
   try {
     const raw = globalThis.localStorage?.getItem(SESSION_STORAGE_KEY);
     if (!raw) return null;
-    const data: unknown = JSON.parse(raw);
+    const data = JSON.parse(raw) as Partial<Record<keyof SessionUser, unknown>> | null;
     if (typeof data !== "object" || data === null) return null;
-    if (typeof (data as { token?: unknown }).token !== "string") return null;
-    const stored = data as SessionUser;
-    void checkStored(stored);
-    return stored;
+    const isShaped =
+      typeof data.token === "string" &&
+      typeof data._id === "string" &&
+      typeof data.username === "string" &&
+      typeof data.role === "number" &&
+      Array.isArray(data.plugins);
+    return isShaped ? (data as SessionUser) : null;
   } catch {
     return null;
   }
-}
-
-async function checkStored(stored: SessionUser): Promise<void> {
-  const schema = await loadSessionUserSchema().catch(() => null);
-  if (!schema || current !== stored) return;
-  const parsed = schema.safeParse(stored);
-  if (parsed.success) current = parsed.data;
-  else sessionStore.clear();
 }
 
 let current: SessionUser | null = readStored();

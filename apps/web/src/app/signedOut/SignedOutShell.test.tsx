@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { currentLocale, setLocale } from "../i18n";
 import { clearInfoMessages, pushInfoMessage } from "../messages/messageStore";
 import { sessionStore } from "../session/sessionStore";
@@ -45,6 +45,35 @@ describe("SignedOutShell", () => {
     fireEvent.keyDown(screen.getByRole("menu"), { key: "Escape" });
     expect(screen.queryByRole("menu")).toBeNull();
     expect(document.activeElement).toBe(button);
+  });
+
+  it("on a phone, keeps focus in the open menu drawer and gives it back to the menu button on Escape", () => {
+    const narrow = vi.spyOn(window, "matchMedia").mockImplementation(
+      (query) =>
+        ({
+          matches: false,
+          media: query,
+          addEventListener: () => undefined,
+          removeEventListener: () => undefined,
+        }) as unknown as MediaQueryList,
+    );
+    try {
+      renderShell();
+      const button = screen.getByRole("button", { name: /open menu/i });
+      button.focus();
+      fireEvent.click(button);
+      const drawer = screen.getByRole("dialog");
+      expect(document.activeElement).toBe(drawer);
+      fireEvent.keyDown(document.activeElement ?? document.body, { key: "Tab" });
+      expect(document.activeElement).toBe(drawer);
+      fireEvent.keyDown(document.activeElement ?? document.body, { key: "Tab", shiftKey: true });
+      expect(document.activeElement).toBe(drawer);
+      fireEvent.keyDown(window, { key: "Escape" });
+      expect(drawer.closest(".so-modal")?.hasAttribute("hidden")).toBe(true);
+      expect(document.activeElement).toBe(button);
+    } finally {
+      narrow.mockRestore();
+    }
   });
 
   it("switches the theme (marking <html data-theme>) and the language from the menu", () => {

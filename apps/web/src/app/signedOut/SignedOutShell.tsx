@@ -1,5 +1,5 @@
 import { MOBILE_BREAKPOINT, TOOLBAR_HIDE_SCROLL_PX } from "@cellfleet/contract";
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { type RefObject, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 import { RouteGuard } from "../navigation/RouteGuard";
@@ -37,6 +37,38 @@ function useScrolledAway(): boolean {
   return isAway;
 }
 
+const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]), [tabindex]:not([tabindex='-1'])";
+
+/**
+ * MUI's modal focus handling for the narrow drawer: focus moves into the dialog when it opens, Tab
+ * and Shift+Tab stay inside it (on the dialog itself when nothing in it takes focus), and the element
+ * that had focus before gets it back when the dialog closes.
+ */
+function useFocusTrap(dialog: RefObject<HTMLDivElement | null>, isOpen: boolean): void {
+  useEffect(() => {
+    const root = dialog.current;
+    if (!isOpen || !root) return;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    root.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Tab") return;
+      const inside = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)];
+      const first = inside[0] ?? root;
+      const last = inside.at(-1) ?? root;
+      const active = document.activeElement;
+      if (event.shiftKey ? active === first || active === root : active === last || !root.contains(active)) {
+        event.preventDefault();
+        (event.shiftKey ? last : first).focus();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      before?.focus();
+    };
+  }, [dialog, isOpen]);
+}
+
 function DrawerContent() {
   const { t } = useTranslation();
   return (
@@ -67,6 +99,8 @@ export function SignedOutShell() {
   const isScrolledAway = useScrolledAway();
   const [isMenuOpen, setMenuOpen] = useState(false);
   const back = matchRoute(pathname)?.back;
+  const dialog = useRef<HTMLDivElement>(null);
+  useFocusTrap(dialog, isMenuOpen && !isWide);
 
   // A page change closes the temporary menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on a path change on purpose
@@ -125,7 +159,14 @@ export function SignedOutShell() {
       ) : (
         <div className="so-modal" hidden={!isMenuOpen}>
           <div className="so-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />
-          <div className="so-drawer-paper" role="dialog" aria-modal="true" aria-label={t("app.name")}>
+          <div
+            ref={dialog}
+            className="so-drawer-paper"
+            role="dialog"
+            aria-modal="true"
+            aria-label={t("app.name")}
+            tabIndex={-1}
+          >
             <DrawerContent />
           </div>
         </div>

@@ -1,10 +1,6 @@
-import { type Command, type CommandsSocketContent, canApprove, type Execution } from "@cellfleet/contract";
+import type { Command, CommandsSocketContent, Execution } from "@cellfleet/contract";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import { pushInfoMessage } from "../../app/messages/messageStore";
-import { notice } from "../../app/messages/texts";
 import { useRealtime } from "../../app/realtime/useRealtime";
-import { useSession } from "../../app/session/useSession";
-import { eventsKeys } from "../events/keys";
 import {
   actOnCommand,
   createCommand,
@@ -129,22 +125,5 @@ export function useCommandAction(id: string) {
       void queryClient.invalidateQueries({ queryKey: commandsKeys.executions(id) });
       void queryClient.invalidateQueries({ queryKey: commandsKeys.lists() });
     },
-  });
-}
-
-/**
- * 'Your action is required' (spec section 8), linking to /events, when the socket announces a
- * command waiting for a decision this person may make (never the author's own).
- */
-export function useApprovalNotices(): void {
-  const user = useSession();
-  const queryClient = useQueryClient();
-  useRealtime("approval", (message) => {
-    const content = (message as { content?: Command[] }).content ?? [];
-    void queryClient.invalidateQueries({ queryKey: eventsKeys.all });
-    const isMine = content.some(
-      (command) => command.status === "unapproved" && user !== null && canApprove(user, command.author),
-    );
-    if (isMine) pushInfoMessage({ level: "warning", text: notice("actionRequired"), link: "/events" });
   });
 }

@@ -30,7 +30,7 @@ import { CollectSection } from "./detail/CollectSection";
 import { applyCollectUpdates, collectData, collectUpdatesOf } from "./detail/collects";
 import { ModemsTable } from "./detail/ModemsTable";
 import { EthernetsTable, InterfacesTable, RoutesTable, TunnelsTable } from "./detail/NetworkTables";
-import { deviceDetailQueryOptions } from "./devices.queries";
+import { deviceDetailQueryOptions } from "./device.queries";
 import { devicesKeys } from "./keys";
 import { useDeviceLiveUpdates } from "./useDeviceLiveUpdates";
 

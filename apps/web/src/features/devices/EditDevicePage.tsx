@@ -11,7 +11,7 @@ import { useOffers } from "../../app/session/useOffers";
 import { DeleteButton } from "../../components/DeleteButton";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
-import { deviceDetailQueryOptions, useDeleteDevice, useUpdateDevice } from "./devices.queries";
+import { deviceDetailQueryOptions, useDeleteDevice, useUpdateDevice } from "./device.queries";
 import { DeviceForm } from "./forms/DeviceForm";
 import { serverErrorText } from "./forms/serverErrorText";
 

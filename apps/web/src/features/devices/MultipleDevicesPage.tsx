@@ -12,7 +12,8 @@ import { DeleteButton } from "../../components/DeleteButton";
 import { TagsInput, useListState } from "../../components/list-card";
 import { PageTitle } from "../../components/PageTitle";
 import { DeviceListCard } from "./components/DeviceListCard";
-import { tagFrequenciesQueryOptions, useDevicesMultiple } from "./devices.queries";
+import { useDevicesMultiple } from "./device.queries";
+import { tagFrequenciesQueryOptions } from "./devices.queries";
 import { useDeviceLiveUpdates } from "./useDeviceLiveUpdates";
 
 const MULTIPLE_LIST_PREFIX = "devices.multiple";

@@ -8,7 +8,7 @@ import { pushInfoMessage } from "../../app/messages/messageStore";
 import { notice } from "../../app/messages/texts";
 import { PageTitle } from "../../components/PageTitle";
 import { ConnectPreview } from "../insight/connect/ConnectPreview";
-import { useCreateDevice } from "./devices.queries";
+import { useCreateDevice } from "./device.queries";
 import { BulkCreateForm } from "./forms/BulkCreateForm";
 import { DeviceForm } from "./forms/DeviceForm";
 import { serverErrorText } from "./forms/serverErrorText";

@@ -1,27 +1,18 @@
-import {
-  type BulkCreateDevicesResult,
-  BulkCreateDevicesResultSchema,
-  type CreateDevice,
-  type DashboardTotals,
-  DashboardTotalsSchema,
-  DeleteDeviceResultSchema,
-  type Device,
-  type DeviceDetail,
-  DeviceDetailSchema,
-  type DeviceFacets,
-  type DeviceListHeader,
-  DeviceListLineSchema,
-  type DeviceListRequest,
-  DeviceSchema,
-  type DevicesMultiple,
-  type DevicesMultipleResult,
-  DevicesMultipleResultSchema,
-  type TagFrequency,
-  TagFrequencySchema,
-  type UpdateDevice,
+import type {
+  DashboardTotals,
+  Device,
+  DeviceFacets,
+  DeviceListHeader,
+  DeviceListLine,
+  DeviceListRequest,
+  TagFrequency,
 } from "@cellfleet/contract";
 import { downloadCsvExport } from "../../app/api/csvExport";
 import { apiRequest, apiStream } from "../../app/api/http";
+
+// The device list's reads: the dashboard's start. Their answers are the server's checked ones and
+// are not checked again here, so this module brings no zod (ADR 026). One device's page and the
+// changes to devices are in device.api.ts.
 
 /** A device list page as it streams in: the header, the rows read so far, and the facets at the end. */
 export interface DeviceListPage {
@@ -51,10 +42,11 @@ export async function getDeviceList(
     isScheduled = false;
     if (!isDone) onProgress(page);
   };
-  await apiStream("/api/devices/", {
+  // Not checked again here: the dashboard's start path takes the server's lines as the contract's
+  // (ADR 026); the server's tests check them against DeviceListLineSchema.
+  await apiStream<DeviceListLine>("/api/devices/", {
     body: { ...request },
     signal,
-    schema: DeviceListLineSchema,
     onLine: (line) => {
       if ("facets" in line) page = { ...page, facets: line.facets };
       else if ("_id" in line) page = { ...page, rows: [...page.rows, line] };
@@ -74,57 +66,12 @@ export function downloadDevices(request: DeviceListRequest): Promise<void> {
   return downloadCsvExport("devices", request);
 }
 
-/** POST /api/dashboard/: device totals by status. */
+/** POST /api/dashboard/: device totals by status (checked by the server on the way out, ADR 026). */
 export function getDashboardTotals(signal?: AbortSignal): Promise<DashboardTotals> {
-  return apiRequest("/api/dashboard/", { body: {}, schema: DashboardTotalsSchema, signal });
+  return apiRequest<DashboardTotals>("/api/dashboard/", { body: {}, signal });
 }
 
-/** POST /api/tags/: tag → frequency over the domain's devices. */
+/** POST /api/tags/: tag → frequency over the domain's devices (checked by the server, ADR 026). */
 export function getTagFrequencies(signal?: AbortSignal): Promise<TagFrequency> {
-  return apiRequest("/api/tags/", { body: {}, schema: TagFrequencySchema, signal });
-}
-
-/** POST /api/device/{dev_id}: the device and its latest collects. */
-export function getDeviceDetail(id: string, signal?: AbortSignal): Promise<DeviceDetail> {
-  return apiRequest(`/api/device/${encodeURIComponent(id)}`, {
-    body: {},
-    schema: DeviceDetailSchema,
-    signal,
-  });
-}
-
-/** POST /api/devices/new (admins); the form shows errors itself. */
-export function createDevice(body: CreateDevice): Promise<Device> {
-  return apiRequest("/api/devices/new", { body: { ...body }, schema: DeviceSchema, quiet: true });
-}
-
-/** POST /api/devices/bulk (admins): one device a line, a result per line. */
-export function bulkCreateDevices(text: string): Promise<BulkCreateDevicesResult> {
-  return apiRequest("/api/devices/bulk", {
-    body: { text },
-    schema: BulkCreateDevicesResultSchema,
-    quiet: true,
-  });
-}
-
-/** POST /api/device/{dev_id}/edit: only the given fields change. */
-export function updateDevice(id: string, body: UpdateDevice): Promise<Device> {
-  return apiRequest(`/api/device/${encodeURIComponent(id)}/edit`, {
-    body: { ...body },
-    schema: DeviceSchema,
-    quiet: true,
-  });
-}
-
-/** DELETE /api/device/{dev_id} (admins). */
-export async function deleteDevice(id: string): Promise<void> {
-  await apiRequest(`/api/device/${encodeURIComponent(id)}`, {
-    method: "DELETE",
-    schema: DeleteDeviceResultSchema,
-  });
-}
-
-/** POST /api/devices/multiple/: add or remove tags of, or delete, many devices. */
-export function devicesMultiple(body: DevicesMultiple): Promise<DevicesMultipleResult> {
-  return apiRequest("/api/devices/multiple/", { body: { ...body }, schema: DevicesMultipleResultSchema });
+  return apiRequest<TagFrequency>("/api/tags/", { body: {}, signal });
 }

@@ -1,9 +1,4 @@
-import {
-  type DeviceDetail,
-  type DevicePush,
-  DevicesSocketMessageSchema,
-  EventSchema,
-} from "@cellfleet/contract";
+import type { DeviceDetail, DevicePush, DevicesSocketMessage, FleetEvent } from "@cellfleet/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { useRealtime } from "../../app/realtime/useRealtime";
@@ -47,10 +42,10 @@ export function unreadEventsByDevice(message: unknown): Map<string, number> {
   const counts = new Map<string, number>();
   const content = (message as { content?: unknown })?.content;
   if (!Array.isArray(content)) return counts;
-  for (const item of content) {
-    const parsed = EventSchema.safeParse(item);
-    if (!parsed.success || parsed.data.read || !parsed.data.device) continue;
-    const id = parsed.data.device._id;
+  // Events as the server's mapper builds them (ADR 026: not checked again on the start path).
+  for (const event of content as Partial<FleetEvent>[]) {
+    if (event.read !== false || !event.device?._id) continue;
+    const id = event.device._id;
     counts.set(id, (counts.get(id) ?? 0) + 1);
   }
   return counts;
@@ -92,9 +87,8 @@ export function useDeviceLiveUpdates(): void {
   useEffect(() => refreshTotals.cancel, [refreshTotals]);
 
   useRealtime("devices", (message) => {
-    const parsed = DevicesSocketMessageSchema.safeParse(message);
-    if (!parsed.success) return;
-    const { action, content } = parsed.data;
+    // The socket's envelope is checked by the server; its devices are the mapper's (ADR 026).
+    const { action, content } = message as DevicesSocketMessage;
     queryClient.setQueriesData<DeviceListPage>({ queryKey: devicesKeys.lists() }, (page) =>
       page ? patchDevicePage(page, action, content) : page,
     );

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
-import { useApprovalNotices } from "../commands/commands.queries";
-import { useHasUnreadEvents } from "./events.queries";
+import { useApprovalNotices } from "../commands/approvalNotices";
+import { useHasUnreadEvents } from "./unread.queries";
 
 /**
  * Reports whether the domain has unread events and says 'Your action is required' when a command

@@ -4,8 +4,6 @@ import {
   type EventsReadResult,
   EventsReadResultSchema,
   type EventsRequest,
-  type EventsUnread,
-  EventsUnreadSchema,
   type FleetEvent,
 } from "@cellfleet/contract";
 import { apiRequest, apiStream } from "../../app/api/http";
@@ -41,13 +39,4 @@ export async function getDeviceEvents(
 /** POST /api/events/read: marks the given events, or all of the domain's, read for the signed-in user. */
 export function markEventsRead(body: EventsRead): Promise<EventsReadResult> {
   return apiRequest("/api/events/read", { body: { ...body }, schema: EventsReadResultSchema });
-}
-
-/**
- * POST /api/events/unread: how many of the domain's events the signed-in user has not read (the menu
- * badge; read state is per user, so nobody else's reading clears it). A background
- * poll, so it is quiet: a failure must not raise a message every 30 s (a dead session still logs out).
- */
-export function getUnreadEvents(signal?: AbortSignal): Promise<EventsUnread> {
-  return apiRequest("/api/events/unread", { body: {}, schema: EventsUnreadSchema, signal, quiet: true });
 }

@@ -1,22 +1,7 @@
-import {
-  can,
-  EVENTS_PAGE_SIZE,
-  EVENTS_REFRESH_MS,
-  EventSchema,
-  type EventsRead,
-  type FleetEvent,
-} from "@cellfleet/contract";
-import {
-  infiniteQueryOptions,
-  queryOptions,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from "@tanstack/react-query";
-import { useRealtime } from "../../app/realtime/useRealtime";
-import { useSession } from "../../app/session/useSession";
+import { EVENTS_PAGE_SIZE, EventSchema, type EventsRead, type FleetEvent } from "@cellfleet/contract";
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { devicesKeys } from "../devices/keys";
-import { getDeviceEvents, getEvents, getUnreadEvents, markEventsRead } from "./events.api";
+import { getDeviceEvents, getEvents, markEventsRead } from "./events.api";
 import { eventsKeys } from "./keys";
 
 /**
@@ -56,32 +41,6 @@ export function useMarkEventsRead() {
       ]);
     },
   });
-}
-
-/**
- * Whether the 'new' badge of the Events menu entry shows: POST /api/events/unread (the user's own
- * unread events: another user's "all read" leaves it lit), re-read every
- * 30 s (spec section 7) for everyone but superusers (who have no events), and at once when the
- * socket brings alerts or notifications. (Open lists add the socket's events themselves.)
- */
-export function useHasUnreadEvents(): boolean {
-  const user = useSession();
-  const queryClient = useQueryClient();
-  const isEnabled = can(user, "events.view") && user?.factory_password === false;
-  const unread = useQuery({
-    queryKey: eventsKeys.unread(),
-    queryFn: ({ signal }) => getUnreadEvents(signal),
-    enabled: isEnabled,
-    refetchInterval: EVENTS_REFRESH_MS,
-    staleTime: 0,
-  });
-  const refresh = () => {
-    if (!isEnabled) return;
-    void queryClient.invalidateQueries({ queryKey: eventsKeys.unread() });
-  };
-  useRealtime("alerts", refresh);
-  useRealtime("notifications", refresh);
-  return isEnabled && (unread.data?.count ?? 0) > 0;
 }
 
 /** Adds events that arrived on the socket to the front of a newest-first list, once each. */

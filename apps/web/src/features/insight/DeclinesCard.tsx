@@ -12,7 +12,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { QueryState } from "../../components/QueryState";
 import { SignalLabel } from "../devices/components/DeviceLabels";
-import { signalDeclinesQueryOptions } from "./insight.queries";
+import { signalDeclinesQueryOptions } from "./declines.queries";
 
 const dB = (value: number) => `${value > 0 ? "+" : ""}${value} dB`;
 

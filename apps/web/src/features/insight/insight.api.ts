@@ -8,8 +8,6 @@ import {
   DeviceUsageSchema,
   type HistoryRange,
   NewDeviceKeySchema,
-  type SignalDecline,
-  SignalDeclinesSchema,
   type SignalHistory,
   SignalHistorySchema,
   SimPlanSavedSchema,
@@ -62,12 +60,6 @@ export async function setTagPlan(tag: string, plan: DataPlan | null): Promise<Ta
 /** POST /api/plans: the domain's tag plans. */
 export async function getTagPlans(signal?: AbortSignal): Promise<TagPlan[]> {
   return (await apiRequest("/api/plans", { body: {}, schema: TagPlansSchema, signal })).plans;
-}
-
-/** POST /api/dashboard/signal: routers whose signal got worse in the last 24 hours. */
-export async function getSignalDeclines(signal?: AbortSignal): Promise<SignalDecline[]> {
-  return (await apiRequest("/api/dashboard/signal", { body: {}, schema: SignalDeclinesSchema, signal }))
-    .devices;
 }
 
 /** POST /api/devices/connect: where routers connect. */

@@ -5,7 +5,6 @@ import {
   getBrokers,
   getConnectInfo,
   getDeviceUsage,
-  getSignalDeclines,
   getSignalHistory,
   getTagPlans,
   newDeviceKey,
@@ -53,14 +52,6 @@ export function brokersQueryOptions() {
 
 export function tagPlansQueryOptions() {
   return queryOptions({ queryKey: insightKeys.plans(), queryFn: ({ signal }) => getTagPlans(signal) });
-}
-
-export function signalDeclinesQueryOptions() {
-  return queryOptions({
-    queryKey: insightKeys.declines(),
-    queryFn: ({ signal }) => getSignalDeclines(signal),
-    staleTime: 5 * 60_000,
-  });
 }
 
 /** Replaces the router's key; the device and its connect card are read again (has_key). */

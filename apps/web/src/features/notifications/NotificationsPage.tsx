@@ -6,7 +6,7 @@ import { PageTitle } from "../../components/PageTitle";
 import { DeliveryLogTab } from "./components/DeliveryLogTab";
 import { RulesTab } from "./components/RulesTab";
 import { TransportsTab } from "./components/TransportsTab";
-import { useNotificationsLive } from "./log.queries";
+import { useNotificationsLive } from "./news.queries";
 
 const TABS = ["rules", "transports", "log"] as const;
 type TabName = (typeof TABS)[number];

@@ -16,7 +16,7 @@ import { type ChangeEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { apiErrorText } from "../../../app/api/handleTransportError";
 import { formError, translateErrorCode } from "../../../app/messages/texts";
-import { useBulkCreateDevices } from "../devices.queries";
+import { useBulkCreateDevices } from "../device.queries";
 
 function lineReason(result: BulkCreateDevicesResult["results"][number]): string {
   const code = translateErrorCode(result.result, result.result);

@@ -22,7 +22,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useOffers } from "../../../app/session/useOffers";
 import { formatDateTime } from "../../accounting/shared/formatDate";
-import { newsQueryOptions, useMarkNewsSeen, useNotificationsLive } from "../log.queries";
+import { newsQueryOptions, useMarkNewsSeen, useNotificationsLive } from "../news.queries";
 
 const ICONS: Record<NewsLevel, ReactNode> = {
   error: <ErrorIcon color="error" fontSize="small" />,
