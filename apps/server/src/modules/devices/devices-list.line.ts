@@ -1,7 +1,6 @@
 import { DEVICE_STATUSES, type DeviceStatus, SIGNAL_QUALITIES } from "@cellfleet/contract";
-import { sql } from "kysely";
+import { type Expression, sql } from "kysely";
 import { type ContactRange, CSQ_RANGES } from "./device-filter";
-import { unreadBy } from "./device-unread";
 import { contactCondition, type DevicesEb } from "./devices-list.where";
 
 // The device line's fixed parts as SQL text, written once: only the status depends on the request
@@ -58,11 +57,12 @@ const LINE_TAIL = sql.raw(`::text
 export function deviceJsonLine(
   eb: DevicesEb,
   contactRanges: Record<DeviceStatus, ContactRange>,
-  viewerId: string,
+  /** The viewer's unread count of the row (ADR 025). */
+  unread: Expression<number>,
 ) {
   const status = sql.join(
     DEVICE_STATUSES.map((name) => sql`when ${contactCondition(eb, contactRanges[name])} then ${name}`),
     sql` `,
   );
-  return sql<string>`${LINE_HEAD}case ${status} else 'critical' end${LINE_EVENTS}${unreadBy(viewerId)}${LINE_TAIL}`;
+  return sql<string>`${LINE_HEAD}case ${status} else 'critical' end${LINE_EVENTS}${unread}${LINE_TAIL}`;
 }

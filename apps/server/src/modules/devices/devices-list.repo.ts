@@ -2,7 +2,7 @@ import type { DeviceSortField, DeviceStatus, FacetCount } from "@cellfleet/contr
 import { type AliasedExpression, expressionBuilder, type Kysely, type SqlBool, sql } from "kysely";
 import type { DB } from "../../platform/db/schema";
 import type { ContactRange, CsqRange, DeviceFilter } from "./device-filter";
-import { unreadBy, unreadColumn } from "./device-unread";
+import { devicesWithViewerReads, unreadJoined } from "./device-unread";
 import type { DeviceDtoRow } from "./devices.mapper";
 import { DEVICE_DTO_COLUMNS, hasKeyColumn } from "./devices.repo";
 
@@ -22,9 +22,11 @@ const SORT_COLUMNS = {
 /**
  * What a sort orders by: a column, or for `events` the viewer's own unread count (ADR 025), which no
  * index holds: that sort counts every filtered router's unread events and keeps the page's top rows.
+ * Inside the page's query the count is the joined one; outside, the page's `viewer_unread` column.
  */
-function sortKey(field: DeviceSortField, viewerId: string) {
-  return field === "events" ? unreadBy(viewerId) : sql.ref(SORT_COLUMNS[field]);
+function sortKey(field: DeviceSortField, isPage: boolean) {
+  if (field !== "events") return sql.ref(SORT_COLUMNS[field]);
+  return isPage ? sql.ref("devices.viewer_unread") : unreadJoined;
 }
 
 /**
@@ -42,12 +44,12 @@ const NOT_NULL_SORTS: ReadonlySet<DeviceSortField> = new Set([
  * The ORDER BY of a sort: never-reported devices last either way, then ident. `reversed` is the
  * exact reverse of that order (nulls first), which is the same index read backwards.
  */
-function sortOrder(sort: DeviceSort, viewerId: string, reversed = false) {
+function sortOrder(sort: DeviceSort, reversed = false, isPage = false) {
   const order = reversed === (sort.order === "asc") ? "desc" : "asc";
   const direction = sql.raw(order);
   const nulls = NOT_NULL_SORTS.has(sort.field) ? sql`` : reversed ? sql` nulls first` : sql` nulls last`;
   const tieBreak = sort.field === "ident" ? sql`` : sql`, devices.ident ${direction}`;
-  return sql`${sortKey(sort.field, viewerId)} ${direction}${nulls}${tieBreak}`;
+  return sql`${sortKey(sort.field, isPage)} ${direction}${nulls}${tieBreak}`;
 }
 
 /**
@@ -114,7 +116,7 @@ function topValues(
  */
 export function devicesListRepo(db: Kysely<DB>, viewerId: string) {
   const filtered = (domainId: string, filter: DeviceFilter) =>
-    db.selectFrom("devices").where((eb) => filterCondition(eb, domainId, filter, viewerId));
+    devicesWithViewerReads(db, viewerId).where((eb) => filterCondition(eb, domainId, filter));
 
   return {
     async countDevicesByFilter(domainId: string, filter: DeviceFilter): Promise<number> {
@@ -142,12 +144,16 @@ export function devicesListRepo(db: Kysely<DB>, viewerId: string) {
       // an OFFSET skips, too (10,000 of them for page 100 of 100).
       const rows = filtered(domainId, filter)
         .selectAll("devices")
-        .orderBy(sortOrder(sort, viewerId, walk.reversed))
+        .select(unreadJoined.as("viewer_unread"))
+        .orderBy(sortOrder(sort, walk.reversed))
         .limit(walk.limit)
         .offset(walk.offset);
-      const line = deviceJsonLine(expressionBuilder<DB, "devices">(), contactRanges, viewerId);
+      const unread = sql.ref<number>("devices.viewer_unread");
+      const line = deviceJsonLine(expressionBuilder<DB, "devices">(), contactRanges, unread);
       const result = await sql<{ line: string }>`
-        select ${line} as line from (${rows}) as devices order by ${sortOrder(sort, viewerId)}`.execute(db);
+        select ${line} as line from (${rows}) as devices order by ${sortOrder(sort, false, true)}`.execute(
+        db,
+      );
       return result.rows.map((row) => row.line);
     },
 
@@ -161,7 +167,7 @@ export function devicesListRepo(db: Kysely<DB>, viewerId: string) {
       let query = filtered(domainId, filter)
         .select(DEVICE_DTO_COLUMNS)
         .select(hasKeyColumn)
-        .select(unreadColumn(viewerId));
+        .select(unreadJoined.as("events_unread"));
       if (afterIdent !== null) query = query.where("devices.ident", ">", afterIdent);
       return query.orderBy("devices.ident").limit(limit).execute();
     },
@@ -189,10 +195,7 @@ export function devicesListRepo(db: Kysely<DB>, viewerId: string) {
             eb.fn.countAll<string>().as("total"),
             eb.fn.countAll<string>().filterWhere("devices.has_backups", "=", true).as("backups"),
             eb.fn.countAll<string>().filterWhere("devices.has_journals", "=", true).as("journals"),
-            eb.fn
-              .countAll<string>()
-              .filterWhere(sql<SqlBool>`${unreadBy(viewerId)} > 0`)
-              .as("events"),
+            eb.fn.countAll<string>().filterWhere(sql<SqlBool>`${unreadJoined} > 0`).as("events"),
           ];
           for (const [name, range] of Object.entries(contactRanges)) {
             counts.push(

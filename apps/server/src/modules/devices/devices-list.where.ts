@@ -3,7 +3,7 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kyse
 import { likePattern } from "../../platform/db/like";
 import { type DB, toJsonb } from "../../platform/db/schema";
 import type { ContactRange, CsqRange, DeviceFilter } from "./device-filter";
-import { unreadBy } from "./device-unread";
+import { unreadJoined } from "./device-unread";
 
 export type DevicesEb = ExpressionBuilder<DB, "devices">;
 
@@ -48,16 +48,11 @@ function choiceCondition(
 }
 
 /**
- * The where clause of a filter, domain included. "With events" means events `viewerId` has not read
- * (ADR 025); a router with none counted at all is ruled out first, off the (domain, events_total)
- * index.
+ * The where clause of a filter, domain included, over devicesWithViewerReads' rows. "With events"
+ * means events the viewer has not read (ADR 025); a router with none counted at all is ruled out
+ * first, off the (domain, events_total) index.
  */
-export function filterCondition(
-  eb: DevicesEb,
-  domainId: string,
-  filter: DeviceFilter,
-  viewerId: string,
-): Expression<SqlBool> {
+export function filterCondition(eb: DevicesEb, domainId: string, filter: DeviceFilter): Expression<SqlBool> {
   const parts: Expression<SqlBool>[] = [eb("devices.domain_id", "=", domainId)];
   if (filter.search) {
     const pattern = likePattern(filter.search);
@@ -65,9 +60,10 @@ export function filterCondition(
   }
   // Containment uses the GIN index on tags.
   if (filter.tags) parts.push(sql<SqlBool>`devices.tags @> ${toJsonb(filter.tags)}::jsonb`);
+  // The viewer's own count (ADR 025), over the rows devicesWithViewerReads joins.
   if (filter.events === "with")
-    parts.push(eb("devices.events_total", ">", 0), sql<SqlBool>`${unreadBy(viewerId)} > 0`);
-  if (filter.events === "without") parts.push(sql<SqlBool>`${unreadBy(viewerId)} <= 0`);
+    parts.push(eb("devices.events_total", ">", 0), sql<SqlBool>`${unreadJoined} > 0`);
+  if (filter.events === "without") parts.push(sql<SqlBool>`${unreadJoined} <= 0`);
   if (filter.contact) parts.push(eb.or(filter.contact.map((range) => contactCondition(eb, range))));
   if (filter.model) parts.push(choiceCondition(eb, "devices.model", filter.model));
   if (filter.version) parts.push(choiceCondition(eb, "devices.firmware", filter.version));
