@@ -1,13 +1,9 @@
-import type { RolloutProgress } from "@cellfleet/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openRolloutFixture, type RolloutFixture } from "./rollout.test-support";
+import { openRolloutFixture, type RolloutFixture, sumOfStages } from "./rollout.test-support";
 
 // The error budget as the driver keeps it (ADR 021): once the failures counted reach the budget
 // (the next one pauses), no router is sent while another is under way, so the rollout stops at
 // the budget plus the routers that were already in flight, not a whole top-up past it.
-
-const sum = (p: RolloutProgress, state: keyof RolloutProgress["stages"][number]) =>
-  p.stages.reduce((total, stage) => total + stage[state], 0);
 
 /** The fleet's fw_update executions in the order they were written, with when each ended. */
 const executionsOf = async (r: RolloutFixture, ids: string[]) =>
@@ -41,13 +37,13 @@ describe("a rollout at its error budget", () => {
     });
     const paused = await r.waitFor(
       id,
-      (p) => p.status === "paused" && sum(p, "sent") === 0,
+      (p) => p.status === "paused" && sumOfStages(p, "sent") === 0,
       "paused past the budget, nothing under way",
     );
     // Before: the whole concurrency cap of wave 1 (routers 2-5) went out at the budget, and three
     // failed: 4 failures for a budget of 1. Now router 2 goes alone, fails, and the rollout pauses.
     expect(paused.pause_reason).toBe("2 of 12 failed at stage 1");
-    expect(sum(paused, "failed")).toBe(2);
+    expect(sumOfStages(paused, "failed")).toBe(2);
     expect(paused.stages[1]).toEqual({ waiting: 9, sent: 0, succeeded: 0, failed: 1, skipped: 0 });
     const executions = await executionsOf(
       r,

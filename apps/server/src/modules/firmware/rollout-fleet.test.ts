@@ -1,7 +1,7 @@
 import type { RolloutProgress } from "@cellfleet/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestDevice } from "../ingest/ingest.test-support";
-import { openRolloutFixture, type RolloutFixture, setLink } from "./rollout.test-support";
+import { openRolloutFixture, type RolloutFixture, setLink, sumOfStages } from "./rollout.test-support";
 
 // Issue 16's integration: a rollout over 200 simulated routers on the embedded broker, each taking
 // its fw_update through the real command pump, the file transfer and a reboot, on both databases.
@@ -10,9 +10,6 @@ const NEW = "RUT9_R_99.02.00";
 /** Planner order (by id): canary 0-9, waves 10-59, 60-109, 110-159, 160-199. */
 const FAILING = new Set(Array.from({ length: 10 }, (_, i) => 10 + i * 20)); // 5%: 10, 30, …, 190
 const SILENT = 105;
-
-const sum = (p: RolloutProgress, state: keyof RolloutProgress["stages"][number]) =>
-  p.stages.reduce((total, stage) => total + stage[state], 0);
 
 describe("a rollout over 200 routers", () => {
   let r: RolloutFixture;
@@ -48,7 +45,7 @@ describe("a rollout over 200 routers", () => {
     // Before the budget was kept per send, all 50 of wave 3 went out at once and 9 failed.
     expect(paused.stages[3]).toEqual({ waiting: 49, sent: 0, succeeded: 0, failed: 1, skipped: 0 });
     expect(paused.stages[4]?.waiting).toBe(40);
-    expect(sum(paused, "failed")).toBe(7);
+    expect(sumOfStages(paused, "failed")).toBe(7);
     const silent = devices[SILENT] as TestDevice;
     expect(paused.failures.find((failure) => failure.device_id === silent.id)?.reason).toMatch(
       /did not come back/,
@@ -74,7 +71,7 @@ describe("a rollout over 200 routers", () => {
     expect((await r.f.post(r.root, `/api/rollout/${id}/retry`)).statusCode).toBe(200);
     const done = await r.waitFor(id, (p) => p.status !== "running", "the rollout over", 90_000);
     expect(done.status).toBe("completed");
-    expect(sum(done, "succeeded")).toBe(197);
+    expect(sumOfStages(done, "succeeded")).toBe(197);
     // The silent router was sent again and again did not come back: the rollout names it.
     expect(done.failures).toEqual(
       [
