@@ -1,5 +1,12 @@
-import { type APIRequestContext, type BrowserContext, expect, type Page } from "@playwright/test";
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  expect,
+  type Page,
+} from "@playwright/test";
 import { FLEET_ADMIN, ROOT_NEW_PASSWORD, ROOT_PASSWORD } from "./accounts";
+import type { LOOKS } from "./looks";
 
 /** Makes the console speak English in this context, so tests can find texts by their English names. */
 export async function useEnglish(context: BrowserContext, baseURL: string): Promise<void> {
@@ -67,4 +74,19 @@ export async function signInRoot(page: Page): Promise<void> {
   await signIn(page, "root", ROOT_PASSWORD);
   await changeFactoryPassword(page, ROOT_PASSWORD, ROOT_NEW_PASSWORD);
   await expect(page).toHaveURL(/\/accounting$/);
+}
+
+/** A signed-in root page in a browser of its own in one of the four looks (signed in in English, then shown in the look's language). */
+export async function openRootLook(
+  browser: Browser,
+  baseURL: string,
+  look: (typeof LOOKS)[number],
+): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport: { width: look.width, height: look.height } });
+  await context.addInitScript((theme) => localStorage.setItem("cellfleet.theme", theme), look.theme);
+  await useEnglish(context, baseURL);
+  const page = await context.newPage();
+  await signInRoot(page);
+  await context.addCookies([{ name: "locale", value: look.locale, url: baseURL }]);
+  return page;
 }

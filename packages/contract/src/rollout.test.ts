@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { errorBudgetCount, isRoaming, planRollout, type RolloutCandidate, rolloutGate } from "./rollout";
+import {
+  errorBudgetCount,
+  isRoaming,
+  mayRolloutSend,
+  planRollout,
+  type RolloutCandidate,
+  rolloutGate,
+} from "./rollout";
 import { RolloutStartRequestSchema } from "./rollout-driver";
 
 const router = (id: string, overrides: Partial<RolloutCandidate> = {}): RolloutCandidate => ({
@@ -84,6 +91,31 @@ describe("rolloutGate", () => {
     // Within the budget, but a finished stage short of its success rate: pause rather than spread it.
     const shortStage = { total: 20, succeeded: 18, failed: 2 };
     expect(rolloutGate(shortStage, { total: 200, failed: 2 }, false, gate)).toBe("pause");
+  });
+});
+
+describe("mayRolloutSend", () => {
+  // 200 routers at 5% allow 10 failures; up to 50 under way.
+  const options = { concurrency: 50, errorBudget: 0.05 };
+  const send = (failed: number, inFlight: number, total = 200) =>
+    mayRolloutSend({ total, failed, inFlight }, options);
+
+  it("sends up to the concurrency cap while the failures are under the budget", () => {
+    expect(send(0, 49)).toBe(true);
+    expect(send(0, 50)).toBe(false);
+    expect(send(9, 49)).toBe(true);
+  });
+
+  it("at the budget sends only when nothing is under way; past it, never", () => {
+    expect(send(10, 1)).toBe(false);
+    expect(send(10, 0)).toBe(true);
+    expect(send(11, 0)).toBe(false);
+  });
+
+  it("takes a budget of 0 as reached by the first failure, not before", () => {
+    // 15 routers at 5% allow none: the full cap goes until a failure, which pauses.
+    expect(send(0, 10, 15)).toBe(true);
+    expect(send(1, 0, 15)).toBe(false);
   });
 });
 

@@ -140,6 +140,24 @@ export function rolloutGate(
   return isLastStage ? "done" : "nextStage";
 }
 
+/**
+ * Whether the driver may send one more router now, asked before each send: under the concurrency
+ * cap; never past the error budget (the gate pauses); and once the failures counted reach the
+ * budget, so that the next one pauses, only while no router is under way. A rollout at its budget
+ * thus pauses at one failure past it plus whatever was already in flight when it got there, not a
+ * whole concurrency cap sent after. No failure yet does not reach a budget of 0 (ADR 021).
+ */
+export function mayRolloutSend(
+  counts: { total: number; failed: number; inFlight: number },
+  options: Pick<RolloutOptions, "concurrency" | "errorBudget">,
+): boolean {
+  if (counts.inFlight >= options.concurrency) return false;
+  const allowed = errorBudgetCount(counts.total, options.errorBudget);
+  if (counts.failed > allowed) return false;
+  const isAtBudget = counts.failed > 0 && counts.failed >= allowed;
+  return !isAtBudget || counts.inFlight === 0;
+}
+
 /** The body of POST /api/software/{id}/rollout/dry-run. */
 export const RolloutDryRunRequestSchema = RolloutOptionsSchema;
 

@@ -1,4 +1,5 @@
 import {
+  mayRolloutSend,
   ROLLOUT_HOLDS,
   type RolloutHold,
   type RolloutProgress,
@@ -42,7 +43,8 @@ async function refreshHolds(
 }
 
 /**
- * Sends the stage's waiting routers up to the concurrency cap, each re-checked right before its
+ * Sends the stage's waiting routers up to the concurrency cap, and at the error budget one at a
+ * time (`mayRolloutSend`, asked before each send), each re-checked right before its
  * fw_update: outside its domain's window or on a weak link (its latest reports) it stays waiting
  * with that hold written as its reason, and is tried again at the next advance. Every held router
  * of the rollout has its hold re-read first, so the progress's `held` is true at each advance.
@@ -56,10 +58,13 @@ export async function topUpStage(
 ): Promise<void> {
   const repo = rolloutRepo(trx);
   const options = rollout.options as unknown as RolloutStartRequest;
-  const inFlight = (await repo.countTargetsAcrossDomains(rollout.id))
-    .filter((row) => row.state === "sent")
-    .reduce((sum, row) => sum + row.count, 0);
-  let room = options.concurrency - inFlight;
+  const counts = await repo.countTargetsAcrossDomains(rollout.id);
+  const countOf = (state: string) =>
+    counts.filter((row) => row.state === state).reduce((sum, row) => sum + row.count, 0);
+  // The failures were counted at the start of this advance; each send adds one under way, and
+  // `mayRolloutSend` is asked again before the next (the error budget, ADR 021).
+  const sending = { total: rollout.total, failed: countOf("failed"), inFlight: countOf("sent") };
+  const maySend = () => mayRolloutSend(sending, options);
   const window =
     rollout.window_start === null || rollout.window_end === null
       ? null
@@ -69,10 +74,10 @@ export async function topUpStage(
   const rule = await firmwareRepo(trx).findRuleAcrossDomains(rollout.rule_id);
   const deadline = new Date(now.getTime() + options.deadlineMinutes * 60_000);
   let after: string | null = null;
-  while (room > 0) {
+  while (maySend()) {
     const page = await repo.listWaitingLinksAcrossDomains(rollout.id, stage, after, TOP_UP_PAGE);
     for (const target of page) {
-      if (room <= 0) break;
+      if (!maySend()) break;
       const hold = await holdOf(isOpen, target);
       if (hold !== null) {
         if (hold !== target.reason)
@@ -95,7 +100,7 @@ export async function topUpStage(
         deadline,
         update_time: now,
       });
-      room -= 1;
+      sending.inFlight += 1;
     }
     if (page.length < TOP_UP_PAGE) break;
     after = page[page.length - 1]?.device_id ?? null;

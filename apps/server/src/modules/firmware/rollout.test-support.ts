@@ -53,6 +53,11 @@ export interface RolloutFixture {
   close(): Promise<void>;
 }
 
+/** How many of the rollout's routers are in `state`, over all its stages. */
+export function sumOfStages(p: RolloutProgress, state: keyof RolloutProgress["stages"][number]): number {
+  return p.stages.reduce((total, stage) => total + stage[state], 0);
+}
+
 /**
  * Moves a router's primary modem to this link and reports it (a `collect/modems` round): CSQ
  * (below 10 is cell edge) and whether it roams. The report's RSSI is the one that gives the CSQ.

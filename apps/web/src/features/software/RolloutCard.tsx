@@ -52,7 +52,7 @@ function ProgressView({
     rollout.status === "running" && count("sent") === 0 && held > 0 && count("waiting") === held;
   return (
     <Stack spacing={1.5} data-testid="rollout-progress">
-      <Stack direction="row" spacing={1} sx={{ alignItems: "center", flexWrap: "wrap" }}>
+      <Stack direction="row" sx={{ alignItems: "center", flexWrap: "wrap", gap: 1 }}>
         <Typography>{t("software.rollout.version", { version: rollout.version })}</Typography>
         <Chip
           size="small"
@@ -66,7 +66,7 @@ function ProgressView({
         </Alert>
       ) : null}
       {HOLDS.some((hold) => rollout.held[hold] > 0) ? (
-        <Stack direction="row" spacing={1} sx={{ alignItems: "center", flexWrap: "wrap", gap: 1 }}>
+        <Stack direction="row" sx={{ alignItems: "center", flexWrap: "wrap", gap: 1 }}>
           <Typography variant="body2">{t("software.rollout.heldTitle")}</Typography>
           {HOLDS.filter((hold) => rollout.held[hold] > 0).map((hold) => (
             <Chip
@@ -100,7 +100,7 @@ function ProgressView({
             {rollout.stages.map((stage, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: stages are positional and never reordered
               <TableRow key={index} selected={index === rollout.stage && !isOver}>
-                <TableCell>
+                <TableCell sx={{ whiteSpace: "nowrap" }}>
                   {index === 0 ? t("software.rollout.canary") : t("software.rollout.wave", { n: index })}
                 </TableCell>
                 {COLUMNS.map((column) => (
@@ -113,7 +113,7 @@ function ProgressView({
           </TableBody>
         </Table>
       </Box>
-      <Stack direction="row" spacing={1} sx={{ flexWrap: "wrap", gap: 1 }}>
+      <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1 }}>
         {rollout.status === "running" ? (
           <Button variant="outlined" disabled={busy} onClick={() => onAction("pause")}>
             {t("software.rollout.pause")}

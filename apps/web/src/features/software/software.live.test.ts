@@ -1,6 +1,6 @@
 import type { LatestRollout, RolloutProgress, SoftwareRule } from "@cellfleet/contract";
-import { QueryClient } from "@tanstack/react-query";
-import { describe, expect, it } from "vitest";
+import { QueryClient, QueryObserver } from "@tanstack/react-query";
+import { describe, expect, it, vi } from "vitest";
 import { softwareKeys } from "./keys";
 import { applySoftwarePush } from "./software.live";
 
@@ -55,6 +55,36 @@ describe("applySoftwarePush", () => {
     expect(client.getQueryData<SoftwareRule>(softwareKeys.rule("r1"))?.status).toBe(2);
     // A rule page nobody opened is not made up from a push.
     expect(client.getQueryData(softwareKeys.rule("r3"))).toBeUndefined();
+  });
+
+  it("reads a rule again when its push lands while a read of it is under way (that answer may predate the push)", async () => {
+    const client = new QueryClient();
+    const key = softwareKeys.rule("r1");
+    // The page's first read left the server before the fetch was Ready; its answer lands after the push.
+    const answers = [rule("r1", 1, 10), rule("r1", 2, 20)];
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reads = 0;
+    const page = new QueryObserver(client, {
+      queryKey: key,
+      queryFn: async () => {
+        const answer = answers[reads++] as SoftwareRule;
+        if (reads === 1) await held;
+        return answer;
+      },
+    });
+    const unsubscribe = page.subscribe(() => {});
+    await vi.waitFor(() => expect(reads).toBe(1));
+    applySoftwarePush(client, { ...none, rules: [rule("r1", 2, 20)] });
+    release();
+    await vi.waitFor(() => {
+      expect(client.isFetching({ queryKey: key })).toBe(0);
+      expect(client.getQueryData<SoftwareRule>(key)?.status).toBe(2);
+    });
+    expect(reads).toBe(2);
+    unsubscribe();
   });
 
   it("marks the list stale when a pushed rule is not in it (its place is the server's order)", () => {

@@ -38,12 +38,29 @@ export function mergeRules(
   };
 }
 
+/**
+ * A push that lands while its query is being read: the answer under way may have left the server
+ * before the change (a page's first read of a rule whose fetch turns Ready meanwhile) and would
+ * overwrite the push when it lands, with no push after it. That read is cancelled and made again.
+ */
+function rereadIfUnderWay(queryClient: QueryClient, queryKey: readonly unknown[]): void {
+  if (queryClient.isFetching({ queryKey, exact: true }) === 0) return;
+  // With data a new read cancels the one under way; a first read (no data) it would only join.
+  const isFirstRead = queryClient.getQueryData(queryKey) === undefined;
+  const cancelled = isFirstRead ? queryClient.cancelQueries({ queryKey, exact: true }) : Promise.resolve();
+  void cancelled.then(() => queryClient.invalidateQueries({ queryKey, exact: true, refetchType: "all" }));
+}
+
 /** Applies one push to the cached list, rules and newest rollouts; a rule new to the list re-reads it (its place is the server's order). */
 export function applySoftwarePush(queryClient: QueryClient, content: SoftwareSocketContent): void {
-  for (const rule of content.rules)
+  for (const rule of content.rules) {
     queryClient.setQueryData<SoftwareRule>(softwareKeys.rule(rule._id), (old) =>
       old ? newerRule(old, rule) : old,
     );
+    rereadIfUnderWay(queryClient, softwareKeys.rule(rule._id));
+  }
+  if (content.rules.length > 0 || content.deleted.length > 0)
+    rereadIfUnderWay(queryClient, softwareKeys.list());
   let hasNew = false;
   queryClient.setQueryData<SoftwareRule[]>(softwareKeys.list(), (rows) => {
     if (!rows) return rows;
@@ -54,10 +71,12 @@ export function applySoftwarePush(queryClient: QueryClient, content: SoftwareSoc
   if (hasNew) void queryClient.invalidateQueries({ queryKey: softwareKeys.list(), exact: true });
   for (const id of content.deleted)
     void queryClient.invalidateQueries({ queryKey: softwareKeys.rule(id), exact: true });
-  for (const rollout of content.rollouts)
+  for (const rollout of content.rollouts) {
     queryClient.setQueryData<LatestRollout>(softwareKeys.rollout(rollout.rule_id), (old) =>
       old ? { rollout: newerRollout(old.rollout, rollout) } : old,
     );
+    rereadIfUnderWay(queryClient, softwareKeys.rollout(rollout.rule_id));
+  }
 }
 
 /** Keeps the cached software rules and rollouts live from the socket while the component is mounted. */
