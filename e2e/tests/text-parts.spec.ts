@@ -60,6 +60,7 @@ async function switchLanguage(page: Page, to: "ru" | "en") {
   await expect(page.locator("html")).toHaveAttribute("lang", to);
   await page.keyboard.press("Escape");
   await expect(page.getByRole("menu")).toBeHidden();
+  await page.waitForTimeout(300); // the menu's fade, out of the screenshots
 }
 
 async function firstDevicePath(page: Page): Promise<string> {
