@@ -111,7 +111,9 @@ describe("text parts", () => {
     expect([...moduleOf.keys()].sort()).toEqual([...pieces].sort());
     for (const loader of loaders)
       expect(loader.module, `${loader.piece} in ${show(loader.file)}`).not.toBe(null);
+    // bench/bundle.ts weighs these two pages with the parts named here.
     expect(moduleOf.get("dashboard")).toBe(join(srcDir, "features", "devices", "DashboardPage.tsx"));
+    expect(moduleOf.get("device")).toBe(join(srcDir, "features", "devices", "DevicePage.tsx"));
   });
 
   it("are fetched with every dynamic import of a piece", () => {
