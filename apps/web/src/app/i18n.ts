@@ -3,6 +3,7 @@ import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
 import { readCookie, resetCookiesUnlessVersion, writeCookie } from "./cookies";
 import { formatNumber } from "./format";
+import { TEXTS_OF, type TextPart, type TextsOf } from "./textParts";
 
 /** The cookie the language choice is kept in (spec section 2, top toolbar). */
 export const LOCALE_COOKIE = "locale";
@@ -17,24 +18,34 @@ function initialLocale(): Locale {
   return isLocale(stored) ? stored : DEFAULT_LOCALE;
 }
 
+type Texts = { default: Record<string, unknown> };
+type Loader = () => Promise<Texts>;
 /**
- * Each language's texts come in two parts, each a chunk of its own (ADR 018): `start` holds what the
- * shell and the signed-out pages say (login, demo, toolbar, menu, route titles), `console` the rest
- * (the pages behind sign-in). main.tsx renders once the current language's start texts are in; a
- * page other than the login page is fetched together with the console texts (routePages.tsx).
+ * Each language's texts come in parts, each a chunk of its own (textParts.ts, ADR 018): the start
+ * texts, the signed-in shell's, and one part per group of the console texts. main.tsx renders once
+ * the current language's start texts are in; every other piece is fetched together with the parts
+ * it names (`withTexts`).
  */
-export type TextPart = "start" | "console";
-const TEXTS: Record<TextPart, Record<Locale, () => Promise<{ default: Record<string, unknown> }>>> = {
+const FIXED: Record<"start" | "shell", Record<Locale, Loader>> = {
   start: {
     ru: () => import("../locales/start/ru.json"),
     en: () => import("../locales/start/en.json"),
   },
-  console: {
-    ru: () => import("../locales/console/ru.json"),
-    en: () => import("../locales/console/en.json"),
+  shell: {
+    ru: () => import("../locales/shell/ru.json"),
+    en: () => import("../locales/shell/en.json"),
   },
 };
-/** The parts loaded per language, and the parts a language switch must bring along. */
+const CONSOLE = import.meta.glob<Texts>("../locales/console/*/*.json");
+
+function loaderOf(part: TextPart, locale: Locale): Loader {
+  if (part === "start" || part === "shell") return FIXED[part][locale];
+  const load = CONSOLE[`../locales/console/${part}/${locale}.json`];
+  if (!load) throw new Error(`no ${locale} texts for the part ${part}`);
+  return load;
+}
+
+/** The parts loaded per language, and every part asked for in any language: a switch brings them all. */
 const loaded = new Set<string>();
 const wanted = new Set<TextPart>(["start"]);
 
@@ -62,29 +73,42 @@ export function currentLocale(): Locale {
 }
 
 /**
- * Fetches a language's texts unless they are already in: its start texts, and the console texts too
- * once any page has asked for them (so a language switch never shows a key).
+ * Fetches a language's texts unless they are already in: by default every part any piece has asked
+ * for so far (so a language switch never shows a key).
  */
 export async function loadLocale(locale: Locale = currentLocale(), parts: readonly TextPart[] = [...wanted]) {
   await Promise.all(
     parts.map(async (part) => {
       if (loaded.has(`${locale}/${part}`)) return;
-      const { default: texts } = await TEXTS[part][locale]();
+      const { default: texts } = await loaderOf(part, locale)();
       i18n.addResourceBundle(locale, "translation", texts, true, true);
       loaded.add(`${locale}/${part}`);
     }),
   );
 }
 
-/** Fetches the console texts of the current language (and of any language switched to later). */
-export function loadConsoleTexts(): Promise<void> {
-  wanted.add("console");
-  return loadLocale(currentLocale(), ["console"]);
+/** Fetches parts of the current language's texts (and of any language switched to later). */
+export function loadTexts(parts: readonly TextPart[]): Promise<void> {
+  for (const part of parts) wanted.add(part);
+  return loadLocale(currentLocale(), parts);
 }
+
+/** Fetches a lazily loaded piece together with the texts it speaks (textParts.ts). */
+export async function withTexts<M>(piece: TextsOf, load: () => Promise<M>): Promise<M> {
+  const [module] = await Promise.all([load(), loadTexts(TEXTS_OF[piece])]);
+  return module;
+}
+
+const hasAllWanted = (locale: Locale) => [...wanted].every((part) => loaded.has(`${locale}/${part}`));
 
 function applyLocale(locale: Locale): void {
   void i18n.changeLanguage(locale);
   if (typeof document !== "undefined") document.documentElement.lang = locale;
+}
+
+/** Loads every wanted part of a language, including parts a page asks for while this runs. */
+async function loadWanted(locale: Locale): Promise<void> {
+  while (!hasAllWanted(locale)) await loadLocale(locale);
 }
 
 /**
@@ -93,8 +117,8 @@ function applyLocale(locale: Locale): void {
  */
 export function setLocale(locale: Locale): void {
   writeCookie(LOCALE_COOKIE, locale);
-  if ([...wanted].every((part) => loaded.has(`${locale}/${part}`))) applyLocale(locale);
-  else void loadLocale(locale).then(() => applyLocale(locale));
+  if (hasAllWanted(locale)) applyLocale(locale);
+  else void loadWanted(locale).then(() => applyLocale(locale));
 }
 
 export { i18n };

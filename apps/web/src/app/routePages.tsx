@@ -1,21 +1,23 @@
 import type { RouteName } from "@cellfleet/contract";
 import { type ComponentType, lazy, type ReactNode, Suspense } from "react";
-import { loadConsoleTexts } from "./i18n";
+import { withTexts } from "./i18n";
 import { MuiScope } from "./MuiScope";
 
 /**
  * Every page is its own chunk, fetched when its route is first shown: /login loads the shell and the
  * login form, not the device pages (issue 11; budgets checked by bench/bundle.test.ts). A page is
- * fetched together with the console texts (i18n.ts) unless it says only what the start texts hold.
+ * fetched together with the parts of the texts it speaks, named in textParts.ts under the same name
+ * as here (ADR 018).
  */
-function page<M, K extends keyof M>(load: () => Promise<M>, name: K, texts: "start" | "console" = "console") {
+function page<F extends Feature, K extends keyof Loaded<F>>(feature: F, name: K) {
   return lazy(async () => {
-    const [module] = await Promise.all([load(), texts === "console" ? loadConsoleTexts() : undefined]);
+    const module = await withTexts(feature, features[feature] as () => Promise<Loaded<F>>);
     return { default: module[name] as ComponentType<Record<string, unknown>> };
   });
 }
 
 const features = {
+  comingSoon: () => import("../components/ComingSoonPage"),
   accounting: () => import("../features/accounting/AccountingPage"),
   domain: () => import("../features/accounting/domains/DomainPage"),
   domains: () => import("../features/accounting/domains/DomainsPage"),
@@ -61,62 +63,65 @@ const features = {
   softwareRule: () => import("../features/software/SoftwareRulePage"),
 };
 
-const ComingSoonPage = page(() => import("../components/ComingSoonPage"), "ComingSoonPage");
+type Feature = keyof typeof features;
+type Loaded<F extends Feature> = Awaited<ReturnType<(typeof features)[F]>>;
+
+const ComingSoonPage = page("comingSoon", "ComingSoonPage");
 
 const Pages = {
-  ZeroTouchPage: page(features.zeroTouch, "ZeroTouchPage"),
-  ZeroTouchConfigPage: page(features.zeroTouchConfig, "ZeroTouchConfigPage"),
-  AdoptionPage: page(features.adoption, "AdoptionPage"),
-  AccountingPage: page(features.accounting, "AccountingPage"),
-  DomainNewPage: page(features.domain, "DomainNewPage"),
-  DomainPage: page(features.domain, "DomainPage"),
-  DomainsPage: page(features.domains, "DomainsPage"),
-  JobsPage: page(features.jobs, "JobsPage"),
-  LogsPage: page(features.logs, "LogsPage"),
-  PoliciesPage: page(features.policies, "PoliciesPage"),
-  PolicyPage: page(features.policy, "PolicyPage"),
-  DomainAdminPage: page(features.manager, "DomainAdminPage"),
-  SuperuserPage: page(features.manager, "SuperuserPage"),
-  SuperusersPage: page(features.superusers, "SuperusersPage"),
-  UserPage: page(features.user, "UserPage"),
-  UsersPage: page(features.users, "UsersPage"),
-  DemoPage: page(features.demo, "DemoPage", "start"),
-  LoginPage: page(features.login, "LoginPage", "start"),
-  LogoutPage: page(features.logout, "LogoutPage", "start"),
-  CommandPage: page(features.command, "CommandPage"),
-  CommandsPage: page(features.commands, "CommandsPage"),
-  NewCommandPage: page(features.commandNew, "NewCommandPage"),
-  ReportPage: page(features.reports, "ReportPage"),
-  ReportsPage: page(features.reports, "ReportsPage"),
-  UserCommandPage: page(features.userCommand, "UserCommandPage"),
-  TemplatePage: page(features.templates, "TemplatePage"),
-  TemplatesPage: page(features.templates, "TemplatesPage"),
-  DashboardPage: page(features.dashboard, "DashboardPage"),
-  DevicePage: page(features.device, "DevicePage"),
-  EditDevicePage: page(features.deviceEdit, "EditDevicePage"),
-  MultipleDevicesPage: page(features.devicesMultiple, "MultipleDevicesPage"),
-  NewDevicesPage: page(features.devicesNew, "NewDevicesPage"),
-  EventsPage: page(features.events, "EventsPage"),
-  FileRoutePage: page(features.files, "FileRoutePage"),
-  FileUploadPage: page(features.files, "FileUploadPage"),
-  FirmwaresPage: page(features.files, "FirmwaresPage"),
-  PackagesPage: page(features.files, "PackagesPage"),
-  ScriptRoutePage: page(features.files, "ScriptRoutePage"),
-  ScriptsFilesPage: page(features.files, "ScriptsFilesPage"),
-  LicensesPage: page(features.licenses, "LicensesPage"),
-  LicenseNewPage: page(features.licenseNew, "LicenseNewPage"),
-  NotificationsPage: page(features.notifications, "NotificationsPage"),
-  RulePage: page(features.rule, "RulePage"),
-  TransportPage: page(features.transport, "TransportPage"),
-  MonitorPage: page(features.monitor, "MonitorPage"),
-  NotFoundPage: page(features.notFound, "NotFoundPage"),
-  ProfilePage: page(features.profile, "ProfilePage"),
-  RegistryPage: page(features.registry, "RegistryPage"),
-  SettingsPage: page(features.settings, "SettingsPage"),
-  ScheduleRulePage: page(features.task, "ScheduleRulePage"),
-  SoftwarePage: page(features.software, "SoftwarePage"),
-  SoftwareNewPage: page(features.softwareRule, "SoftwareNewPage"),
-  SoftwareRulePage: page(features.softwareRule, "SoftwareRulePage"),
+  ZeroTouchPage: page("zeroTouch", "ZeroTouchPage"),
+  ZeroTouchConfigPage: page("zeroTouchConfig", "ZeroTouchConfigPage"),
+  AdoptionPage: page("adoption", "AdoptionPage"),
+  AccountingPage: page("accounting", "AccountingPage"),
+  DomainNewPage: page("domain", "DomainNewPage"),
+  DomainPage: page("domain", "DomainPage"),
+  DomainsPage: page("domains", "DomainsPage"),
+  JobsPage: page("jobs", "JobsPage"),
+  LogsPage: page("logs", "LogsPage"),
+  PoliciesPage: page("policies", "PoliciesPage"),
+  PolicyPage: page("policy", "PolicyPage"),
+  DomainAdminPage: page("manager", "DomainAdminPage"),
+  SuperuserPage: page("manager", "SuperuserPage"),
+  SuperusersPage: page("superusers", "SuperusersPage"),
+  UserPage: page("user", "UserPage"),
+  UsersPage: page("users", "UsersPage"),
+  DemoPage: page("demo", "DemoPage"),
+  LoginPage: page("login", "LoginPage"),
+  LogoutPage: page("logout", "LogoutPage"),
+  CommandPage: page("command", "CommandPage"),
+  CommandsPage: page("commands", "CommandsPage"),
+  NewCommandPage: page("commandNew", "NewCommandPage"),
+  ReportPage: page("reports", "ReportPage"),
+  ReportsPage: page("reports", "ReportsPage"),
+  UserCommandPage: page("userCommand", "UserCommandPage"),
+  TemplatePage: page("templates", "TemplatePage"),
+  TemplatesPage: page("templates", "TemplatesPage"),
+  DashboardPage: page("dashboard", "DashboardPage"),
+  DevicePage: page("device", "DevicePage"),
+  EditDevicePage: page("deviceEdit", "EditDevicePage"),
+  MultipleDevicesPage: page("devicesMultiple", "MultipleDevicesPage"),
+  NewDevicesPage: page("devicesNew", "NewDevicesPage"),
+  EventsPage: page("events", "EventsPage"),
+  FileRoutePage: page("files", "FileRoutePage"),
+  FileUploadPage: page("files", "FileUploadPage"),
+  FirmwaresPage: page("files", "FirmwaresPage"),
+  PackagesPage: page("files", "PackagesPage"),
+  ScriptRoutePage: page("files", "ScriptRoutePage"),
+  ScriptsFilesPage: page("files", "ScriptsFilesPage"),
+  LicensesPage: page("licenses", "LicensesPage"),
+  LicenseNewPage: page("licenseNew", "LicenseNewPage"),
+  NotificationsPage: page("notifications", "NotificationsPage"),
+  RulePage: page("rule", "RulePage"),
+  TransportPage: page("transport", "TransportPage"),
+  MonitorPage: page("monitor", "MonitorPage"),
+  NotFoundPage: page("notFound", "NotFoundPage"),
+  ProfilePage: page("profile", "ProfilePage"),
+  RegistryPage: page("registry", "RegistryPage"),
+  SettingsPage: page("settings", "SettingsPage"),
+  ScheduleRulePage: page("task", "ScheduleRulePage"),
+  SoftwarePage: page("software", "SoftwarePage"),
+  SoftwareNewPage: page("softwareRule", "SoftwareNewPage"),
+  SoftwareRulePage: page("softwareRule", "SoftwareRulePage"),
 };
 
 /** Pages that are built; every other route of the contract shows the shared coming-soon page. */

@@ -1,13 +1,17 @@
 import { ROUTES } from "@cellfleet/contract";
 import { lazy, Suspense } from "react";
 import { Route, Routes } from "react-router";
+import { withTexts } from "./i18n";
 import { pageFor } from "./routePages";
 import { useSession } from "./session/useSession";
 import { SignedOutShell } from "./signedOut/SignedOutShell";
 
 // The MUI console (theme, query client, drawer with the menu, toolbar with the news bell): fetched
-// once someone is signed in; /login and the other signed-out pages never load it (ADR 018, round 4).
-const ConsoleShell = lazy(async () => ({ default: (await import("./ConsoleShell")).ConsoleShell }));
+// once someone is signed in, with the texts it adds to the start texts; /login and the other
+// signed-out pages never load it (ADR 018, rounds 4 and 5).
+const ConsoleShell = lazy(async () => ({
+  default: (await withTexts("consoleShell", () => import("./ConsoleShell"))).ConsoleShell,
+}));
 
 /** The visitor's plain frame, or the signed-in console once there is a session. */
 function Frame() {

@@ -12,20 +12,15 @@ import useScrollTrigger from "@mui/material/useScrollTrigger";
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
-import { loadConsoleTexts } from "../i18n";
 import { matchRoute } from "../navigation/resolveNavigation";
 import { useSession } from "../session/useSession";
 import { UserMenu } from "./UserMenu";
 
-// Only a signed-in user has news: the bell and its popover stay out of the /login bundle. It speaks
-// console texts, fetched alongside.
-const NewsBell = lazy(async () => {
-  const [module] = await Promise.all([
-    import("../../features/notifications/components/NewsBell"),
-    loadConsoleTexts(),
-  ]);
-  return { default: module.NewsBell };
-});
+// Only a signed-in user has news: the bell and its popover stay out of the /login bundle. Its texts
+// are the shell part's, fetched with the console shell (textParts.ts).
+const NewsBell = lazy(async () => ({
+  default: (await import("../../features/notifications/components/NewsBell")).NewsBell,
+}));
 
 interface AppToolbarProps {
   hasDrawerBeside: boolean;

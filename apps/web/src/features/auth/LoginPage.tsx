@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useSearchParams } from "react-router";
 import { isApiError } from "../../app/api/ApiError";
 import { apiErrorText } from "../../app/api/handleTransportError";
-import { loadConsoleTexts } from "../../app/i18n";
+import { withTexts } from "../../app/i18n";
 import { MuiScope } from "../../app/MuiScope";
 import { formError, notice } from "../../app/messages/texts";
 import { signIn } from "../../app/session/session.api";
@@ -12,16 +12,15 @@ import { Alert, Button, Field } from "../../app/signedOut/parts";
 import { useCall } from "../../app/signedOut/useCall";
 
 // Fetched on the first "Forgot password?" click, then kept mounted so it closes with its animation:
-// /login's start-up bundle carries no dialog (ADR 018). Both forms speak console texts.
-const ResetPasswordDialog = lazy(async () => {
-  const [module] = await Promise.all([import("./ResetPasswordDialog"), loadConsoleTexts()]);
-  return { default: module.ResetPasswordDialog };
-});
+// /login's start-up bundle carries no dialog (ADR 018). Both forms speak console texts, fetched with them.
+const ResetPasswordDialog = lazy(async () => ({
+  default: (await withTexts("resetPasswordDialog", () => import("./ResetPasswordDialog")))
+    .ResetPasswordDialog,
+}));
 // Only the e-mailed link (`?reset=`) shows it.
-const ResetPasswordForm = lazy(async () => {
-  const [module] = await Promise.all([import("./ResetPasswordForm"), loadConsoleTexts()]);
-  return { default: module.ResetPasswordForm };
-});
+const ResetPasswordForm = lazy(async () => ({
+  default: (await withTexts("resetPasswordForm", () => import("./ResetPasswordForm"))).ResetPasswordForm,
+}));
 
 interface LoginForm {
   username: string;

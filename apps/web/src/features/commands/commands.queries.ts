@@ -11,7 +11,7 @@ import {
   getReport,
   getReports,
 } from "./commands.api";
-import { deleteEach } from "./commandTypes";
+import { deleteEach } from "./deleteEach";
 import { commandsKeys } from "./keys";
 
 /** The commands list with its facets (status, type). */

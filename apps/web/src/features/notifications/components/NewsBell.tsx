@@ -36,7 +36,7 @@ function NewsList({ items, seenUntil }: { items: NewsItem[]; seenUntil: number |
   if (items.length === 0) {
     return (
       <Typography color="text.secondary" sx={{ p: 2 }}>
-        {t("notifications.news.empty")}
+        {t("news.empty")}
       </Typography>
     );
   }
@@ -84,10 +84,10 @@ function Bell() {
   };
   return (
     <>
-      <Tooltip title={t("notifications.news.title")}>
+      <Tooltip title={t("news.title")}>
         <IconButton
           color="inherit"
-          aria-label={t("notifications.news.open", { count: unseen })}
+          aria-label={t("news.open", { count: unseen })}
           data-testid="news-bell"
           onClick={(event) => handleOpen(event.currentTarget)}
         >
@@ -106,10 +106,10 @@ function Bell() {
       >
         <Stack direction="row" sx={{ px: 2, py: 1.5, alignItems: "center" }}>
           <Typography variant="subtitle1" sx={{ flexGrow: 1, fontWeight: 600 }}>
-            {t("notifications.news.title")}
+            {t("news.title")}
           </Typography>
           <Button component={Link} to="/notifications?tab=log" size="small" onClick={() => setAnchor(null)}>
-            {t("notifications.news.all")}
+            {t("news.all")}
           </Button>
         </Stack>
         <Divider />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deleteEach } from "./commandTypes";
+import { deleteEach } from "./deleteEach";
 
 describe("deleteEach", () => {
   it("deletes every id in order and goes on past a refusal, reporting it", async () => {
