@@ -87,6 +87,11 @@ for (const variant of LOOKS) {
     // The dashboard lists the router among those whose signal got worse.
     const decline = page.getByTestId("decline-row").filter({ hasText: HISTORY_ROUTER.ident });
     await expect(decline).toBeVisible({ timeout: 15_000 });
+    // Its change, and on a wide screen its level, in the interface's units and decimal mark (issue 11).
+    const ru = variant.locale === "ru";
+    await expect(decline).toContainText(ru ? /-\d+(,\d+)? дБ(?!м)/ : /-\d+(\.\d+)? dB(?!m)/);
+    if (variant.width > 1000)
+      await expect(decline).toContainText(ru ? /-\d+(,\d+)? дБм/ : /-\d+(\.\d+)? dBm/);
     await shot(page, `insight-${variant.name}-dashboard`);
 
     await decline.getByRole("link", { name: HISTORY_ROUTER.ident }).click();

@@ -12,9 +12,8 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { QueryState } from "../../components/QueryState";
 import { SignalLabel } from "../devices/components/DeviceLabels";
+import { formatDecibels } from "../devices/detail/format";
 import { signalDeclinesQueryOptions } from "./declines.queries";
-
-const dB = (value: number) => `${value > 0 ? "+" : ""}${value} dB`;
 
 /** The dashboard's routers whose signal got worse: the last 24 hours' mean against the day before. */
 export function DeclinesCard() {
@@ -58,13 +57,13 @@ export function DeclinesCard() {
                   </TableCell>
                   <TableCell>{row.modem}</TableCell>
                   <TableCell align="right" sx={{ color: "error.main", whiteSpace: "nowrap" }}>
-                    {dB(row.change)}
+                    {formatDecibels(row.change, "dB", { signed: true })}
                   </TableCell>
                   <TableCell
                     align="right"
                     sx={{ whiteSpace: "nowrap", display: { xs: "none", sm: "table-cell" } }}
                   >
-                    {`${row.metric.toUpperCase()} ${row.now} dBm`}
+                    {`${row.metric.toUpperCase()} ${formatDecibels(row.now, "dBm")}`}
                   </TableCell>
                   <TableCell>
                     <SignalLabel quality={row.quality} />

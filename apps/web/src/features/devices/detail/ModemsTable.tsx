@@ -20,7 +20,7 @@ import Typography from "@mui/material/Typography";
 import { Fragment, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { SignalLabel } from "../components/DeviceLabels";
-import { formatBytes, formatDuration, orDash } from "./format";
+import { formatBytes, formatDecibels, formatDuration, orDash } from "./format";
 
 const COLUMNS = ["state", "role", "mode", "sim", "operator", "ip", "module", "band", "signal"] as const;
 
@@ -32,10 +32,10 @@ function ModemDetails({ modem }: { modem: ModemReport }) {
     ["IMSI", orDash(modem.imsi)],
     [t("fleet.modems.rxTx"), `${formatBytes(modem.rx)} / ${formatBytes(modem.tx)}`],
     [t("fleet.modems.uptime"), formatDuration(modem.uptime)],
-    ["RSRQ", modem.rsrq === null ? "—" : `${modem.rsrq} dB`],
-    ["RSSI", modem.rssi === null ? "—" : `${modem.rssi} dBm`],
-    ["RSRP", modem.rsrp === null ? "—" : `${modem.rsrp} dBm`],
-    ["SINR", modem.sinr === null ? "—" : `${modem.sinr} dB`],
+    ["RSRQ", modem.rsrq === null ? "—" : formatDecibels(modem.rsrq, "dB")],
+    ["RSSI", modem.rssi === null ? "—" : formatDecibels(modem.rssi, "dBm")],
+    ["RSRP", modem.rsrp === null ? "—" : formatDecibels(modem.rsrp, "dBm")],
+    ["SINR", modem.sinr === null ? "—" : formatDecibels(modem.sinr, "dB")],
     ["CSQ", orDash(modem.csq)],
   ];
   return (

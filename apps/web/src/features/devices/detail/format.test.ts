@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { setLocale } from "../../../app/i18n";
-import { formatBytes, formatDuration, orDash } from "./format";
+import { formatBytes, formatDecibels, formatDuration, orDash } from "./format";
 
 describe("device page formats", () => {
   beforeAll(() => setLocale("en"));
@@ -22,6 +22,13 @@ describe("device page formats", () => {
     expect(formatBytes(1500 * 1024 * 1024, "ru")).toBe(`1,5 ГБ`);
     expect(formatDuration(90_061, "ru")).toBe("1д 1ч 1м");
     expect(formatDuration(42, "ru")).toBe("42с");
+  });
+
+  it("writes radio levels with the language's decimal mark and units", () => {
+    expect(formatDecibels(-98.4, "dBm", { language: "ru" })).toBe("-98,4 дБм");
+    expect(formatDecibels(-15, "dB", { signed: true, language: "ru" })).toBe("-15 дБ");
+    expect(formatDecibels(3, "dB", { signed: true, language: "en" })).toBe("+3 dB");
+    expect(formatDecibels(-98.4, "dBm", { language: "en" })).toBe("-98.4 dBm");
   });
 
   it("shows a dash for missing values only", () => {
