@@ -2,8 +2,9 @@
 // wait for a better link"): four routers this spec creates and starts itself, of a model no other
 // router has, one on a good link and three on a weak one (cell edge, backup SIM, roaming) as their
 // `collect/modems` reports say. The dry run lists the three as waiting for a better link; the started
-// rollout updates the good one, holds the others with their reasons and says only they remain. The
-// rule page is saved in the four looks, for a person to look at.
+// rollout updates the good one, holds the others with their reasons in a last stage named for what
+// they wait for, and says only they remain. The rule page is saved in the four looks, for a person to
+// look at.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
@@ -130,6 +131,14 @@ test("weak-link routers wait for a better link: the dry run lists them, the roll
   await expect(canaryRow.getByRole("cell").nth(3), "the good router came back on the version").toHaveText(
     "1",
   );
+  // The three are the last stage, named for what they wait for, not as one more wave.
+  const stageCells = page.getByTestId("rollout-progress").getByRole("row").locator("td:first-child");
+  await expect(stageCells).toHaveText(["Canary", "Waiting for a better link"]);
+  const linkRow = page
+    .getByTestId("rollout-progress")
+    .getByRole("row")
+    .filter({ hasText: "Waiting for a better link" });
+  await expect(linkRow.getByRole("cell").nth(1), "the three held routers wait in it").toHaveText("3");
   await expect(page.getByTestId("rollout-status")).toHaveText("Running");
 });
 
@@ -140,6 +149,9 @@ for (const look of LOOKS) {
     await expect(page.getByTestId("rollout-only-held")).toBeVisible();
     for (const hold of ["cellEdge", "backupSim", "roaming"])
       await expect(page.getByTestId(`rollout-held-${hold}`)).toBeVisible();
+    await expect(page.getByTestId("rollout-link-stage")).toHaveText(
+      look.locale === "ru" ? "Ждут лучшей связи" : "Waiting for a better link",
+    );
     // The dry run again: the updated router is skipped now, the three still wait.
     await page.getByTestId("rollout-dry-run").click();
     await expect(page.getByTestId("rollout-waiting")).toBeVisible();

@@ -52,6 +52,11 @@ export const RolloutProgressSchema = z.object({
   options: RolloutStartRequestSchema,
   stages: z.array(StateCountsSchema),
   /**
+   * The index of the stage of routers that were on a weak link at the start, planned after the
+   * waves to wait for a better link; null when none was (or the rollout predates migration 0030).
+   */
+  link_stage: z.int().nullable(),
+  /**
    * Waiting routers held when the driver last tried to send them, by reason: outside their domain's
    * window, or on a weak link (cell edge, backup SIM, roaming) as their latest reports say.
    */

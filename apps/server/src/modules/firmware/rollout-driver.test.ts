@@ -36,6 +36,8 @@ describe("rollout driver", () => {
     expect(started.json<RolloutProgress>().stages.map((stage) => stage.waiting + stage.sent)).toEqual([
       2, 4, 4,
     ]);
+    // Every router on a good link: no stage waits for a better link.
+    expect(started.json<RolloutProgress>().link_stage).toBeNull();
     const wave = await r.waitFor(
       id,
       (p) => p.stages[0]?.succeeded === 2 && (p.stages[1]?.sent ?? 0) + (p.stages[1]?.succeeded ?? 0) > 0,

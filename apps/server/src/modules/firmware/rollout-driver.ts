@@ -60,6 +60,7 @@ export async function startRollout(
   // Routers on a weak link now are a last stage after the waves, held with their reason (ADR 021).
   const stages: Array<Array<{ _id: string; domain_id: string; reason?: string }>> =
     plan.waiting.length > 0 ? [...plan.stages, plan.waiting] : plan.stages;
+  const linkStage = plan.waiting.length > 0 ? stages.length - 1 : null;
   const total = stages.reduce((sum, stage) => sum + stage.length, 0);
   if (total === 0) throw new AppError("BAD_REQUEST", "No router would take this rollout now");
   const now = ctx.now();
@@ -73,6 +74,7 @@ export async function startRollout(
     status: "running",
     stage: 0,
     stage_count: stages.length,
+    link_stage: linkStage,
     total,
     window_start: options.window?.start ?? null,
     window_end: options.window?.end ?? null,
@@ -125,6 +127,7 @@ export async function getRollout(ctx: AppContext, id: string): Promise<RolloutPr
     total: rollout.total,
     options: optionsOf(rollout),
     stages,
+    link_stage: rollout.link_stage,
     held: heldOf(await repo.countHeldAcrossDomains(id)),
     failures: await repo.listFailuresAcrossDomains(id),
     create_time: rollout.create_time.toISOString(),

@@ -115,6 +115,8 @@ describe("rollout holds", () => {
     );
     expect(waiting.status).toBe("running");
     expect(waiting.stages[0]).toMatchObject({ waiting: 2, sent: 0, failed: 0 });
+    // Held only after the plan: no router waited at the start, so no stage is the link-wait one.
+    expect(waiting.link_stage).toBeNull();
     expect(await sentCommands(r, [edge.id, roamer.id])).toEqual([]);
 
     // Back home and in signal: both are sent and the rollout completes.
@@ -158,6 +160,8 @@ describe("rollout holds", () => {
     const started = await r.waitFor(id, (p) => p.stages[0]?.sent === 1, "the canary sent");
     expect(started.total).toBe(3);
     expect(started.stages.map((stage) => stage.waiting + stage.sent)).toEqual([1, 1, 1]);
+    // The third and last stage is the one waiting for a better link, stored with the rollout.
+    expect(started.link_stage).toBe(2);
     expect(started.held).toEqual({ window: 0, cellEdge: 0, backupSim: 0, roaming: 1 });
 
     // Its link changes while an earlier stage runs: the next advance's one look at the held says so.
@@ -184,6 +188,7 @@ describe("rollout holds", () => {
     setLink(roaming, { csq: 25, roaming: false });
     const done = await r.waitFor(id, (p) => p.status === "completed", "the roaming router updated");
     expect(done.stages.map((stage) => stage.succeeded)).toEqual([1, 1, 1]);
+    expect(done.link_stage).toBe(2);
     expect(done.held).toEqual({ window: 0, cellEdge: 0, backupSim: 0, roaming: 0 });
     expect(await sentCommands(r, [roamer.id])).toEqual([roamer.id]);
   }, 120_000);

@@ -25,6 +25,7 @@ import * as m0024 from "./migrations/0024_licences";
 import * as m0025 from "./migrations/0025_zero_touch";
 import * as m0027 from "./migrations/0027_domain_time_zone";
 import * as m0029 from "./migrations/0029_device_event_reads";
+import * as m0030 from "./migrations/0030_rollout_link_stage";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -56,6 +57,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0025_zero_touch": m0025,
   "0027_domain_time_zone": m0027,
   "0029_device_event_reads": m0029,
+  "0030_rollout_link_stage": m0030,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

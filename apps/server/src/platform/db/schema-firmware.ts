@@ -41,6 +41,8 @@ export interface FirmwareRolloutsTable {
   status: string;
   stage: ColumnType<number, number | undefined, number>;
   stage_count: number;
+  /** The stage of the routers waiting for a better link (after the waves, 0030); null when none. */
+  link_stage: number | null;
   total: number;
   /** Maintenance window in minutes of the UTC day; both null when commands go at any time. */
   window_start: number | null;

@@ -47,6 +47,11 @@ function ProgressView({
   const hasFailed = rollout.failures.length > 0;
   const count = (state: "waiting" | "sent") => rollout.stages.reduce((sum, stage) => sum + stage[state], 0);
   const held = HOLDS.reduce((sum, hold) => sum + rollout.held[hold], 0);
+  // The routers on a weak link at the start are a stage of their own after the waves (ADR 021).
+  const stageLabel = (index: number) => {
+    if (index === rollout.link_stage) return t("software.rollout.linkStage");
+    return index === 0 ? t("software.rollout.canary") : t("software.rollout.wave", { n: index });
+  };
   // Nothing under way and every router left is held: the rollout waits for them (ADR 021).
   const isOnlyHeld =
     rollout.status === "running" && count("sent") === 0 && held > 0 && count("waiting") === held;
@@ -100,8 +105,11 @@ function ProgressView({
             {rollout.stages.map((stage, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: stages are positional and never reordered
               <TableRow key={index} selected={index === rollout.stage && !isOver}>
-                <TableCell sx={{ whiteSpace: "nowrap" }}>
-                  {index === 0 ? t("software.rollout.canary") : t("software.rollout.wave", { n: index })}
+                <TableCell
+                  sx={{ whiteSpace: "nowrap" }}
+                  data-testid={index === rollout.link_stage ? "rollout-link-stage" : undefined}
+                >
+                  {stageLabel(index)}
                 </TableCell>
                 {COLUMNS.map((column) => (
                   <TableCell key={column} align="right">
