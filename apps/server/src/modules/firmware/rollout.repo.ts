@@ -4,7 +4,28 @@ import type { FirmwareRolloutRow, FirmwareRolloutTargetRow } from "../../platfor
 
 // Rollouts are root's (no domain); each target carries its router's domain (ADR 021).
 
+/** A waiting target with what the link holds read: its router's signal and modems report. */
+export interface WaitingLink {
+  device_id: string;
+  domain_id: string;
+  reason: string | null;
+  signal_csq: number | null;
+  modems: unknown;
+}
+
 export function rolloutRepo(db: Kysely<DB>) {
+  /** The rollout's waiting targets joined to what the holds read (rollout-holds.ts). */
+  const waitingLinks = (id: string) =>
+    db
+      .selectFrom("firmware_rollout_targets as t")
+      .leftJoin("devices as d", "d.id", "t.device_id")
+      .leftJoin("device_collects as c", (join) =>
+        join.onRef("c.device_id", "=", "t.device_id").on("c.type", "=", "modems"),
+      )
+      .select(["t.device_id", "t.domain_id", "t.reason", "d.signal_csq", "c.data as modems"])
+      .where("t.rollout_id", "=", id)
+      .where("t.state", "=", "waiting");
+
   return {
     async insertRolloutAcrossDomains(
       row: Omit<FirmwareRolloutRow, "options"> & { options: string },
@@ -113,25 +134,8 @@ export function rolloutRepo(db: Kysely<DB>) {
       stage: number,
       afterDeviceId: string | null,
       limit: number,
-    ): Promise<
-      Array<{
-        device_id: string;
-        domain_id: string;
-        reason: string | null;
-        signal_csq: number | null;
-        modems: unknown;
-      }>
-    > {
-      let query = db
-        .selectFrom("firmware_rollout_targets as t")
-        .leftJoin("devices as d", "d.id", "t.device_id")
-        .leftJoin("device_collects as c", (join) =>
-          join.onRef("c.device_id", "=", "t.device_id").on("c.type", "=", "modems"),
-        )
-        .select(["t.device_id", "t.domain_id", "t.reason", "d.signal_csq", "c.data as modems"])
-        .where("t.rollout_id", "=", id)
-        .where("t.stage", "=", stage)
-        .where("t.state", "=", "waiting");
+    ): Promise<WaitingLink[]> {
+      let query = waitingLinks(id).where("t.stage", "=", stage);
       if (afterDeviceId !== null) query = query.where("t.device_id", ">", afterDeviceId);
       return query.orderBy("t.device_id").limit(limit).execute();
     },
@@ -140,26 +144,8 @@ export function rolloutRepo(db: Kysely<DB>) {
      * Every held target of the rollout (waiting with a hold written), in any stage, with what the
      * holds read: one query per advance however many are held.
      */
-    async listHeldLinksAcrossDomains(id: string): Promise<
-      Array<{
-        device_id: string;
-        domain_id: string;
-        reason: string | null;
-        signal_csq: number | null;
-        modems: unknown;
-      }>
-    > {
-      return db
-        .selectFrom("firmware_rollout_targets as t")
-        .leftJoin("devices as d", "d.id", "t.device_id")
-        .leftJoin("device_collects as c", (join) =>
-          join.onRef("c.device_id", "=", "t.device_id").on("c.type", "=", "modems"),
-        )
-        .select(["t.device_id", "t.domain_id", "t.reason", "d.signal_csq", "c.data as modems"])
-        .where("t.rollout_id", "=", id)
-        .where("t.state", "=", "waiting")
-        .where("t.reason", "is not", null)
-        .execute();
+    async listHeldLinksAcrossDomains(id: string): Promise<WaitingLink[]> {
+      return waitingLinks(id).where("t.reason", "is not", null).execute();
     },
 
     /** Writes one hold (null: none) on these waiting targets. */

@@ -75,9 +75,19 @@ describe("software realtime", () => {
     const ready = (await nextSoftware(rootSocket)).rules[0];
     expect(ready).toMatchObject({ _id: ruleId, status: 2, file: { filename: `${NEW}.bin` } });
 
-    const routers = [];
+    const routers: Array<{ id: string }> = [];
     for (let i = 0; i < 3; i += 1)
       routers.push(await buildDevice(t, admin.domainId, { model: "RUT955", firmware: OLD, signal_csq: 22 }));
+    const setFirmware = (version: string) =>
+      t.db
+        .updateTable("devices")
+        .set({ firmware: version })
+        .where(
+          "id",
+          "in",
+          routers.map((r) => r.id),
+        )
+        .execute();
     const started = await post(root, `/api/software/${ruleId}/rollout`, {
       canary: { count: 1 },
       waveSize: 2,
@@ -95,15 +105,7 @@ describe("software realtime", () => {
     expect(canarySent?.stages[0]).toMatchObject({ waiting: 0, sent: 1 });
 
     // The canary comes back on the version: it succeeds and the first wave starts.
-    await t.db
-      .updateTable("devices")
-      .set({ firmware: NEW })
-      .where(
-        "id",
-        "in",
-        routers.map((r) => r.id),
-      )
-      .execute();
+    await setFirmware(NEW);
     t.clock.advance(5_000);
     await t.jobs.runUntilIdle();
     const waveStarted = (await nextSoftware(rootSocket)).rollouts[0];
@@ -114,15 +116,7 @@ describe("software realtime", () => {
     ]);
 
     // An advance that changes nothing pushes nothing: the next message is the pause's.
-    await t.db
-      .updateTable("devices")
-      .set({ firmware: OLD })
-      .where(
-        "id",
-        "in",
-        routers.map((r) => r.id),
-      )
-      .execute();
+    await setFirmware(OLD);
     t.clock.advance(5_000);
     await t.jobs.runUntilIdle();
     expect((await post(root, `/api/rollout/${rolloutId}/pause`)).statusCode).toBe(200);
