@@ -102,6 +102,18 @@ async function endChild(child: ChildProcess): Promise<void> {
 }
 
 /** Creates the storage, forks the seeding server and waits until it listens. */
+/** Signs the seeded account in over HTTP and answers its token. */
+export async function benchToken(
+  server: Pick<BenchServer, "baseUrl" | "username" | "password">,
+): Promise<string> {
+  const login = await fetch(`${server.baseUrl}/api/login/`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: server.username, password: server.password }),
+  });
+  return ((await login.json()) as { token: string }).token;
+}
+
 export async function startBenchServer(options: BenchServerOptions): Promise<BenchServer> {
   const storage = await prepareStorage(options);
   const child = fork(path.join(here, "listing-server.ts"), [], {

@@ -5,7 +5,7 @@
 // requests are); totals and facets are also timed cold, each after the ListCountCache window
 // passed. Run the same file against two builds to compare them.
 import { loadavg } from "node:os";
-import { startBenchServer } from "./bench-server";
+import { benchToken, startBenchServer } from "./bench-server";
 import { KeepAliveClient } from "./http-load";
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
@@ -34,12 +34,7 @@ function percentile(values: number[], p: number): number {
 
 const server = await startBenchServer({ engine: "postgres", devices: DEVICES, name: "cf_bench_events" });
 try {
-  const login = await fetch(`${server.baseUrl}/api/login/`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: server.username, password: server.password }),
-  });
-  const { token } = (await login.json()) as { token: string };
+  const token = await benchToken(server);
   const client = new KeepAliveClient(server.baseUrl);
   const timed = async (body: Record<string, unknown>) => {
     const answer = await client.postJson("/api/devices/", { token }, body);

@@ -7,7 +7,7 @@
 // npm run bench:export -w bench   (BENCH_ENGINES=postgres,pglite BENCH_DEVICES BENCH_EXPORT_RUNS
 // BENCH_EXPORT_HEAP_MB BENCH_DATABASE_URL)
 import { readFileSync } from "node:fs";
-import { startBenchServer } from "./bench-server";
+import { benchToken, startBenchServer } from "./bench-server";
 
 const ENGINES = (process.env.BENCH_ENGINES ?? "postgres,pglite").split(",").map((e) => e.trim()) as Array<
   "postgres" | "pglite"
@@ -104,12 +104,7 @@ for (const engine of ENGINES) {
   });
   try {
     const pid = server.pid as number;
-    const login = await fetch(`${server.baseUrl}/api/login/`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: server.username, password: server.password }),
-    });
-    const { token } = (await login.json()) as { token: string };
+    const token = await benchToken(server);
     console.log(
       `seeded in ${(server.seedMs / 1000).toFixed(1)} s; server RSS ${memoryMb(pid, "VmRSS").toFixed(0)} MB`,
     );

@@ -6,7 +6,7 @@
 // BENCH_PACED_RATES requests a second in all).
 // npm run bench:listing -w bench   (BENCH_ENGINES=postgres,pglite BENCH_REQUESTS BENCH_SECONDS BENCH_WARMUP_SECONDS BENCH_CLIENTS BENCH_DEVICES BENCH_PACED_RATES BENCH_PACED_SECONDS BENCH_DATABASE_URL)
 import { cpus, loadavg } from "node:os";
-import { startBenchServer } from "./bench-server";
+import { benchToken, startBenchServer } from "./bench-server";
 import { machineBusyMs, postgresCpuMs } from "./cpu";
 import { KeepAliveClient } from "./http-load";
 
@@ -155,12 +155,7 @@ async function startServer(engine: "postgres" | "pglite") {
   });
   const people: Person[] = [];
   for (let i = 0; i < CLIENTS; i++) {
-    const login = await fetch(`${server.baseUrl}/api/login/`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: server.username, password: server.password }),
-    });
-    const { token } = (await login.json()) as { token: string };
+    const token = await benchToken(server);
     people.push({ token, client: new KeepAliveClient(server.baseUrl) });
   }
   const stop = async () => {

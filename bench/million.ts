@@ -9,7 +9,7 @@ import { statusSweepRepo } from "../apps/server/src/modules/devices-status/statu
 import { runStatusSweep } from "../apps/server/src/modules/devices-status/status-sweep.service";
 import { createInProcessBus } from "../apps/server/src/platform/bus/in-process-bus";
 import { openDatabase } from "../apps/server/src/platform/db/database";
-import { startBenchServer } from "./bench-server";
+import { benchToken, startBenchServer } from "./bench-server";
 import { postgresCpuMs } from "./cpu";
 import { KeepAliveClient } from "./http-load";
 
@@ -32,12 +32,7 @@ console.log(
 const server = await startBenchServer({ engine: "postgres", devices: DEVICES, name: "cf_bench_million" });
 try {
   console.log(`seeded in ${Math.round(server.seedMs / 1000)} s`);
-  const login = await fetch(`${server.baseUrl}/api/login/`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: server.username, password: server.password }),
-  });
-  const { token } = (await login.json()) as { token: string };
+  const token = await benchToken(server);
   const client = new KeepAliveClient(server.baseUrl);
   const time = async (path: string, body: unknown) => {
     const answer = await client.postJson(path, { token }, body);

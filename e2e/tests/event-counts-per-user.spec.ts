@@ -5,6 +5,7 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { VirtualRouter } from "../../apps/simulator/src/index";
 import { FLEET_ADMIN, OPERATOR } from "../support/accounts";
+import { LOOKS } from "../support/looks";
 import { apiToken, signInAs, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
@@ -12,13 +13,6 @@ const MQTT_URL = `mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`;
 const IDENT = "E2EUNREAD1";
 const KEY = "B7".repeat(32);
 const EVENTS = 3;
-
-const VARIANTS = [
-  { name: "desktop-light-en", width: 1440, height: 900, theme: "light", locale: "en" },
-  { name: "desktop-dark-ru", width: 1440, height: 900, theme: "dark", locale: "ru" },
-  { name: "mobile-light-ru", width: 390, height: 844, theme: "light", locale: "ru" },
-  { name: "mobile-dark-en", width: 390, height: 844, theme: "dark", locale: "en" },
-] as const;
 
 let router: VirtualRouter | null = null;
 
@@ -91,7 +85,7 @@ test("an operator's 'all read' zeroes the operator's router counts, not the admi
   await admin.page.getByRole("combobox", { name: /search/i }).fill(IDENT);
   await expect(eventsCell(admin.page)).toHaveText(String(EVENTS));
 
-  for (const variant of VARIANTS) {
+  for (const variant of LOOKS) {
     for (const [label, who, count] of [
       ["admin", admin, String(EVENTS)],
       ["operator", operator, "0"],

@@ -13,8 +13,9 @@ export interface RequestOptions<T> {
   signal?: AbortSignal;
   /**
    * Validates the answer; a mismatch is reported like a server error. A loader (`() => import(…)`)
-   * is fetched alongside the call: start-up code validates without bringing zod into the first
-   * bundle (ADR 018).
+   * is fetched alongside the call, so a page shown before the console (registration) keeps zod out
+   * of its first bundle. The signed-in start passes none: it takes the server's checked answers as
+   * they are (ADR 026).
    */
   schema?: z.ZodType<T> | (() => Promise<z.ZodType<T>>);
   /**
