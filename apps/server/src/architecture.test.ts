@@ -29,7 +29,8 @@ import { createTestDatabase, type TestDatabase } from "./test/test-db";
 // - A function that takes no domain id and touches a domain's rows (a table with a domain_id, or one
 //   reached through a foreign key, a device_id or a user_id) says AcrossDomains in its name.
 // - A function that takes no domain id and touches no domain's rows belongs to an installation-wide
-//   repo, declared below with the reason.
+//   repo, declared below with the reason, and does not say AcrossDomains: the suffix means "reads
+//   across tenants".
 
 /**
  * Repos (or single functions) over data that belongs to the installation, not to a domain, each with
@@ -37,6 +38,18 @@ import { createTestDatabase, type TestDatabase } from "./test/test-db";
  * says AcrossDomains.
  */
 const INSTALLATION_WIDE: Record<string, string> = {
+  firmwareRepo: "software rules are root's (ADR 021): one rule fits routers of its models in every domain",
+  rolloutRepo: "a rollout carries a root's software rule to routers of every domain (ADR 021)",
+  licencesRepo: "licences are the installation's, not a domain's (ADR 022)",
+  rateSlotsRepo: "the send slots of a bot or a webhook are shared by every domain that uses it",
+  refusalsRepo: "the gateway refuses idents before any domain is known (an ident is global)",
+  "maintenanceRepo.findRollupMark": "the history rollup's progress mark is one for the installation",
+  "maintenanceRepo.setRollupMark": "the history rollup's progress mark is one for the installation",
+  "maintenanceRepo.deleteOldRefusals": "gateway refusals belong to no domain (see refusalsRepo)",
+  "signInRepo.findUnknown": "a sign-in under an unknown username has no user, so no domain",
+  "signInRepo.countUnknownFailure": "a sign-in under an unknown username has no user, so no domain",
+  "signInRepo.blockUnknown": "a sign-in under an unknown username has no user, so no domain",
+  "fileTransfersRepo.findSoftwareFile": "a rollout's firmware file is a root's software rule's (ADR 021)",
   "policiesRepo.findDefaultPolicy":
     "the installation's default policy belongs to no domain (domain_id is null, at most one row)",
   "domainsRepo.insertDomain": "it creates the domain itself: there is no domain id before it runs",
@@ -178,6 +191,16 @@ describe("repos", () => {
       .filter((run) => !isDomainFirst(run) && !run.fn.key.includes(ACROSS) && !touches(run, tables.owned))
       .filter((run) => !declaredInstallationWide(run.fn.key))
       .map(describeRun);
+    expect(offenders).toEqual([]);
+  });
+
+  it("say AcrossDomains only when they touch a domain's rows", () => {
+    const offenders = runs
+      .filter((run) => run.fn.key.includes(ACROSS) && !touches(run, tables.owned))
+      .map(
+        (run) =>
+          `${describeRun(run)} touches no domain's rows: drop the suffix, declare it installation-wide`,
+      );
     expect(offenders).toEqual([]);
   });
 

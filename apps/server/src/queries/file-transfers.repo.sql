@@ -44,7 +44,7 @@ from
 where
   "id" = $1;
 
--- fileTransfersRepo.findSoftwareFileAcrossDomains(key)
+-- fileTransfersRepo.findSoftwareFile(key)
 select
   "filename",
   "size",

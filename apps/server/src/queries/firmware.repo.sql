@@ -31,7 +31,7 @@ from
 where
   "d"."model" in ($2);
 
--- firmwareRepo.listRulesAcrossDomains()
+-- firmwareRepo.listRules()
 select
   *
 from
@@ -41,7 +41,7 @@ order by
 limit
   $1;
 
--- firmwareRepo.listRulesAfterAcrossDomains(after, limit)
+-- firmwareRepo.listRulesAfter(after, limit)
 select
   *
 from
@@ -74,7 +74,7 @@ order by
 limit
   $4;
 
--- firmwareRepo.findRuleAcrossDomains(id)
+-- firmwareRepo.findRule(id)
 select
   *
 from
@@ -82,7 +82,7 @@ from
 where
   "id" = $1;
 
--- firmwareRepo.lockRuleAcrossDomains(id)
+-- firmwareRepo.lockRule(id)
 select
   *
 from
@@ -91,26 +91,26 @@ where
   "id" = $1
 for update;
 
--- firmwareRepo.insertRuleAcrossDomains(row)
+-- firmwareRepo.insertRule(row)
 insert into
   "software_rules" ()
 values
   ();
 
--- firmwareRepo.updateRuleAcrossDomains(id, change)
+-- firmwareRepo.updateRule(id, change)
 update "software_rules"
 set
 where
   "id" = $1;
 
--- firmwareRepo.setFetchStatusAcrossDomains(id, generation, change)
+-- firmwareRepo.setFetchStatus(id, generation, change)
 update "software_rules"
 set
 where
   "id" = $1
   and "fetch_generation" = $2;
 
--- firmwareRepo.setFetchedFileAcrossDomains(id, generation, file)
+-- firmwareRepo.setFetchedFile(id, generation, file)
 update "software_rules"
 set
   "error" = $1
@@ -118,7 +118,7 @@ where
   "id" = $2
   and "fetch_generation" = $3;
 
--- firmwareRepo.listReadyRulesAcrossDomains()
+-- firmwareRepo.listReadyRules()
 select
   *
 from
@@ -129,7 +129,7 @@ where
 order by
   "sync_time" desc;
 
--- firmwareRepo.deleteRuleAcrossDomains(id)
+-- firmwareRepo.deleteRule(id)
 delete from "software_rules"
 where
   "id" = $1;

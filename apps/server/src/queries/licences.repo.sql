@@ -1,7 +1,7 @@
 -- The SQL of src/modules/licences/licences.repo.ts, written by `npm run queries -w apps/server`: do not edit.
 -- Each function ran once with generated arguments against a database answering no rows.
 
--- licencesRepo.listLicensesAcrossDomains()
+-- licencesRepo.listLicenses()
 select
   *
 from
@@ -10,7 +10,7 @@ order by
   "create_time",
   "id";
 
--- licencesRepo.listLicensesAfterAcrossDomains(after, limit)
+-- licencesRepo.listLicensesAfter(after, limit)
 select
   *
 from
@@ -43,7 +43,7 @@ order by
 limit
   $4;
 
--- licencesRepo.findLicenseAcrossDomains(id)
+-- licencesRepo.findLicense(id)
 select
   *
 from
@@ -51,7 +51,7 @@ from
 where
   "id" = $1;
 
--- licencesRepo.findLicenseByKeyAcrossDomains(key)
+-- licencesRepo.findLicenseByKey(key)
 select
   *
 from
@@ -59,7 +59,7 @@ from
 where
   "key" = $1;
 
--- licencesRepo.insertLicenseAcrossDomains(row)
+-- licencesRepo.insertLicense(row)
 insert into
   "licenses" ("refreshing")
 values
@@ -68,14 +68,14 @@ on conflict ("key") do nothing
 returning
   "id";
 
--- licencesRepo.markRefreshingAcrossDomains(ids)
+-- licencesRepo.markRefreshing(ids)
 update "licenses"
 set
   "refreshing" = $1
 where
   "id" in ($2);
 
--- licencesRepo.saveDocumentAcrossDomains(id, document, at)
+-- licencesRepo.saveDocument(id, document, at)
 update "licenses"
 set
   "document" = $1,
@@ -88,7 +88,7 @@ set
 where
   "id" = $8;
 
--- licencesRepo.saveErrorAcrossDomains(id, error, at)
+-- licencesRepo.saveError(id, error, at)
 update "licenses"
 set
   "last_error" = $1,

@@ -13,7 +13,7 @@ order by
 limit
   $2;
 
--- maintenanceRepo.findRollupMarkAcrossDomains()
+-- maintenanceRepo.findRollupMark()
 select
   "at"
 from
@@ -21,7 +21,7 @@ from
 where
   "name" = $1;
 
--- maintenanceRepo.setRollupMarkAcrossDomains(at)
+-- maintenanceRepo.setRollupMark(at)
 insert into
   "history_marks" ("name", "at")
 values
@@ -256,7 +256,7 @@ where
   device_id = any ($1::text[])
   and day < $2::date;
 
--- maintenanceRepo.deleteOldRefusalsAcrossDomains(before)
+-- maintenanceRepo.deleteOldRefusals(before)
 delete from "gateway_refusals"
 where
   "time" < $1;

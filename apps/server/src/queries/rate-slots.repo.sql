@@ -1,7 +1,7 @@
 -- The SQL of src/modules/notifications/engine/rate-slots.repo.ts, written by `npm run queries -w apps/server`: do not edit.
 -- Each function ran once with generated arguments against a database answering no rows.
 
--- rateSlotsRepo.reserveSlotAcrossDomains(keys, now)
+-- rateSlotsRepo.reserveSlot(keys, now)
 insert into
   "notification_rate_slots" ("next_at")
 values
@@ -25,7 +25,7 @@ from
 where
   s.key = v.key;
 
--- rateSlotsRepo.deferKeysAcrossDomains(keys, until)
+-- rateSlotsRepo.deferKeys(keys, until)
 update notification_rate_slots
 set
   next_at = greatest(next_at, $1::timestamptz)

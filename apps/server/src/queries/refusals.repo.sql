@@ -1,7 +1,7 @@
 -- The SQL of src/modules/ingest/refusals.repo.ts, written by `npm run queries -w apps/server`: do not edit.
 -- Each function ran once with generated arguments against a database answering no rows.
 
--- refusalsRepo.upsertRefusalsAcrossDomains(rows)
+-- refusalsRepo.upsertRefusals(rows)
 insert into
   gateway_refusals (ident, reason, time, address, count)
 select

@@ -11,7 +11,7 @@ insert into
 values
   ($1, $2);
 
--- rolloutRepo.findRolloutAcrossDomains(id)
+-- rolloutRepo.findRollout(id)
 select
   *
 from
@@ -19,7 +19,7 @@ from
 where
   "id" = $1;
 
--- rolloutRepo.findLatestRolloutAcrossDomains(ruleId)
+-- rolloutRepo.findLatestRollout(ruleId)
 select
   "id"
 from
@@ -32,7 +32,7 @@ order by
 limit
   $2;
 
--- rolloutRepo.lockRolloutAcrossDomains(id)
+-- rolloutRepo.lockRollout(id)
 select
   *
 from
@@ -41,7 +41,7 @@ where
   "id" = $1
 for update;
 
--- rolloutRepo.updateRolloutAcrossDomains(id, changes)
+-- rolloutRepo.updateRollout(id, changes)
 update "firmware_rollouts"
 set
 where

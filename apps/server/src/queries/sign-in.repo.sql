@@ -35,7 +35,7 @@ set
 where
   "user_id" = $4;
 
--- signInRepo.findUnknownAcrossDomains(usernameHash)
+-- signInRepo.findUnknown(usernameHash)
 select
   "failed_attempts",
   "blocked_until"
@@ -44,7 +44,7 @@ from
 where
   "username_hash" = $1;
 
--- signInRepo.countUnknownFailureAcrossDomains(usernameHash, now)
+-- signInRepo.countUnknownFailure(usernameHash, now)
 delete from "sign_in_unknown"
 where
   "update_time" < $1;
@@ -60,7 +60,7 @@ returning
   "failed_attempts";
 -- (ended: Error: no result)
 
--- signInRepo.blockUnknownAcrossDomains(usernameHash, until)
+-- signInRepo.blockUnknown(usernameHash, until)
 update "sign_in_unknown"
 set
   "blocked_until" = $1

@@ -32,7 +32,7 @@ export const REPO_ARGUMENTS: Record<string, { reason: string; args: () => unknow
       ),
     ],
   },
-  "licencesRepo.saveDocumentAcrossDomains": {
+  "licencesRepo.saveDocument": {
     reason: "`document` holds the licence payload, whose status the update reads",
     args: () => [OTHER_ID, { payload: { status: "active" }, signature: "value" }, AT],
   },
