@@ -4,6 +4,7 @@ import { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOMAIN_ID, REPO_ARGUMENTS } from "./test/repo-arguments";
 import {
+  allQueries,
   type DomainTables,
   filtersByDomain,
   listRepoFunctions,
@@ -79,7 +80,7 @@ afterAll(async () => {
 
 const isDomainFirst = (run: RepoRun) => run.fn.parameters[0] === "domainId";
 const touches = (run: RepoRun, set: Set<string>) =>
-  run.queries.some((query) => statementTables(query.sql).some((table) => set.has(table)));
+  allQueries(run).some((query) => statementTables(query.sql).some((table) => set.has(table)));
 const describeRun = (run: RepoRun) => `${run.fn.file}: ${run.fn.key}(${run.fn.parameters.join(", ")})`;
 
 describe("the reading of repo SQL", () => {
@@ -168,7 +169,7 @@ describe("repos", () => {
   it("filter every statement over a domain's table by the domain id they take first", () => {
     const offenders: string[] = [];
     for (const run of runs.filter(isDomainFirst)) {
-      for (const query of run.queries) {
+      for (const query of allQueries(run)) {
         const owned = statementTables(query.sql).filter((table) => tables.filtered.has(table));
         if (owned.length > 0 && !filtersByDomain(query, DOMAIN_ID)) {
           offenders.push(`${describeRun(run)} reads ${[...new Set(owned)].join(", ")} without its domain id`);

@@ -31,6 +31,14 @@ from
 where
   "domain_id" = $1
   and "id" = $2;
+-- with a row answered to each query, also:
+select
+  *
+from
+  "notification_transports"
+where
+  "domain_id" = $1
+  and "id" = $2;
 
 -- deliveriesRepo.startAttempt(domainId, id, at)
 update "notification_deliveries"
@@ -44,6 +52,11 @@ where
 returning
   "attempts";
 -- (ended: Error: no result)
+-- with a row answered to each query, also:
+insert into
+  "notification_delivery_attempts" ("delivery_id", "attempt", "outcome", "start_time")
+values
+  ($1, $2, $3, $4);
 
 -- deliveriesRepo.finishAttempt(domainId, id, attempt, outcome)
 update "notification_delivery_attempts"

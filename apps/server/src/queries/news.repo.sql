@@ -50,6 +50,17 @@ from
 where
   "domain_id" = $1
   and "id" = $2;
+-- with a row answered to each query, also:
+insert into
+  "notification_news_seen" ("user_id", "seen_until")
+values
+  ($1, $2)
+on conflict ("user_id") do update
+set
+  "seen_until" = greatest(
+    "notification_news_seen"."seen_until",
+    "excluded"."seen_until"
+  );
 
 -- newsRepo.findAudienceEmails(domainId)
 select

@@ -163,3 +163,10 @@ values
 returning
   *;
 -- (ended: Error: no result)
+-- with a row answered to each query, also:
+update "devices"
+set
+  "events_total" = "events_total" + $1
+where
+  "domain_id" = $2
+  and "id" = $3;

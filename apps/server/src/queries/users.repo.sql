@@ -209,3 +209,8 @@ from
 where
   "users"."id" = $1
   and "users"."domain_id" = $2;
+-- with a row answered to each query, also:
+insert into
+  "password_history" ("id", "user_id", "password_hash", "create_time")
+values
+  ($1, $2, $3, $4);

@@ -3,7 +3,7 @@ import { basename, join } from "node:path";
 import { type CompiledQuery, type Kysely, sql } from "kysely";
 import { format } from "sql-formatter";
 import type { DB } from "../platform/db/schema";
-import { createOfflineDb } from "./offline-db";
+import { createOfflineDb, type OfflineAnswer } from "./offline-db";
 import { AT, DOMAIN_ID, OTHER_ID, REPO_ARGUMENTS } from "./repo-arguments";
 
 // Every repo's SQL as the code builds it (docs/ARCHITECTURE.md, "Repos"): each exported function of a
@@ -26,13 +26,20 @@ export interface RepoFunction {
   call(db: Kysely<DB>, args: unknown[]): Promise<unknown>;
 }
 
-/** What one generated call sent to the database. */
+/** What the generated calls of one function sent to the database. */
 export interface RepoRun {
   fn: RepoFunction;
-  args: unknown[];
+  /** The statements of the call answered no rows, in order. */
   queries: CompiledQuery[];
-  /** The error the call ended with (an empty answer may end it with NoResultError), or null. */
+  /** The error that call ended with (an empty answer may end it with NoResultError), or null. */
   error: string | null;
+  /** The statements only the call answered a row to every query sent (the writes after a read). */
+  rowQueries: CompiledQuery[];
+}
+
+/** Every statement a function's runs sent. */
+export function allQueries(run: RepoRun): CompiledQuery[] {
+  return [...run.queries, ...run.rowQueries];
 }
 
 export function repoFiles(): string[] {
@@ -165,19 +172,53 @@ export function generateArgument(name: string): unknown {
   return isPlural ? [generatedRecord()] : generatedRecord();
 }
 
-/** Calls one repo function with its declared or generated arguments and records what it sent. */
-export async function runRepoFunction(fn: RepoFunction): Promise<RepoRun> {
+/**
+ * A row of an answer: each column read answers the value generated for its name, else "value". A
+ * function that reads before it writes (a lock, a check) reaches its writes with it.
+ */
+function generatedRow(): object {
+  return new Proxy(
+    {},
+    {
+      get: (_target, property) =>
+        typeof property === "string" ? (valueByName(property, BY_NAME) ?? "value") : undefined,
+    },
+  );
+}
+
+/** Every statement one call of `fn` sends, with the error it ended with (or null). */
+async function record(
+  fn: RepoFunction,
+  args: unknown[],
+  answer?: OfflineAnswer,
+): Promise<{ queries: CompiledQuery[]; error: string | null }> {
   const queries: CompiledQuery[] = [];
-  const db = createOfflineDb((query) => queries.push(query));
-  const declared = REPO_ARGUMENTS[fn.key];
-  const args = declared ? declared.args() : fn.parameters.map((name) => generateArgument(name));
-  let error: string | null = null;
+  const db = createOfflineDb((query) => queries.push(query), answer);
   try {
     await fn.call(db, args);
+    return { queries, error: null };
   } catch (caught) {
-    error = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
+    return { queries, error: caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught) };
   }
-  return { fn, args, queries, error };
+}
+
+/**
+ * Calls one repo function twice with its declared or generated arguments: once against a database
+ * answering no rows, once against one answering a generated row to every query, and records what
+ * each call sent.
+ */
+export async function runRepoFunction(fn: RepoFunction): Promise<RepoRun> {
+  const declared = REPO_ARGUMENTS[fn.key];
+  const args = () => (declared ? declared.args() : fn.parameters.map((name) => generateArgument(name)));
+  const empty = await record(fn, args());
+  const withRow = await record(fn, args(), () => ({ rows: [generatedRow()], numAffectedRows: 1n }));
+  const seen = new Set(empty.queries.map((query) => query.sql));
+  return {
+    fn,
+    queries: empty.queries,
+    error: empty.error,
+    rowQueries: withRow.queries.filter((query) => !seen.has(query.sql)),
+  };
 }
 
 /** The statement as the snapshot shows it: formatted, or as built when the formatter cannot read it. */
@@ -205,6 +246,8 @@ export function snapshotText(file: string, runs: readonly RepoRun[]): string {
     if (run.queries.length === 0) lines.push("-- (no statement)");
     for (const query of run.queries) lines.push(`${formatStatement(query.sql)};`);
     if (run.error !== null) lines.push(`-- (ended: ${run.error.split("\n")[0]})`);
+    if (run.rowQueries.length > 0) lines.push("-- with a row answered to each query, also:");
+    for (const query of run.rowQueries) lines.push(`${formatStatement(query.sql)};`);
     parts.push(lines.join("\n"));
   }
   return `${parts.join("\n\n")}\n`;
