@@ -2,20 +2,17 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DomainTables, filtersByDomain, readDomainTables, statementTables } from "./test/domain-sql";
 import { DOMAIN_ID, REPO_ARGUMENTS } from "./test/repo-arguments";
 import {
   allQueries,
-  type DomainTables,
-  filtersByDomain,
   listRepoFunctions,
   parameterNames,
   type RepoRun,
-  readDomainTables,
   runAllRepoFunctions,
   SNAPSHOT_DIR,
   snapshotName,
   snapshotText,
-  statementTables,
 } from "./test/repo-queries";
 import { createTestDatabase, type TestDatabase } from "./test/test-db";
 
@@ -23,7 +20,7 @@ import { createTestDatabase, type TestDatabase } from "./test/test-db";
 // domain's id in its SQL; one that works across domains says AcrossDomains in its name." This test
 // holds every repo to it by what the SQL does, not by names: test/repo-queries.ts calls every
 // exported function of every `…Repo(db)` factory with generated arguments against a database that
-// never connects, and the statements it records are read here.
+// never connects, and test/domain-sql.ts reads the statements it records.
 //
 // - A domain-first function (first parameter `domainId`) must compare domain_id (or, on `domains`,
 //   the id) with the domain id it was given, in every statement over a table that has a domain_id.
