@@ -143,6 +143,9 @@ describe("repos", () => {
     expect(runs.length).toBeGreaterThan(300);
     // A function that sent nothing was not checked: give it arguments in test/repo-arguments.ts.
     expect(runs.filter((run) => run.queries.length === 0).map(describeRun)).toEqual([]);
+    // One snapshot per repo file, named by the file: two files of one name would share it.
+    const names = [...runsByFile.keys()].map(snapshotName);
+    expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
     const functions = new Set(runs.map((run) => run.fn.key));
     expect(Object.keys(REPO_ARGUMENTS).filter((key) => !functions.has(key))).toEqual([]);
   });
