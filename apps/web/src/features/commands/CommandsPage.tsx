@@ -1,4 +1,4 @@
-import { ACTION_STATUSES, type ActionStatus, actionStatusLabelKey, COMMAND_TYPES } from "@cellfleet/contract";
+import { ACTION_STATUSES, actionStatusLabelKey, COMMAND_TYPES } from "@cellfleet/contract";
 import Link from "@mui/material/Link";
 import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
@@ -13,14 +13,22 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate } from "react-router";
 import { useOffers } from "../../app/session/useOffers";
-import { clampPage, ListCard, ListPaginator, pageCount, useListState } from "../../components/list-card";
+import {
+  clampPage,
+  ListCard,
+  ListPaginator,
+  pageCount,
+  SearchBox,
+  useListState,
+} from "../../components/list-card";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
 import { RelativeTime } from "../devices/components/DeviceLabels";
 import { useNow } from "../devices/components/useNow";
+import { matchesCommandSearch, targetsLabel } from "./commandSearch";
 import { commandsQueryOptions, useLiveCommands } from "./commands.queries";
 import { typeLabel } from "./commandTypes";
-import { CommandStatusChip } from "./components/CommandStatusChip";
+import { CommandStatusChip, commandStatusText } from "./components/CommandStatusChip";
 
 const WIDE_ONLY = { display: { xs: "none", md: "table-cell" } } as const;
 
@@ -36,7 +44,19 @@ export function CommandsPage() {
   const filter = { ...(status.length > 0 ? { status } : {}), ...(type.length > 0 ? { type } : {}) };
   const commands = useQuery(commandsQueryOptions(filter));
   useLiveCommands();
-  const all = commands.data ?? [];
+  const all = (commands.data ?? []).filter((command) =>
+    matchesCommandSearch(
+      [
+        typeLabel(t, command.type),
+        commandStatusText(t, command),
+        targetsLabel(t, command.targets),
+        command.author.name,
+        command.approver?.name ?? "",
+        command._id,
+      ],
+      state.search,
+    ),
+  );
   const pages = pageCount(all.length, state.pageSize);
   const page = clampPage(state.page, pages);
   const visible = all.slice(page * state.pageSize, (page + 1) * state.pageSize);
@@ -52,6 +72,11 @@ export function CommandsPage() {
         onAdd={offers("commands.create") ? () => void navigate("/commands/new") : undefined}
         filters={
           <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1 }}>
+            <SearchBox
+              prefix="commands"
+              value={state.search}
+              onChange={(search) => update({ search, page: 0 })}
+            />
             <TextField
               select
               size="small"
@@ -118,6 +143,7 @@ export function CommandsPage() {
                   <TableRow>
                     <TableCell>{t("commands.columns.type")}</TableCell>
                     <TableCell>{t("commands.columns.status")}</TableCell>
+                    <TableCell sx={WIDE_ONLY}>{t("commands.columns.targets")}</TableCell>
                     <TableCell>{t("commands.columns.progress")}</TableCell>
                     <TableCell sx={WIDE_ONLY}>{t("commands.columns.author")}</TableCell>
                     <TableCell sx={WIDE_ONLY}>{t("commands.columns.approver")}</TableCell>
@@ -133,7 +159,10 @@ export function CommandsPage() {
                         </Link>
                       </TableCell>
                       <TableCell>
-                        <CommandStatusChip status={command.status as ActionStatus} />
+                        <CommandStatusChip command={command} />
+                      </TableCell>
+                      <TableCell sx={WIDE_ONLY} data-testid="command-targets">
+                        {targetsLabel(t, command.targets)}
                       </TableCell>
                       <TableCell>
                         {t("commands.progress", {
