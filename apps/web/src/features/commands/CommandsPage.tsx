@@ -1,4 +1,6 @@
 import { ACTION_STATUSES, actionStatusLabelKey, COMMAND_TYPES } from "@cellfleet/contract";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
 import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
@@ -25,6 +27,7 @@ import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
 import { RelativeTime } from "../devices/components/DeviceLabels";
 import { useNow } from "../devices/components/useNow";
+import { useWaitingApprovals } from "./approvalNotices";
 import { matchesCommandSearch, targetsLabel } from "./commandSearch";
 import { commandsQueryOptions, useLiveCommands } from "./commands.queries";
 import { typeLabel } from "./commandTypes";
@@ -39,6 +42,7 @@ export function CommandsPage() {
   const offers = useOffers();
   const now = useNow();
   const [state, update] = useListState("commands");
+  const waiting = useWaitingApprovals();
   const status = state.facets.status ?? [];
   const type = state.facets.type ?? [];
   const filter = { ...(status.length > 0 ? { status } : {}), ...(type.length > 0 ? { type } : {}) };
@@ -64,6 +68,24 @@ export function CommandsPage() {
   return (
     <>
       <PageTitle>{t("routes.commands")}</PageTitle>
+      {waiting > 0 ? (
+        <Alert
+          severity="warning"
+          sx={{ mb: 2 }}
+          data-testid="commands-waiting"
+          action={
+            <Button
+              color="inherit"
+              size="small"
+              onClick={() => update({ facets: { ...state.facets, status: ["unapproved"] }, page: 0 })}
+            >
+              {t("commands.waitingShow")}
+            </Button>
+          }
+        >
+          {t("news.waiting", { count: waiting })}
+        </Alert>
+      ) : null}
       <ListCard
         title={t("commands.title")}
         subtitle={commands.data ? t("commands.loaded", { count: all.length }) : undefined}
