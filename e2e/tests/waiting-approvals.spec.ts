@@ -99,6 +99,8 @@ for (const variant of LOOKS) {
     await shot(page, `waiting-approvals-${variant.name}-list`);
     await page.getByTestId("news-bell").click();
     await expect(page.getByTestId("news-waiting")).toBeVisible();
+    // The popover fades in: the picture is taken once it has.
+    await expect(page.locator(".MuiPopover-paper")).toHaveCSS("opacity", "1");
     await shot(page, `waiting-approvals-${variant.name}-bell`);
   });
 }
