@@ -79,6 +79,9 @@ test("root adds a software rule; the server fetches it and the list shows it Rea
   await page.getByTestId("rollout-window-start").fill(at(hour));
   await page.getByTestId("rollout-window-end").fill(at(hour + 1));
   await page.getByTestId("rollout-start").click();
+  // Starting asks once, naming how many routers in how many domains (issue 27).
+  await expect(page.getByTestId("confirm-dialog")).toContainText(/Routers: \d+, in domains: \d+/);
+  await page.getByTestId("confirm-action").click();
   await expect(page.getByTestId("rollout-status")).toHaveText("Running");
   await expect(page.getByTestId("rollout-progress").getByRole("row", { name: /Canary/ })).toBeVisible();
   await expect(page.getByTestId("rollout-held-window")).toContainText("outside the domain's window");
@@ -176,6 +179,7 @@ test("root starts a staged rollout and watches the canary complete and the first
   // answer makes the acting page read the rule's rollouts once; everything after comes by push.
   const startReread = main.waitForResponse((response) => response.url().endsWith("/rollouts"));
   await main.getByTestId("rollout-start").click();
+  await main.getByTestId("confirm-action").click();
   await startReread;
   await expect(main.getByTestId("rollout-status")).toHaveText("Running");
   rereads[0]?.splice(0);
