@@ -49,7 +49,8 @@ for (const variant of LOOKS) {
     await signInFleetAdmin(page);
     await context.addCookies([{ name: "locale", value: variant.locale, url: baseURL as string }]);
     await askFactoryResetToAll(page);
-    await expect(page.getByTestId("confirm-dialog").getByRole("dialog")).toHaveCSS("opacity", "1");
+    // The dialog fades in: the picture is taken once it has.
+    await expect(page.locator(".MuiDialog-container")).toHaveCSS("opacity", "1");
     await shot(page, `confirmations-${variant.name}-factory-reset`);
   });
 }
