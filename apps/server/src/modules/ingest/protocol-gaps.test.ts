@@ -92,6 +92,23 @@ describe("a router whose sequence numbers restart", () => {
     expect(runtime.ingest.stats().epochsRestarted).toBeGreaterThanOrEqual(2);
   });
 
+  it("is shown again after a new epoch that follows a hello and many collects (issue 25)", async () => {
+    const { d, client } = await connectedDevice();
+    await publishJson(client, helloTopic(d.ident), hello(1000, 7));
+    // Collects that change nothing on the device row: its last_seq is not written for them.
+    for (let seq = 1001; seq <= 1030; seq++)
+      await publishJson(client, collectTopic(d.ident, "board"), { ...boardReport(seq, seq), epoch: 7 });
+    await publishJson(client, helloTopic(d.ident), hello(1, 8));
+    await publishJson(client, collectTopic(d.ident, "board"), { ...boardReport(2, 42), epoch: 8 });
+    const board = await t.db
+      .selectFrom("device_collects")
+      .select(["data"])
+      .where("device_id", "=", d.id)
+      .where("type", "=", "board")
+      .executeTakeFirstOrThrow();
+    expect((board.data as { uptime: number }).uptime).toBe(42);
+  });
+
   it("without an epoch a lower seq still does not replace the shown state (documented rule)", async () => {
     const { d, client } = await connectedDevice();
     await publishJson(client, collectTopic(d.ident, "board"), boardReport(900, 86_400));
