@@ -58,6 +58,11 @@ export interface VirtualRouterOptions {
   autoTick?: boolean;
   /** First sequence number (default: the wall clock in ms, so a restarted simulator never goes back). */
   startSeq?: number;
+  /**
+   * The numbering `seq` belongs to, sent on every message (docs/device-protocol.md 5.1): a router
+   * whose counters restarted (`startSeq` 1 after a reset) gives a new one. Unset: no `epoch` is sent.
+   */
+  epoch?: number;
   now?: () => number;
   /**
    * Connect with these credentials instead of ident and token: a zero-touch router's `zt1:` user
@@ -309,7 +314,12 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
 
   /** A message with its envelope: the next `seq` and the current time. */
   private message(topic: string, body: object): Outgoing {
-    const envelope = { v: PROTOCOL_VERSION, seq: this.seq++, ts: this.now() };
+    const envelope = {
+      v: PROTOCOL_VERSION,
+      seq: this.seq++,
+      ts: this.now(),
+      ...(this.options.epoch === undefined ? {} : { epoch: this.options.epoch }),
+    };
     return { topic, payload: JSON.stringify({ ...envelope, ...body }) };
   }
 
