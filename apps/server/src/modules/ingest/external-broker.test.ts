@@ -2,6 +2,7 @@ import {
   collectTopic,
   commandTopic,
   deriveDeviceToken,
+  eventTopic,
   noticeTopic,
   PROTOCOL_VERSION,
 } from "@cellfleet/contract";
@@ -150,6 +151,35 @@ describe("behind Mosquitto", () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       // Each report reached one node: the group splits them, no leftover subscription copies them.
       expect(a.gateway.stats().accepted + b.gateway.stats().accepted).toBe(REPORTS);
+    } finally {
+      await Promise.all(runtimes.splice(0).map((runtime) => runtime.close()));
+      await clearSession(broker.serverUrl, clientId);
+    }
+  });
+
+  it("keeps what it acknowledged while the server is away across an orderly broker restart (item 6)", async () => {
+    const clientId = `cellfleet-test-${uniqueIdent().toLowerCase()}`;
+    try {
+      const first = await startNode({ clientId });
+      await first.close();
+      runtimes.splice(runtimes.indexOf(first), 1);
+      const { d, client } = await connectedDevice();
+      const EVENTS = 50;
+      for (let seq = 1; seq <= EVENTS; seq++)
+        await publishJson(client, eventTopic(d.ident), {
+          ...envelope(seq),
+          kind: "gpio_value_change",
+          level: "info",
+          message: `pin ${seq}`,
+          details: {},
+        });
+      // Every one was acknowledged by the broker; it restarts (SIGTERM: it writes its persistence file).
+      await broker.stop();
+      await broker.start();
+      await startNode({ clientId });
+      const stored = async () =>
+        (await t.db.selectFrom("events").select("id").where("device_id", "=", d.id).execute()).length;
+      await eventually(async () => (await stored()) === EVENTS, `${EVENTS} events stored`, 15_000);
     } finally {
       await Promise.all(runtimes.splice(0).map((runtime) => runtime.close()));
       await clearSession(broker.serverUrl, clientId);
