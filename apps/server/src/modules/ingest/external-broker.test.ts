@@ -6,7 +6,7 @@ import {
   noticeTopic,
   PROTOCOL_VERSION,
 } from "@cellfleet/contract";
-import type { MqttClient } from "mqtt";
+import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { connectDynsec } from "../../platform/mqtt/dynsec";
 import { buildDomain } from "../../test/factories";
@@ -94,6 +94,44 @@ describe("behind Mosquitto", () => {
       topic: `cellfleet/v1/${d.ident}/collect/wifi`,
     });
     expect(runtime.gateway.stats().refused.unsupported_topic).toBe(1);
+  });
+
+  it("refuses a wrong token with CONNACK 5, and takes MQTT 3.1 (protocol level 3) with any ident", async () => {
+    await startNode();
+    const { d, client } = await connectedDevice();
+    await client.endAsync();
+    const token = await deriveDeviceToken(d.ident, d.key ?? "");
+    const refused = await connectDevice(broker.url, d.ident, "0".repeat(64)).then(
+      () => null,
+      (error: { code?: number }) => error.code,
+    );
+    expect(refused).toBe(5);
+    const v31 = (ident: string, password: string) =>
+      mqtt
+        .connectAsync(broker.url, {
+          clientId: ident,
+          username: ident,
+          password,
+          protocolId: "MQIsdp",
+          protocolVersion: 3,
+          reconnectPeriod: 0,
+        })
+        .then(
+          (connected) => {
+            clients.push(connected);
+            return null;
+          },
+          (error: { code?: number }) => error.code,
+        );
+    expect(await v31(d.ident, token)).toBeNull();
+    // MQTT 3.1 allows client ids of 23 characters at most; Mosquitto takes a longer ident anyway.
+    const long = await insertDevice(t, (await buildDomain(t)).id, {
+      ident: uniqueIdent("LONGIDENTPAST23CHARS"),
+    });
+    const dynsec = await connectDynsec(broker.serverUrl, { clientId: uniqueIdent("dynsec") });
+    await syncBrokerAccounts(t.db, dynsec, [long.ident]);
+    await dynsec.close();
+    expect(await v31(long.ident, long.token ?? "")).toBeNull();
   });
 
   it("does not hear its own command publishes, so it counts none as a refusal (item 5)", async () => {

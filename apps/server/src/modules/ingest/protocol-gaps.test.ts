@@ -12,6 +12,7 @@ import {
   insertDevice,
   publishJson,
   startTestIngest,
+  uniqueIdent,
 } from "./ingest.test-support";
 
 // The gaps an outside agent found (issue 17): restarted counters, unknown topics, MQTT 5, stats.
@@ -180,6 +181,37 @@ describe("MQTT 5", () => {
     expect(error?.code).toBe(0x84);
     expect(error?.message).toMatch(/Unsupported Protocol Version/i);
     expect(runtime.gateway.stats().refused.unsupported_protocol).toBe(before + 1);
+  });
+});
+
+describe("MQTT 3.1 and a wrong token on the embedded broker", () => {
+  it("refuses a wrong token with CONNACK 4, and takes MQTT 3.1 (protocol level 3) even with an ident past 23 characters", async () => {
+    const d = await insertDevice(t, (await buildDomain(t)).id, {
+      ident: uniqueIdent("LONGIDENTPAST23CHARS"),
+    });
+    const refused = await connectDevice(url, d.ident, "0".repeat(64)).then(
+      () => null,
+      (error: { code?: number }) => error.code,
+    );
+    expect(refused).toBe(4);
+    const v31 = await mqtt
+      .connectAsync(url, {
+        clientId: d.ident,
+        username: d.ident,
+        password: d.token ?? "",
+        protocolId: "MQIsdp",
+        protocolVersion: 3,
+        reconnectPeriod: 0,
+        connectTimeout: 5000,
+      })
+      .then(
+        (client) => {
+          clients.push(client);
+          return null;
+        },
+        (error: { code?: number; message?: string }) => error.code ?? error.message,
+      );
+    expect(v31).toBe(2);
   });
 });
 
