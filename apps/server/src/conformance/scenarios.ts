@@ -121,12 +121,21 @@ export function describeConformance(driver: DeviceDriver, options: ConformanceOp
           timeoutMs,
         );
         // The new numbering starts after everything stored, so its first reports replace the shown ones.
-        const numbering = await c.t.db
-          .selectFrom("devices")
-          .select("seq_offset")
-          .where("id", "=", device.id)
-          .executeTakeFirstOrThrow();
-        expect(Number(numbering.seq_offset)).toBeGreaterThan(before);
+        const offset = async () =>
+          Number(
+            (
+              await c.t.db
+                .selectFrom("devices")
+                .select("seq_offset")
+                .where("id", "=", device.id)
+                .executeTakeFirstOrThrow()
+            ).seq_offset,
+          );
+        await eventually(
+          async () => (await offset()) > before,
+          "a numbering after everything stored",
+          timeoutMs,
+        );
         await eventually(
           async () => (await boardSeq(device.id)) > before,
           "a board report of the new epoch shown",
