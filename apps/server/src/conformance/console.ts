@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type {
   Command,
@@ -7,16 +8,32 @@ import type {
   ZeroTouchSecretAnswer,
 } from "@cellfleet/contract";
 import { expect } from "vitest";
+import { syncBrokerAccounts } from "../modules/broker-accounts/broker-accounts.service";
+import { prepareExternalBroker } from "../modules/broker-accounts/broker-accounts.start";
+import {
+  type OwnMosquitto,
+  startOwnMosquitto,
+} from "../modules/broker-accounts/mosquitto-dynsec.test-support";
 import type { DeviceIngest } from "../modules/ingest/ingest.runtime";
 import { startDeviceIngest } from "../modules/ingest/ingest.runtime";
-import { eventually, insertDevice, type TestDevice } from "../modules/ingest/ingest.test-support";
+import {
+  clearSession,
+  eventually,
+  insertDevice,
+  type TestDevice,
+} from "../modules/ingest/ingest.test-support";
+import { connectDynsec } from "../platform/mqtt/dynsec";
 import { buildDomain, buildUser, signIn } from "../test/factories";
 import { createTestApp, type TestApp } from "../test/test-app";
 import type { ConformanceConsole } from "./driver";
 
 // The console a conformance run talks to: the whole app on a free port (signed file URLs point at
-// it), its embedded broker with commands and zero-touch wired as in production, one domain and its
+// it), its embedded broker (or a Mosquitto of its own with the dynamic-security plugin, accounts
+// made for each device) with commands and zero-touch wired as in production, one domain and its
 // administrator, and a record of every command status the routers reported, in arrival order.
+
+/** Which broker the routers join: the console's own, or Mosquitto in front of it (MQTT_URL, MQTT_DYNSEC). */
+export type ConformanceBroker = "embedded" | "mosquitto";
 
 /** A running console and what the scenarios ask of it. */
 export interface ConformanceFixture {
@@ -42,9 +59,18 @@ export interface ConformanceFixture {
 
 const isFinished = (command: Command) => !["unapproved", "delayed", "in_progress"].includes(command.status);
 
-/** Starts a console for the conformance suite (embedded broker). */
-export async function openConformanceConsole(): Promise<ConformanceFixture> {
-  const t = await createTestApp({ jobTimings: { pollMs: 50 } });
+/** Starts a console for the conformance suite. */
+export async function openConformanceConsole(
+  brokerKind: ConformanceBroker = "embedded",
+): Promise<ConformanceFixture> {
+  const mosquitto: OwnMosquitto | null = brokerKind === "mosquitto" ? await startOwnMosquitto() : null;
+  const mqttUrl = mosquitto?.serverUrl;
+  const clientId = `cellfleet-conformance-${randomBytes(4).toString("hex")}`;
+  const t = await createTestApp({
+    jobTimings: { pollMs: 50 },
+    ...(mqttUrl ? { config: { mqttUrl, mqttDynsec: true } } : {}),
+  });
+  if (mqttUrl) await prepareExternalBroker(t.config, { log: { info() {} } });
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   t.config.publicUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const reported = new Map<string, Array<Pick<CommandStatusMessage, "state" | "code">>>();
@@ -54,7 +80,8 @@ export async function openConformanceConsole(): Promise<ConformanceFixture> {
     bus: t.bus,
     now: t.clock.now,
     log: quiet,
-    mqttUrl: undefined,
+    mqttUrl,
+    clientId,
     mqttPort: 0,
     host: "127.0.0.1",
     ingest: { flushIntervalMs: 10 },
@@ -80,9 +107,18 @@ export async function openConformanceConsole(): Promise<ConformanceFixture> {
   return {
     t,
     ingest,
-    address: { mqttUrl: ingest.gateway.url, publicUrl: t.config.publicUrl },
+    address: { mqttUrl: mosquitto?.url ?? ingest.gateway.url, publicUrl: t.config.publicUrl },
     domainId,
-    device: () => insertDevice(t, domainId),
+    async device() {
+      const device = await insertDevice(t, domainId);
+      if (mqttUrl) {
+        // What the broker-accounts job does for a device created in the console.
+        const dynsec = await connectDynsec(mqttUrl, { clientId: `${clientId}-dynsec` });
+        await syncBrokerAccounts(t.db, dynsec, [device.ident]);
+        await dynsec.close();
+      }
+      return device;
+    },
     async zeroTouchConfig() {
       const answer = (
         await post("/api/zerotouch/config/new", { name: "Conformance" })
@@ -111,6 +147,8 @@ export async function openConformanceConsole(): Promise<ConformanceFixture> {
       t.app.deviceLink.detach();
       await ingest.close();
       await t.close();
+      if (mqttUrl) await clearSession(mqttUrl, clientId);
+      await mosquitto?.close();
     },
   };
 }
