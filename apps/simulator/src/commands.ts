@@ -1,4 +1,4 @@
-import { COMMAND_CODES, type CommandMessage, type CommandState } from "@cellfleet/contract";
+import { COMMAND_CODES, type CommandMessage, type CommandState, isCommandId } from "@cellfleet/contract";
 import type { RouterState } from "./device";
 import { routerBackup, routerJournal } from "./router-files";
 import { transferFile } from "./transfer";
@@ -85,5 +85,17 @@ export async function runCommand(
       const firmware = isFirmware ? firmwareVersionOf(command) : null;
       return { ...done(result.code, result.output, isFirmware), ...(firmware ? { firmware } : {}) };
     }
+  }
+}
+
+/** The `id` of a command payload that failed validation, if it is there and well-formed. */
+export function readCommandId(payload: Buffer): string | null {
+  try {
+    const value: unknown = JSON.parse(payload.toString("utf8"));
+    if (typeof value !== "object" || value === null) return null;
+    const id = (value as { id?: unknown }).id;
+    return typeof id === "string" && isCommandId(id) ? id : null;
+  } catch {
+    return null;
   }
 }

@@ -9,14 +9,13 @@ import {
   deriveDeviceToken,
   eventTopic,
   helloTopic,
-  isCommandId,
   PROTOCOL_VERSION,
   parseCommandMessage,
 } from "@cellfleet/contract";
 import mqtt, { type MqttClient } from "mqtt";
 import { type BehaviourRates, DEFAULT_BEHAVIOUR, type PendingEvent, stepRouter } from "./behaviour";
 import { buildCollect } from "./collects";
-import { runCommand, type StatusBody } from "./commands";
+import { readCommandId, runCommand, type StatusBody } from "./commands";
 import { createRouterState, type RouterState, rebootState } from "./device";
 import type { InflightLimit } from "./inflight";
 import { Outbox, type Outgoing } from "./outbox";
@@ -389,17 +388,5 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
       if (oldest !== undefined) this.commandStatuses.delete(oldest);
     }
     this.enqueue(commandStatusTopic(this.ident, status.id), status);
-  }
-}
-
-/** The `id` of a command payload that failed validation, if it is there and well-formed. */
-function readCommandId(payload: Buffer): string | null {
-  try {
-    const value: unknown = JSON.parse(payload.toString("utf8"));
-    if (typeof value !== "object" || value === null) return null;
-    const id = (value as { id?: unknown }).id;
-    return typeof id === "string" && isCommandId(id) ? id : null;
-  } catch {
-    return null;
   }
 }
