@@ -15,7 +15,7 @@ import { eventsKeys } from "./keys";
  * Every signed-in start reads it: the answer is the server's checked one (ADR 026).
  */
 export function getUnreadEvents(signal?: AbortSignal): Promise<EventsUnread> {
-  return apiRequest<EventsUnread>("/api/events/unread", { body: {}, signal, quiet: true });
+  return apiRequest("POST /api/events/unread", { body: {}, signal, quiet: true });
 }
 
 /**

@@ -107,7 +107,6 @@ export function FileUploadPage({ fileType }: { fileType: CommonFileType }) {
       <PageTitle>{t(`files.new.${fileType}`)}</PageTitle>
       <UploadForm
         fileType={fileType}
-        uploadPath={kind.uploadPath}
         onDone={() => navigate(kind.list)}
         onCancel={() => navigate(kind.list)}
       />

@@ -162,7 +162,8 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
   const latest = useQuery({
     queryKey: key,
     queryFn: ({ signal }) =>
-      apiRequest(`/api/software/${encodeURIComponent(rule._id)}/rollouts`, {
+      apiRequest("POST /api/software/{id}/rollouts", {
+        params: { id: rule._id },
         body: {},
         schema: LatestRolloutSchema,
         signal,
@@ -173,7 +174,8 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
   const settled = () => queryClient.invalidateQueries({ queryKey: key });
   const start = useMutation({
     mutationFn: () =>
-      apiRequest(`/api/software/${encodeURIComponent(rule._id)}/rollout`, {
+      apiRequest("POST /api/software/{id}/rollout", {
+        params: { id: rule._id },
         body: {
           canary: { percent: Number(percent) },
           waveSize: Number(waveSize),
@@ -186,8 +188,8 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
   });
   const control = useMutation({
     mutationFn: (action: Action) =>
-      apiRequest(`/api/rollout/${encodeURIComponent(latest.data?.rollout?._id ?? "")}/${action}`, {
-        body: {},
+      apiRequest(`POST /api/rollout/{rollout_id}/${action}`, {
+        params: { rollout_id: latest.data?.rollout?._id ?? "" },
         schema: RolloutProgressSchema,
         quiet: true,
       }),
