@@ -21,7 +21,7 @@ import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useOffers } from "../../../app/session/useOffers";
-import { formatDateTime } from "../../accounting/shared/formatDate";
+import { formatDateTime } from "../../../components/formatDate";
 import { newsQueryOptions, useMarkNewsSeen, useNotificationsLive } from "../news.queries";
 
 const ICONS: Record<NewsLevel, ReactNode> = {

@@ -6,7 +6,7 @@ import {
   ScheduleRulesAnswerSchema,
 } from "@cellfleet/contract";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../app/api/http";
+import { apiRequest } from "../../../app/api/http";
 import { schedulesKeys } from "./keys";
 
 /** POST /api/crontab/all: every backup and journal rule of the domain. */

@@ -2,9 +2,9 @@ import { type Command, canApprove } from "@cellfleet/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { pushInfoMessage } from "../../app/messages/messageStore";
 import { notice } from "../../app/messages/texts";
+import { eventsKeys } from "../../app/queryKeys/events";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import { useSession } from "../../app/session/useSession";
-import { eventsKeys } from "../events/keys";
 
 // Apart from the command reads: the signed-in shell runs it on every page (ADR 026).
 
