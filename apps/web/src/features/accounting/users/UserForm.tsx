@@ -36,6 +36,7 @@ import {
   type UserFormMode,
   type UserFormShape,
   type UserFormValues,
+  type UserSaveBody,
 } from "./userForm";
 
 interface UserFormProps {
@@ -48,7 +49,7 @@ interface UserFormProps {
   shape: Omit<UserFormShape, "isNew" | "hasRole">;
   isSaving: boolean;
   error: unknown;
-  onSave: (body: Record<string, unknown>) => void;
+  onSave: (body: UserSaveBody) => void;
   /** Extra actions beside Save (a delete button). */
   actions?: ReactNode;
 }
