@@ -12,6 +12,7 @@ import type {
   CreateCommandTypeSchema,
   ExecutionSchema,
   ReportsRequestSchema,
+  WaitingApprovalsSchema,
 } from "./commands/commands";
 import type {
   SavedScriptSchema,
@@ -99,6 +100,7 @@ export const FLEET_ROUTES = {
   "POST /api/events/read": call<In<typeof EventsReadSchema>, Out<typeof EventsReadResultSchema>>(),
   "POST /api/events/unread": call<NoBody, Out<typeof EventsUnreadSchema>>(),
   "POST /api/commands/": stream<In<typeof CommandsRequestSchema>, Out<typeof CommandSchema>>(),
+  "POST /api/commands/waiting": call<NoBody, Out<typeof WaitingApprovalsSchema>>(),
   "POST /api/commands/dry-run": call<In<typeof CreateCommandSchema>, Out<typeof CommandDryRunSchema>>(),
   "POST /api/command/new": call<In<typeof CreateCommandSchema>, Out<typeof CommandSchema>>(),
   "POST /api/command/{command_id}": call<NoBody, Out<typeof CommandSchema>>(),
