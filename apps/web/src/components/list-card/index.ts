@@ -3,7 +3,6 @@ export { debounce } from "./debounce";
 export { EventsFilterSelect } from "./EventsFilterSelect";
 export { ListCard } from "./ListCard";
 export { ListPaginator } from "./ListPaginator";
-export { LoadMoreFooter } from "./LoadMoreFooter";
 export * from "./listState";
 export { clearListChoices, listStorageKey, readListChoice, writeListChoice } from "./listStorage";
 export { clampPage, pageButtons, pageCount } from "./paginator";

@@ -10,7 +10,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate, useParams } from "react-router";
 import { apiErrorText } from "../../app/api/handleTransportError";
-import { commandsKeys } from "../../app/queryKeys/commands";
+import { commandsKeys } from "../../app/queryKeys";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
 import { createCommandType, deleteCommandType } from "./commands.api";

@@ -1,6 +1,6 @@
 import type { Command, CommandsSocketContent, Execution } from "@cellfleet/contract";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import { commandsKeys } from "../../app/queryKeys/commands";
+import { commandsKeys } from "../../app/queryKeys";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import {
   actOnCommand,

@@ -1,6 +1,6 @@
 import type { CreateDevice, DevicesMultiple, UpdateDevice } from "@cellfleet/contract";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import { devicesKeys } from "../../app/queryKeys/devices";
+import { devicesKeys } from "../../app/queryKeys";
 import {
   bulkCreateDevices,
   createDevice,

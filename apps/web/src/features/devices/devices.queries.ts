@@ -1,6 +1,6 @@
 import type { DeviceListRequest } from "@cellfleet/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import { devicesKeys } from "../../app/queryKeys/devices";
+import { devicesKeys } from "../../app/queryKeys";
 import { type DeviceListPage, getDashboardTotals, getDeviceList, getTagFrequencies } from "./devices.api";
 
 /**

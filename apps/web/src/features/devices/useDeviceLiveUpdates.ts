@@ -1,7 +1,7 @@
 import type { DeviceDetail, DevicePush, DevicesSocketMessage, FleetEvent } from "@cellfleet/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
-import { devicesKeys } from "../../app/queryKeys/devices";
+import { devicesKeys } from "../../app/queryKeys";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import type { DeviceListPage } from "./devices.api";
 

@@ -6,7 +6,7 @@ import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import { type InfiniteData, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { eventsKeys } from "../../app/queryKeys/events";
+import { eventsKeys } from "../../app/queryKeys";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import { clampPage, ListCard, ListPaginator, pageCount, useListState } from "../../components/list-card";
 import { PageTitle } from "../../components/PageTitle";

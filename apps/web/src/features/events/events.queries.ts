@@ -1,7 +1,6 @@
 import { EVENTS_PAGE_SIZE, EventSchema, type EventsRead, type FleetEvent } from "@cellfleet/contract";
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import { devicesKeys } from "../../app/queryKeys/devices";
-import { eventsKeys } from "../../app/queryKeys/events";
+import { devicesKeys, eventsKeys } from "../../app/queryKeys";
 import { getDeviceEvents, getEvents, markEventsRead } from "./events.api";
 
 /**

@@ -1,7 +1,7 @@
 import { can, EVENTS_REFRESH_MS, type EventsUnread } from "@cellfleet/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../app/api/http";
-import { eventsKeys } from "../../app/queryKeys/events";
+import { eventsKeys } from "../../app/queryKeys";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import { useSession } from "../../app/session/useSession";
 

@@ -1,6 +1,6 @@
 import type { DataPlan, HistoryRange } from "@cellfleet/contract";
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import { devicesKeys } from "../../app/queryKeys/devices";
+import { devicesKeys } from "../../app/queryKeys";
 import {
   getBrokers,
   getConnectInfo,

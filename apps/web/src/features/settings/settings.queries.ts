@@ -9,7 +9,7 @@ import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query
 import { apiRequest } from "../../app/api/http";
 import { pushInfoMessage } from "../../app/messages/messageStore";
 import { notice } from "../../app/messages/texts";
-import { devicesKeys } from "../../app/queryKeys/devices";
+import { devicesKeys } from "../../app/queryKeys";
 import { settingsKeys } from "./keys";
 
 /** POST /api/settings/all: the domain's status thresholds and saved copies. */

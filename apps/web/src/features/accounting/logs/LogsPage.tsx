@@ -19,13 +19,13 @@ import {
   clampPage,
   initialListState,
   ListCard,
-  LoadMoreFooter,
   pageCount,
   removeFilter,
   SearchBox,
   toggleFacet,
   useListState,
 } from "../../../components/list-card";
+import { LoadMoreFooter } from "../../../components/list-card/LoadMoreFooter";
 import { PageTitle } from "../../../components/PageTitle";
 import { QueryState } from "../../../components/QueryState";
 import { LogInfo } from "./LogInfo";
