@@ -202,7 +202,8 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
   // Starting and pausing ask once, naming how many routers in how many domains (issue 27).
   const [asking, setAsking] = useState<{ question: ConfirmQuestion; run: () => void } | null>(null);
   const handleStart = async () => {
-    const plan = await apiRequest(`/api/software/${encodeURIComponent(rule._id)}/rollout/dry-run`, {
+    const plan = await apiRequest("POST /api/software/{id}/rollout/dry-run", {
+      params: { id: rule._id },
       body: { canary: { percent: Number(percent) }, waveSize: Number(waveSize) },
       schema: RolloutDryRunSchema,
       quiet: true,
