@@ -34,6 +34,26 @@ set
 where
   "id" = $1;
 
+-- ingestRepo.findHighestStoredSeqsAcrossDomains(deviceIds)
+select
+  "device_id",
+  max("seq") as "seq"
+from
+  "device_collects"
+where
+  "device_id" in ($1)
+group by
+  "device_id";
+select
+  "device_id",
+  max("seq") as "seq"
+from
+  "events"
+where
+  "device_id" in ($1)
+group by
+  "device_id";
+
 -- ingestRepo.findCollectSeqsAcrossDomains(deviceIds)
 select
   "device_id",
