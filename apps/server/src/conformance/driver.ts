@@ -16,7 +16,7 @@ export interface ConformanceConsole {
 /** How the device proves who it is: a registered ident and its 64-hex key, or a zero-touch join. */
 export type ConformanceIdentity =
   | { kind: "key"; ident: string; key: string }
-  | { kind: "zero-touch"; secret: string; model: string; serial: string };
+  | { kind: "zero-touch"; keyId: string; secret: string; model: string; serial: string };
 
 /** One running agent. */
 export interface DeviceUnderTest {
