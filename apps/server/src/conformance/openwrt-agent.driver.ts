@@ -44,10 +44,13 @@ export interface OpenWrtDriverOptions {
   options?: Record<string, string>;
 }
 
-/** Starts the OpenWrt agent under `busybox sh` against a console. */
-export function openWrtAgentDriver(driverOptions: OpenWrtDriverOptions = {}): DeviceDriver & {
+/** The driver, whose routers also show their files and their stand-ins' calls. */
+export interface OpenWrtDriver extends DeviceDriver {
   start(console: ConformanceConsole, identity: ConformanceIdentity): Promise<OpenWrtRouter>;
-} {
+}
+
+/** Starts the OpenWrt agent under `busybox sh` against a console. */
+export function openWrtAgentDriver(driverOptions: OpenWrtDriverOptions = {}): OpenWrtDriver {
   return {
     name: "openwrt-agent",
     async start(console, identity) {
