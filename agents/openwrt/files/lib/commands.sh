@@ -59,26 +59,43 @@ upload_and_finish() {
 	finish $cf_rc
 }
 
+# kill_tree PID: the process and every descendant (found through /proc), children first.
+kill_tree() {
+	for cf_stat in /proc/[0-9]*/stat; do
+		read -r cf_child _ _ cf_parent _ <"$cf_stat" 2>/dev/null || continue
+		[ "$cf_parent" = "$1" ] && kill_tree "$cf_child"
+	done
+	kill -KILL "$1" 2>/dev/null
+}
+
 # A shell script with a time limit (args.timeout seconds, else the configured shell_timeout).
 run_shell() {
 	cf_limit=$(arg timeout)
 	case "$cf_limit" in '' | *[!0-9]*) cf_limit=$(cf_cfg shell_timeout 300) ;; esac
 	jq -r '.args.script // ""' "$CF_CMD" >"$CF_WORK/$CF_ID.sh"
-	set -m
 	sh "$CF_WORK/$CF_ID.sh" >"$CF_OUT" 2>&1 </dev/null &
 	cf_pid=$!
-	(sleep "$cf_limit" && : >"$CF_OUT.late" && kill -KILL -- "-$cf_pid") >/dev/null 2>&1 &
-	cf_watch=$!
+	cf_waited=0
+	while kill -0 "$cf_pid" 2>/dev/null && [ "$(cf_state "$cf_pid")" != Z ]; do
+		if [ "$cf_waited" -ge "$cf_limit" ]; then
+			kill_tree "$cf_pid"
+			wait "$cf_pid" 2>/dev/null
+			rm -f "$CF_WORK/$CF_ID.sh"
+			say "killed after ${cf_limit} s"
+			finish 124
+		fi
+		sleep 1
+		cf_waited=$((cf_waited + 1))
+	done
 	wait "$cf_pid"
 	cf_code=$?
-	kill -- "-$cf_watch" 2>/dev/null
 	rm -f "$CF_WORK/$CF_ID.sh"
-	if [ -e "$CF_OUT.late" ]; then
-		rm -f "$CF_OUT.late"
-		say "killed after ${cf_limit} s"
-		finish 124
-	fi
 	finish "$cf_code"
+}
+
+cf_state() { # the process state letter (Z for a child that ended and waits to be reaped)
+	read -r _ _ cf_st _ <"/proc/$1/stat" 2>/dev/null
+	printf '%s' "$cf_st"
 }
 
 cf_type=$(jq -r '.type' "$CF_CMD")

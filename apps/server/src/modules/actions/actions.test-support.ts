@@ -40,10 +40,11 @@ const ROLE_OF = { admin: 2, assistant: 3, junior: 3, operator: 4 } as const;
 
 /**
  * Starts the app on a free port (routers fetch files over HTTP), ingest with the actions hook, and the
- * link. `deliveryTimings` shortens the console's re-publishing for agents that reconnect often.
+ * link. `deliveryTimings` and `jobTimings` shorten the console's re-publishing for agents that
+ * reconnect often.
  */
 export async function openActionsFixture(
-  options: Pick<TestAppOptions, "deliveryTimings"> = {},
+  options: Pick<TestAppOptions, "deliveryTimings" | "jobTimings"> = {},
 ): Promise<ActionsFixture> {
   const t = await createTestApp({ jobTimings: { pollMs: 50 }, ...options });
   await t.app.listen({ port: 0, host: "127.0.0.1" });
