@@ -3,9 +3,12 @@ import {
   type CommandDryRun,
   type CommandType,
   type CreateCommand,
+  DANGEROUS_COMMAND_TYPES,
   type FileType,
+  needsConfirmation,
   SETTINGS_COMMAND_TYPE,
 } from "@cellfleet/contract";
+import EditIcon from "@mui/icons-material/Edit";
 import Alert from "@mui/material/Alert";
 import Autocomplete from "@mui/material/Autocomplete";
 import Button from "@mui/material/Button";
@@ -24,6 +27,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { apiErrorText } from "../../app/api/handleTransportError";
 import { useOffers } from "../../app/session/useOffers";
+import { ConfirmDialog, type ConfirmQuestion } from "../../components/ConfirmDialog";
 import { TagsInput } from "../../components/list-card";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
@@ -31,7 +35,7 @@ import { deviceListQueryOptions, tagFrequenciesQueryOptions } from "../devices/d
 import { filesListQueryOptions } from "../files/files.queries";
 import { dryRunCommand } from "./commands.api";
 import { commandTypesQueryOptions, useCreateCommand } from "./commands.queries";
-import { typeLabel } from "./commandTypes";
+import { typeChips, typeLabel } from "./commandTypes";
 import { RenderedText, SavedScriptPicker } from "./components/SavedScriptPicker";
 
 const FILE_KIND: Partial<Record<CommandType, FileType>> = {
@@ -83,6 +87,31 @@ export function NewCommandPage() {
     run_until: toMs(runUntil),
   };
   const result: CommandDryRun | undefined = dryRun.data;
+  const [question, setQuestion] = useState<ConfirmQuestion | null>(null);
+  const send = () =>
+    create.mutate(body, {
+      onSuccess: (command) => void navigate(`/command/${command._id}`),
+      onSettled: () => setQuestion(null),
+    });
+  // A wide or dangerous command asks once, with the dry run's figures (issue 27).
+  const handleSend = async () => {
+    if (!needsConfirmation(type, body.targets ?? {})) return send();
+    const figures = await dryRun.mutateAsync(body).catch(() => null);
+    if (!figures) return;
+    const isDangerous = DANGEROUS_COMMAND_TYPES.includes(type);
+    const label = typeLabel(t, type);
+    setQuestion({
+      title: t("commands.confirm.sendTitle", { type: label }),
+      text: [
+        t("commands.confirm.routers", { count: figures.targets, offline: figures.offline }),
+        isDangerous ? t("commands.confirm.irreversible", { type: label }) : null,
+      ]
+        .filter(Boolean)
+        .join(" "),
+      confirm: t("commands.form.send"),
+      isDangerous,
+    });
+  };
 
   return (
     <>
@@ -94,7 +123,7 @@ export function NewCommandPage() {
               <Stack spacing={2} sx={{ maxWidth: 720 }}>
                 <Typography variant="subtitle2">{t("commands.form.quick")}</Typography>
                 <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1 }} data-testid="quick-list">
-                  {answer.quick.map((name) => (
+                  {typeChips(answer.quick, answer.types, offers("commandTypes.manage")).quick.map((name) => (
                     <Chip
                       key={name}
                       label={typeLabel(t, name)}
@@ -104,18 +133,20 @@ export function NewCommandPage() {
                   ))}
                 </Stack>
                 {offers("commandTypes.manage") ? (
-                  <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1 }}>
-                    {answer.types
-                      .filter((option) => !option.system)
-                      .map((option) => (
-                        <Chip
-                          key={option._id}
-                          size="small"
-                          variant="outlined"
-                          label={option.type}
-                          onClick={() => void navigate(`/user-command/${option._id}`)}
-                        />
-                      ))}
+                  <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1 }} data-testid="custom-types">
+                    {typeChips(answer.quick, answer.types, true).custom.map((option) => (
+                      <Chip
+                        key={option._id}
+                        label={option.type}
+                        variant={type === option.type ? "filled" : "outlined"}
+                        color={type === option.type ? "primary" : "default"}
+                        onClick={() => setType(option.type)}
+                        deleteIcon={
+                          <EditIcon aria-label={t("commands.userType.edit", { type: option.type })} />
+                        }
+                        onDelete={() => void navigate(`/user-command/${option._id}`)}
+                      />
+                    ))}
                     <Button
                       size="small"
                       onClick={() => void navigate("/user-command/new")}
@@ -238,17 +269,19 @@ export function NewCommandPage() {
                   <Button
                     variant="contained"
                     disabled={create.isPending}
-                    onClick={() =>
-                      create.mutate(body, {
-                        onSuccess: (command) => void navigate(`/command/${command._id}`),
-                      })
-                    }
+                    onClick={() => void handleSend()}
                     data-testid="send-command"
                   >
                     {t("commands.form.send")}
                   </Button>
                 </Stack>
               </Stack>
+              <ConfirmDialog
+                question={question}
+                onConfirm={send}
+                onClose={() => setQuestion(null)}
+                isBusy={create.isPending}
+              />
             </CardContent>
           </Card>
         )}
