@@ -31,8 +31,11 @@ cf_serial() {
 	printf '%s' "${cf_sn:-unknown}"
 }
 
+# The model: configured (the name a zero-touch configuration matches), else the board's own.
 cf_board_model() {
-	ubus call system board 2>/dev/null | jq -r '.model // "OpenWrt"' 2>/dev/null || printf 'OpenWrt'
+	cf_model=$(cf_cfg model)
+	[ -n "$cf_model" ] || cf_model=$(ubus call system board 2>/dev/null | jq -r '.model // "OpenWrt"' 2>/dev/null)
+	printf '%s' "${cf_model:-OpenWrt}"
 }
 
 collect_board() {
@@ -42,13 +45,12 @@ collect_board() {
 		cf_t=$(cf_read "$cf_zone" "")
 		[ -n "$cf_t" ] && cf_temp=$cf_t && break
 	done
-	jq -cn --argjson board "$cf_board" --arg firmware "$(cf_firmware)" --arg serial "$(cf_serial)" \
+	jq -cn --argjson board "$cf_board" --arg model "$(cf_board_model)" --arg firmware "$(cf_firmware)" --arg serial "$(cf_serial)" \
 		--arg hostname "$(cf_read /proc/sys/kernel/hostname OpenWrt)" --arg uptime "$(cf_read /proc/uptime 0)" \
 		--arg load "$(cf_read /proc/loadavg 0)" --arg cpus "$(grep -c '^processor' /proc/cpuinfo)" \
 		--arg meminfo "$(grep -E '^(MemTotal|MemAvailable|MemFree):' /proc/meminfo)" --argjson temp "$cf_temp" '
 		def kib($name): ($meminfo | capture($name + ":\\s+(?<v>[0-9]+)").v // "0" | tonumber * 1024);
-		($board.model // "OpenWrt") as $model
-		| {vendor: ($model | split(" ")[0]), model: $model[0:128], firmware: $firmware[0:128],
+		{vendor: ($model | split(" ")[0]), model: $model[0:128], firmware: $firmware[0:128],
 			serial: $serial[0:128], hostname: $hostname[0:253],
 			uptime: ($uptime | split(" ")[0] | tonumber | floor),
 			cpu_load: ([(($load | split(" ")[0] | tonumber) / ([($cpus | tonumber), 1] | max) * 100), 100] | min

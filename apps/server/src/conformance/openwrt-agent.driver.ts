@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { COMMAND_TYPES } from "@cellfleet/contract";
 import type { ConformanceConsole, ConformanceIdentity, DeviceDriver, DeviceUnderTest } from "./driver";
 
 // The OpenWrt agent (agents/openwrt) as a device under test: its scripts run under BusyBox ash with
@@ -16,9 +17,6 @@ export const OPENWRT_AGENT_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   "../../../../agents/openwrt",
 );
-
-/** The model the stand-in `ubus call system board` reports (test/fixtures/ubus-system-board.json). */
-export const STANDIN_MODEL = "GL.iNet GL-X3000";
 
 /** The ident the agent builds for a zero-touch join: the letters and digits of model and serial. */
 export function zeroTouchIdent(model: string, serial: string): string {
@@ -53,6 +51,8 @@ export interface OpenWrtDriver extends DeviceDriver {
 export function openWrtAgentDriver(driverOptions: OpenWrtDriverOptions = {}): OpenWrtDriver {
   return {
     name: "openwrt-agent",
+    // Its hello names all of them (agents/openwrt/files/lib/agent.sh).
+    commandTypes: COMMAND_TYPES,
     async start(console, identity) {
       const root = mkdtempSync(path.join(tmpdir(), "cellfleet-openwrt-"));
       const etc = path.join(root, "etc");
@@ -64,7 +64,12 @@ export function openWrtAgentDriver(driverOptions: OpenWrtDriverOptions = {}): Op
         interval: String(driverOptions.interval ?? 10),
         ...(identity.kind === "key"
           ? { ident: identity.ident, key: identity.key }
-          : { zt_key_id: identity.keyId, zt_secret: identity.secret, serial: identity.serial }),
+          : {
+              zt_key_id: identity.keyId,
+              zt_secret: identity.secret,
+              model: identity.model,
+              serial: identity.serial,
+            }),
         ...(console.caFile ? { ca_file: console.caFile } : {}),
         ...driverOptions.options,
       };
