@@ -58,7 +58,8 @@ export function openWrtAgentDriver(driverOptions: OpenWrtDriverOptions = {}): Op
       const etc = path.join(root, "etc");
       const run = path.join(root, "tmp", "cellfleet");
       mkdirSync(etc, { recursive: true });
-      const ident = identity.kind === "key" ? identity.ident : zeroTouchIdent(identity.model, identity.serial);
+      const ident =
+        identity.kind === "key" ? identity.ident : zeroTouchIdent(identity.model, identity.serial);
       const options: Record<string, string> = {
         broker: console.mqttUrl,
         interval: String(driverOptions.interval ?? 10),
