@@ -165,7 +165,8 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
   const latest = useQuery({
     queryKey: key,
     queryFn: ({ signal }) =>
-      apiRequest(`/api/software/${encodeURIComponent(rule._id)}/rollouts`, {
+      apiRequest("POST /api/software/{id}/rollouts", {
+        params: { id: rule._id },
         body: {},
         schema: LatestRolloutSchema,
         signal,
@@ -176,7 +177,8 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
   const settled = () => queryClient.invalidateQueries({ queryKey: key });
   const start = useMutation({
     mutationFn: () =>
-      apiRequest(`/api/software/${encodeURIComponent(rule._id)}/rollout`, {
+      apiRequest("POST /api/software/{id}/rollout", {
+        params: { id: rule._id },
         body: {
           canary: { percent: Number(percent) },
           waveSize: Number(waveSize),
@@ -189,8 +191,8 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
   });
   const control = useMutation({
     mutationFn: (action: Action) =>
-      apiRequest(`/api/rollout/${encodeURIComponent(latest.data?.rollout?._id ?? "")}/${action}`, {
-        body: {},
+      apiRequest(`POST /api/rollout/{rollout_id}/${action}`, {
+        params: { rollout_id: latest.data?.rollout?._id ?? "" },
         schema: RolloutProgressSchema,
         quiet: true,
       }),
@@ -200,7 +202,8 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
   // Starting and pausing ask once, naming how many routers in how many domains (issue 27).
   const [asking, setAsking] = useState<{ question: ConfirmQuestion; run: () => void } | null>(null);
   const handleStart = async () => {
-    const plan = await apiRequest(`/api/software/${encodeURIComponent(rule._id)}/rollout/dry-run`, {
+    const plan = await apiRequest("POST /api/software/{id}/rollout/dry-run", {
+      params: { id: rule._id },
       body: { canary: { percent: Number(percent) }, waveSize: Number(waveSize) },
       schema: RolloutDryRunSchema,
       quiet: true,

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { setLocale } from "../../../app/i18n";
+import { setLocale } from "../app/i18n";
 import { formatBytes, formatDecibels, formatDuration, orDash } from "./format";
 
 describe("device page formats", () => {

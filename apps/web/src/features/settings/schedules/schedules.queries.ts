@@ -6,7 +6,7 @@ import {
   ScheduleRulesAnswerSchema,
 } from "@cellfleet/contract";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../app/api/http";
+import { apiRequest } from "../../../app/api/http";
 import { schedulesKeys } from "./keys";
 
 /** POST /api/crontab/all: every backup and journal rule of the domain. */
@@ -14,7 +14,8 @@ export function scheduleRulesQueryOptions() {
   return queryOptions({
     queryKey: schedulesKeys.list(),
     queryFn: async ({ signal }) =>
-      (await apiRequest("/api/crontab/all", { body: {}, schema: ScheduleRulesAnswerSchema, signal })).items,
+      (await apiRequest("POST /api/crontab/all", { body: {}, schema: ScheduleRulesAnswerSchema, signal }))
+        .items,
   });
 }
 
@@ -24,7 +25,8 @@ export function scheduleRuleQueryOptions(type: ScheduleClass, id: string) {
     queryKey: schedulesKeys.rule(type, id),
     queryFn: async ({ signal }) =>
       (
-        await apiRequest(`/api/crontab/${type}/${encodeURIComponent(id)}`, {
+        await apiRequest("POST /api/crontab/{class}/{id}", {
+          params: { class: type, id },
           body: {},
           schema: ScheduleRuleAnswerSchema,
           signal,
@@ -38,13 +40,19 @@ export function useSaveScheduleRule(type: ScheduleClass, id: string | null) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: ScheduleRuleInput): Promise<ScheduleRule> =>
-      (
-        await apiRequest(id ? `/api/crontab/${type}/${encodeURIComponent(id)}` : `/api/crontab/${type}`, {
-          method: id ? "PUT" : "POST",
-          body: { ...body },
-          schema: ScheduleRuleAnswerSchema,
-          quiet: true,
-        })
+      (id
+        ? await apiRequest("PUT /api/crontab/{class}/{id}", {
+            params: { class: type, id },
+            body,
+            schema: ScheduleRuleAnswerSchema,
+            quiet: true,
+          })
+        : await apiRequest("POST /api/crontab/{class}", {
+            params: { class: type },
+            body,
+            schema: ScheduleRuleAnswerSchema,
+            quiet: true,
+          })
       ).item,
     onSuccess: (rule) => {
       queryClient.setQueryData(schedulesKeys.rule(rule.type, rule._id), rule);
@@ -58,8 +66,8 @@ export function useSetScheduleRuleActive() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ type, id, active }: { type: ScheduleClass; id: string; active: boolean }) =>
-      apiRequest(`/api/crontab/${type}/${encodeURIComponent(id)}`, {
-        method: "PATCH",
+      apiRequest("PATCH /api/crontab/{class}/{id}", {
+        params: { class: type, id },
         body: { active },
         schema: ScheduleRuleAnswerSchema,
       }),

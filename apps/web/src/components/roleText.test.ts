@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { i18n, setLocale } from "../../../app/i18n";
+import { i18n, setLocale } from "../app/i18n";
 import { roleText } from "./roleText";
 
 describe("roleText (issue 11: the junior assistant looked like any assistant)", () => {

@@ -16,8 +16,8 @@ import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
-import { formatMoment } from "../../../app/format";
-import { QueryState } from "../../../components/QueryState";
+import { formatMoment } from "../../../../app/format";
+import { QueryState } from "../../../../components/QueryState";
 import { scheduleRulesQueryOptions, useSetScheduleRuleActive } from "../schedules.queries";
 import { describeSchedule } from "./scheduleText";
 

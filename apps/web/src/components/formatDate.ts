@@ -1,4 +1,4 @@
-import { i18n } from "../../../app/i18n";
+import { i18n } from "../app/i18n";
 
 /** A moment (ms since the epoch) as a short local date and time in the interface language; '—' for none. */
 export function formatDateTime(ms: number | null | undefined): string {

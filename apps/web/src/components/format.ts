@@ -1,6 +1,6 @@
 import { fileSizeParts } from "@cellfleet/contract";
-import { formatNumber } from "../../../app/format";
-import { i18n } from "../../../app/i18n";
+import { formatNumber } from "../app/format";
+import { i18n } from "../app/i18n";
 
 // Units follow the interface language (issue 11): "1,5 МБ", "3д 4ч 5м" and "-98,4 дБм" in Russian,
 // "1.5 MB", "3d 4h 5m" and "-98.4 dBm" in English. The texts are the locale's (files.units, units).

@@ -1,5 +1,5 @@
 import type { FormError } from "@cellfleet/contract";
-import { formError } from "../../../app/messages/texts";
+import { formError } from "../../app/messages/texts";
 
 /**
  * Turns a contract validator into a react-hook-form `validate` rule: true when valid, otherwise the

@@ -3,8 +3,8 @@ import Alert from "@mui/material/Alert";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { PageTitle } from "../../components/PageTitle";
-import { QueryState } from "../../components/QueryState";
+import { PageTitle } from "../../../components/PageTitle";
+import { QueryState } from "../../../components/QueryState";
 import { ScheduleRuleForm } from "./components/ScheduleRuleForm";
 import { scheduleRuleQueryOptions } from "./schedules.queries";
 

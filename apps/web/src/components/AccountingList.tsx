@@ -19,8 +19,8 @@ import {
   pageCount,
   removeFilter,
   SearchBox,
-} from "../../../components/list-card";
-import { QueryState } from "../../../components/QueryState";
+} from "./list-card";
+import { QueryState } from "./QueryState";
 
 /** One column of an accounting list. */
 export interface ListColumn<T> {

@@ -1,13 +1,12 @@
-import { type Command, canApprove, type WaitingApprovals } from "@cellfleet/contract";
+import { type Command, canApprove } from "@cellfleet/contract";
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../app/api/http";
 import { pushInfoMessage } from "../../app/messages/messageStore";
 import { notice } from "../../app/messages/texts";
+import { commandsKeys, eventsKeys } from "../../app/queryKeys";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import { useOffers } from "../../app/session/useOffers";
 import { useSession } from "../../app/session/useSession";
-import { eventsKeys } from "../events/keys";
-import { commandsKeys } from "./keys";
 
 // Apart from the command reads: the signed-in shell runs it on every page (ADR 026).
 
@@ -45,6 +44,6 @@ export function useWaitingApprovals(): number {
 function waitingApprovalsQueryOptions() {
   return queryOptions({
     queryKey: commandsKeys.waiting(),
-    queryFn: ({ signal }) => apiRequest<WaitingApprovals>("/api/commands/waiting", { body: {}, signal }),
+    queryFn: ({ signal }) => apiRequest("POST /api/commands/waiting", { body: {}, signal }),
   });
 }
