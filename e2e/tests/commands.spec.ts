@@ -76,7 +76,6 @@ for (const variant of LOOKS) {
     await signInAs(page, FLEET_ADMIN);
     await context.addCookies([{ name: "locale", value: variant.locale, url: baseURL as string }]);
     const snap = async (name: string) => {
-      await page.waitForTimeout(500);
       await shot(page, `commands-${variant.name}-${name}`);
     };
     await page.goto("/commands");

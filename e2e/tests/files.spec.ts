@@ -107,7 +107,6 @@ test("an admin uploads a firmware with progress, downloads it and deletes it in 
   const remove = row.getByRole("button", { name: "Delete RUT9_R_00.07.08.bin" });
   await remove.click();
   await expect(row.getByRole("button", { name: "Tap again" })).toBeVisible();
-  await page.waitForTimeout(300);
   await shot(page, "files-delete-armed");
   await row.getByRole("button", { name: "Tap again" }).click();
   await expect(row).toHaveCount(0, { timeout: 5_000 });
@@ -130,7 +129,6 @@ test("a router's backups and journals are on its page, and the dashboard counts 
   await expect(page.getByRole("menuitem", { name: /Backup/ })).toContainText(
     String(ROUTERS_WITH_FILES.length),
   );
-  await page.waitForTimeout(300);
   await shot(page, "files-dashboard-facet");
   await page.keyboard.press("Escape");
 
@@ -156,7 +154,6 @@ for (const variant of LOOKS) {
     await signInFleetAdmin(page);
     await context.addCookies([{ name: "locale", value: variant.locale, url: baseURL as string }]);
     const snap = async (name: string) => {
-      await page.waitForTimeout(400);
       await shot(page, `files-${variant.name}-${name}`);
     };
 
