@@ -146,7 +146,7 @@ export const actionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: TokenOnlyBodySchema,
         response: { 200: CommandSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true, permission: "commands.create" },
+      config: { saves: true, permission: "commands.cancel" },
     },
     async (request) => cancelCommand(ctx, requireSession(request), request.params.command_id),
   );

@@ -152,13 +152,16 @@ export async function declineCommand(
   return command;
 }
 
-/** POST /api/command/{id}/cancel: cancels what has not reached a router yet. */
+/**
+ * POST /api/command/{id}/cancel: cancels what has not reached a router yet. One's own command, or
+ * another's under the four-eyes rule of approving it (the permission table's `commands.cancel`).
+ */
 export async function cancelCommand(ctx: AppContext, session: SessionContext, id: string): Promise<Command> {
   return decide(
     ctx,
     session,
     id,
-    () => undefined,
+    (row) => assertCan(session, "commands.cancel", authorOf(row)),
     () => ({ type: "cancel" }),
     async () => undefined,
   );

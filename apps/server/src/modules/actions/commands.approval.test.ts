@@ -123,6 +123,33 @@ describe("approval, expiry and the watchdog", () => {
     expect((await f.post(admin.token, `/api/command/${own.json()._id}/approve`)).statusCode).toBe(403);
   });
 
+  it("lets nobody cancel a command they could not approve: an assistant or a junior an admin's (issue 27)", async () => {
+    const device = await f.device();
+    const own = await f.post(admin.token, "/api/command/new", {
+      type: "reboot",
+      targets: { devices: [device.id] },
+      delayed_until: Date.now() + 60_000,
+    });
+    const id = own.json()._id;
+    for (const who of [assistant, junior, operator]) {
+      const refused = await f.post(who.token, `/api/command/${id}/cancel`);
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(refused.json().code).toBe("PERMISSION_DENIED");
+    }
+    const juniors = await f.post(junior.token, "/api/command/new", {
+      type: "reboot",
+      targets: { devices: [device.id] },
+    });
+    const juniorId = juniors.json()._id;
+    expect((await f.post(junior2.token, `/api/command/${juniorId}/cancel`)).statusCode).toBe(403);
+    expect((await f.post(assistant.token, `/api/command/${juniorId}/cancel`)).json()).toMatchObject({
+      status: "cancelled",
+    });
+    expect((await f.post(admin.token, `/api/command/${id}/cancel`)).json()).toMatchObject({
+      status: "cancelled",
+    });
+  });
+
   it("expires what waits past run-until, approval included (the approval lapses)", async () => {
     const device = await f.device();
     const now = f.t.clock.now().getTime();

@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { join } from "node:path";
 import type { Fleet } from "@cellfleet/simulator";
 import type { Kysely } from "kysely";
 import type { Bus } from "../../platform/bus/bus";
 import type { Config } from "../../platform/config";
 import type { DB } from "../../platform/db/schema";
 import type { Jobs } from "../../platform/jobs/jobs";
+import { MQTT_PORT_FILE } from "../../platform/mqtt/remembered-port";
 import { redactUrl } from "../../platform/redact-url";
 import { type PeriodicJob, startPeriodicJob } from "../../platform/scheduler/lease";
 import { prepareExternalBroker } from "../broker-accounts/broker-accounts.start";
@@ -51,6 +53,7 @@ export async function startDeviceSide(
     mqttUrl: config.mqttUrl,
     mqttPort: config.mqttPort,
     isMqttPortFlexible: config.isMqttPortDefault,
+    mqttPortFile: join(config.dataDir, MQTT_PORT_FILE),
     sharedSubscription: config.mqttSharedSubscription,
     clientId: config.mqttClientId,
     tls: config.mqttTls && {

@@ -155,7 +155,7 @@ export function CommandPage() {
                     </Alert>
                   ) : null}
                   <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
-                    {offers("commands.create") && cancellable > 0 ? (
+                    {offers("commands.cancel", data.author) && cancellable > 0 ? (
                       <Button
                         variant="outlined"
                         onClick={() => action.mutate({ action: "cancel" })}
