@@ -37,7 +37,7 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   // The first run (root's factory password) is the setup project's; every spec depends on it and not
-  // on the order of the files, which is free (ADR 027).
+  // on the order of the files, which is free (ADR 028).
   projects: [
     { name: "setup", testMatch: /\.setup\.ts$/ },
     { name: "chromium", testMatch: /\.spec\.ts$/, dependencies: ["setup"] },

@@ -11,7 +11,7 @@ const LOADING =
 
 /**
  * Saves a full-page screenshot under e2e/screenshots/<name>.png for a person to look at; it is a
- * step of the test that checked what it shows, never a test of its own, and is not compared (ADR 027).
+ * step of the test that checked what it shows, never a test of its own, and is not compared (ADR 028).
  * It waits until nothing is loading and the web fonts are in, and finishes transitions (a menu's fade)
  * rather than waiting a fixed time for them.
  */

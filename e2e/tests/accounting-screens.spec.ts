@@ -1,5 +1,5 @@
 // Every accounting page renders in the four looks (desktop and mobile, light and dark, Russian and
-// English): titled, loaded, no error. Each is saved for a person to look at (ADR 027).
+// English): titled, loaded, no error. Each is saved for a person to look at (ADR 028).
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { LOOKS } from "../support/looks";
 import { signInRoot, useEnglish } from "../support/session";
