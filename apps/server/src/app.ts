@@ -12,7 +12,7 @@ import { accountingRoutes } from "./modules/accounting/accounting.routes";
 import { setUpActions } from "./modules/actions/actions.jobs";
 import { actionsRoutes } from "./modules/actions/actions.routes";
 import type { DeliveryTimings } from "./modules/actions/delivery.service";
-import { authRoutes } from "./modules/auth/auth.routes";
+import { authModule } from "./modules/auth/auth.module";
 import { announceAuthChange, createSessionResolver } from "./modules/auth/session.service";
 import { registerBrokerAccountJobs } from "./modules/broker-accounts/broker-accounts.jobs";
 import { devicesRoutes } from "./modules/devices/devices.routes";
@@ -34,8 +34,8 @@ import { createRefusalRecorder, type RefusalRecorder } from "./modules/ingest/re
 import { registerInsightJobs } from "./modules/insight/insight.jobs";
 import { type GatewayPortSource, insightRoutes } from "./modules/insight/insight.routes";
 import { jobsRoutes } from "./modules/jobs/jobs.routes";
-import { licenceExpirySource, registerLicenceJobs } from "./modules/licences/licences.jobs";
-import { licencesRoutes } from "./modules/licences/licences.routes";
+import { licenceExpirySource } from "./modules/licences/licences.jobs";
+import { licencesModule } from "./modules/licences/licences.module";
 import { setUpNotifications } from "./modules/notifications/notifications.module";
 import { notificationsRoutes } from "./modules/notifications/notifications.routes";
 import { profileRoutes } from "./modules/profile/profile.routes";
@@ -54,6 +54,7 @@ import type { AppContext } from "./platform/context";
 import type { Database } from "./platform/db/database";
 import { createUnitOfWorkDb, deferPublishesToCommit } from "./platform/db/unit-of-work";
 import { AppError, installErrorHandling } from "./platform/errors";
+import { createHookRegistry } from "./platform/hooks";
 import { installInputGuard } from "./platform/http/input-guard";
 import { registerOpenApi } from "./platform/http/openapi";
 import { registerSecurityHeaders } from "./platform/http/security-headers";
@@ -170,7 +171,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     storage,
     transferUrls: createTransferUrlSigner(secrets, now, deps.config.fileUrlTtlMinutes * 60_000),
     deviceLink: createDeviceLink(),
+    hooks: createHookRegistry(),
   };
+  authModule.setUp?.(ctx);
   registerMailJobs(jobs, ctx.mailer);
   registerFileJobs(ctx);
   registerFirmwareJobs(ctx);
@@ -179,7 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const node = createNodeId();
   const notifications = setUpNotifications(ctx);
   app.decorate("notificationHooks", notifications.hooks);
-  registerLicenceJobs(ctx);
+  licencesModule.setUp?.(ctx);
   notifications.hooks.registerLicenseSource(licenceExpirySource);
   // The 'firmware update available' timer reads the ready software rules.
   notifications.hooks.registerFirmwareSource(firmwareUpdateSource);
@@ -223,11 +226,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       recordApiRoutes(api, apiRoutes);
-      installSessionGuard(api, resolveSession, () => announceAuthChange(ctx));
+      installSessionGuard(api, {
+        resolveSession,
+        afterWrite: () => announceAuthChange(ctx),
+        assertRecentSignIn: (session) => ctx.hooks.get("auth.recentSignIn")(session),
+      });
       installInputGuard(api);
       auditLog.install(api);
       await api.register(healthRoutes, { ctx });
-      await api.register(authRoutes, { ctx });
+      if (authModule.routes) await api.register(authModule.routes, { ctx });
       await api.register(profileRoutes, { ctx });
       await api.register(devicesRoutes, { ctx });
       await api.register(eventsRoutes, { ctx });
@@ -242,7 +249,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(rolloutRoutes, { ctx });
       await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
       await api.register(settingsRoutes, { ctx });
-      await api.register(licencesRoutes, { ctx });
+      if (licencesModule.routes) await api.register(licencesModule.routes, { ctx });
       await api.register(schedulesRoutes, { ctx });
       await api.register(zeroTouchRoutes, { ctx });
       // Production's hooks are the files feature's: a URL reaches only what was granted to its router.
