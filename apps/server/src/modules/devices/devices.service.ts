@@ -45,6 +45,12 @@ declare module "../../platform/hooks" {
 /** The outbox event of deleted routers: `{ domainId, deviceIds }` (the files feature subscribes). */
 export const DEVICE_DELETED_EVENT = "device.deleted";
 
+declare module "../../platform/jobs/outbox-events" {
+  interface OutboxPayloads {
+    "device.deleted": { domainId: string; deviceIds: string[] };
+  }
+}
+
 /** The domain of a device view: superusers have none, so they have no device views at all. */
 export function requireDeviceDomain(session: SessionContext): string {
   if (session.domainId === null) throw new AppError("PERMISSION_DENIED", "Superusers have no device views");
