@@ -55,6 +55,8 @@ export default defineConfig({
           setupFiles: ["src/test/setup.ts"],
         },
       },
+      // npm start's build-once step (scripts/web-build.mjs).
+      { test: { name: "scripts", root: "scripts", include: ["*.test.ts"] } },
       // The route bundle weights (issue 11): builds the web app once, fails over a ceiling.
       { test: { name: "bench", root: "bench", include: ["bundle.test.ts"], hookTimeout: 120_000 } },
     ],

@@ -26,6 +26,9 @@ export default defineConfig({
   use: {
     baseURL,
     viewport: { width: 1400, height: 900 },
+    // The console follows the browser's language (issue 27); the suite's browser asks for Russian,
+    // the spec's default, and each test that wants English says so (useEnglish, browser-language.spec).
+    locale: "ru-RU",
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       args: CHROMIUM_ARGS,

@@ -77,6 +77,10 @@ test("an admin's weekly backup rule for a tag fires when due: the tagged routers
   await page.getByTestId("schedule-add-backup").click();
   await expect(page).toHaveURL(/\/backup\/task\/new$/);
   await expect(page.getByTestId("page-title")).toHaveText("New backup rule");
+  // A new rule starts daily (issue 27); this one is made weekly, with Monday offered first.
+  await expect(page.getByRole("radio", { name: "Daily" })).toBeChecked();
+  await page.getByRole("radio", { name: "On days of the week" }).check();
+  await expect(page.getByRole("checkbox", { name: "Mon" })).toBeChecked();
 
   // Spec section 5: required name, copies 1 to 100, a time of day, a day for a weekly rule, tags
   // for a rule on tagged routers. With any of them wrong, Save sends nothing.

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Fleet } from "@cellfleet/simulator";
 import type { Kysely } from "kysely";
 import { prepareExternalBroker } from "./modules/broker-accounts/broker-accounts.start";
@@ -11,6 +12,7 @@ import type { Config } from "./platform/config";
 import type { DB } from "./platform/db/schema";
 import type { HookRegistry } from "./platform/hooks";
 import type { Jobs } from "./platform/jobs/jobs";
+import { MQTT_PORT_FILE } from "./platform/mqtt/remembered-port";
 import { redactUrl } from "./platform/redact-url";
 
 // The device side of a server process, wired at the root because it spans features: the broker's
@@ -55,6 +57,7 @@ export async function startDeviceSide(
     mqttUrl: config.mqttUrl,
     mqttPort: config.mqttPort,
     isMqttPortFlexible: config.isMqttPortDefault,
+    mqttPortFile: join(config.dataDir, MQTT_PORT_FILE),
     sharedSubscription: config.mqttSharedSubscription,
     clientId: config.mqttClientId,
     tls: config.mqttTls && {

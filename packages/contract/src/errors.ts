@@ -125,6 +125,8 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   COMMAND_NOT_FOUND: 404,
   COMMAND_FILE_NOT_FOUND: 404,
   COMMAND_TYPE_NOT_FOUND: 404,
+  // A script or template that does not exist (or is another domain's); a command that names none is 400.
+  COMMAND_TEMPLATE_MISSING: 404,
   TASK_NOT_FOUND: 404,
   RULE_NOT_FOUND: 404,
   TRANSPORT_NOT_FOUND: 404,

@@ -4,6 +4,7 @@ import {
   type ApprovalParty,
   can,
   canApprove,
+  canCancel,
   decide,
   kindOf,
   mayOffer,
@@ -51,6 +52,7 @@ const EXPECTED: Record<PermissionAction, string> = {
   "commands.create": "- Y Y Y -", // route /commands/new: 2,3
   "commands.dryRun": "- Y Y Y -", // as commands.create, without saving
   "commands.approve": "- Y Y - -", // §4, §6: admins and assistants; juniors never
+  "commands.cancel": "- Y Y Y -", // one's own; another's only as approving it (issue 27)
   "commandTypes.view": "- Y Y Y -", // §6: not fetched for operators or the superuser
   "commandTypes.manage": "- Y - - -", // route /user-command: 2
   "scripts.view": "- Y Y Y -", // route /scripts: 2,3
@@ -264,6 +266,28 @@ describe("approval rules (spec sections 4 and 6)", () => {
     ["superuser", "junior", false],
   ])("%s approving a %s's action: %s", (approver, author, expected) => {
     expect(canApprove(person(approver), party(author, "someone-else"))).toBe(expected);
+  });
+
+  it.each<[SubjectKind, SubjectKind, boolean]>([
+    ["admin", "admin", true], // admins are peers: an admin's command needs nobody's approval
+    ["admin", "assistant", true],
+    ["admin", "junior", true],
+    ["assistant", "admin", false], // issue 27: an assistant cancelled an admin's command
+    ["assistant", "assistant", false],
+    ["assistant", "junior", true],
+    ["junior", "admin", false],
+    ["junior", "junior", false],
+    ["operator", "junior", false],
+    ["superuser", "junior", false],
+  ])("%s cancelling a %s's command: %s", (canceller, author, expected) => {
+    expect(canCancel(person(canceller), party(author, "someone-else"))).toBe(expected);
+  });
+
+  it("lets whoever may create a command cancel their own, and nobody else more than they could approve", () => {
+    for (const kind of SUBJECT_KINDS) {
+      const subject = person(kind);
+      expect(canCancel(subject, subject)).toBe(can(subject, "commands.create"));
+    }
   });
 
   const kinds = fc.constantFrom(...SUBJECT_KINDS);

@@ -94,6 +94,11 @@ export const PERMISSIONS = {
     note: "what a new command would do, asked by those who may create one (the demo user too)",
   },
   "commands.approve": { who: ["admin", "assistant"], saves: true, note: "see canApprove" },
+  "commands.cancel": {
+    who: HELPERS,
+    saves: true,
+    note: "one's own command; another's under the four-eyes rule of approving it (see canCancel)",
+  },
   "commandTypes.view": { who: HELPERS, saves: false, note: "not fetched for operators and superusers" },
   "commandTypes.manage": { who: ADMIN, saves: true, note: "/user-command is admin-only" },
 
@@ -217,6 +222,8 @@ export interface PermissionTargets {
   "users.delete": { readonly role: Role };
   /** The author of the command. */
   "commands.approve": ApprovalParty;
+  /** The author of the command being cancelled. */
+  "commands.cancel": ApprovalParty;
   /** The policy's domain: null for a global policy. */
   "policies.edit": { readonly domain_id: string | null };
 }
@@ -246,6 +253,12 @@ const TARGET_RULES: {
     // An assistant's action needs an admin; only a junior assistant's may an assistant approve.
     return kindOf(approver) === "admin" || kindOf(author) === "junior";
   },
+  // One's own command anyone who may create one cancels; another's only who could approve it, and an
+  // admin another admin's (an admin's command needs no approval, so no one else decides on it).
+  "commands.cancel": (subject, author) =>
+    subject._id === author._id ||
+    can(subject, "commands.approve", author) ||
+    (kindOf(subject) === "admin" && kindOf(author) === "admin"),
   // Admins change their domain's own policies; global ones (the default among them) only superusers.
   "policies.edit": (subject, policy) => kindOf(subject) === "superuser" || policy.domain_id !== null,
 };
@@ -329,6 +342,14 @@ export function needsApproval(author: Pick<ApprovalParty, "role" | "is_junior">)
  */
 export function canApprove(approver: PermissionSubject, author: ApprovalParty): boolean {
   return can(approver, "commands.approve", author);
+}
+
+/**
+ * Whether `subject` may cancel a command of `author`: their own, or one they could approve (four
+ * eyes), or, for an admin, another admin's; never an assistant an admin's, nor a junior anybody's.
+ */
+export function canCancel(subject: PermissionSubject, author: ApprovalParty): boolean {
+  return can(subject, "commands.cancel", author);
 }
 
 /** Superusers and admins follow the policy's admin password rules (admin min length, expiry). */

@@ -158,6 +158,7 @@ describe("menuFor (side menu)", () => {
       "packages",
       "firmwares",
       "templates",
+      "settings",
       "accounting",
     ]);
   });
@@ -170,6 +171,7 @@ describe("menuFor (side menu)", () => {
       "scripts",
       "packages",
       "firmwares",
+      "settings",
       "accounting",
     ]);
     expect(menuFor(person(3, true))).toEqual(menuFor(person(3)));
@@ -179,8 +181,8 @@ describe("menuFor (side menu)", () => {
     expect(menuFor({ ...person(2), is_demo: true })).toEqual(menuFor(person(2)));
   });
 
-  it("shows operators no scripts, accounting or templates", () => {
-    expect(menuFor(person(4))).toEqual(["dashboard", "events", "commands"]);
+  it("shows operators no scripts, accounting or templates; their settings page is there (issue 27)", () => {
+    expect(menuFor(person(4))).toEqual(["dashboard", "events", "commands", "settings"]);
   });
 
   it("shows templates only to role 2", () => {

@@ -283,6 +283,7 @@ export type MenuItemName =
   | "packages"
   | "firmwares"
   | "templates"
+  | "settings"
   | "accounting";
 
 /** The permission that shows each side-menu entry (spec section 2, read through the permission table). */
@@ -294,6 +295,9 @@ export const MENU_PERMISSIONS: Record<MenuItemName, PermissionAction> = {
   packages: "packages.view",
   firmwares: "firmwares.view",
   templates: "templates.edit",
+  // Thresholds, copies, the time zone, schedules, custom and event types (issue 27: only the user
+  // menu reached them); superusers have no domain settings.
+  settings: "settings.view",
   accounting: "administration.view",
 };
 
@@ -305,6 +309,7 @@ const MENU_ORDER: readonly MenuItemName[] = [
   "packages",
   "firmwares",
   "templates",
+  "settings",
   "accounting",
 ];
 
@@ -322,5 +327,6 @@ export const MENU_PATHS: Record<MenuItemName, string> = {
   packages: "/packages",
   firmwares: "/firmwares",
   templates: "/templates",
+  settings: "/settings",
   accounting: "/accounting",
 };

@@ -124,12 +124,15 @@ export const ScheduleRuleAnswerSchema = z.object({ item: ScheduleRuleSchema });
 /** Body of PATCH /api/crontab/{class}/{id}. */
 export const ScheduleRuleActiveRequestSchema = z.object({ active: z.boolean() });
 
-/** A new rule's starting values in the form. */
+/**
+ * A new rule's starting values in the form: daily at 03:00 (issue 27: it opened as "weekly on
+ * Monday"); Monday stays chosen for a person who switches it to weekly.
+ */
 export function emptyScheduleRuleInput(): ScheduleRuleInput {
   return {
     name: "",
     active: true,
-    regular: { basic: "weekly", options: { weeks: [], days: [1] }, time: "03:00" },
+    regular: { basic: "daily", options: { weeks: [], days: [1] }, time: "03:00" },
     active_for: "all",
     search: { filterTags: [] },
     copies: 10,

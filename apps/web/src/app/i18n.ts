@@ -1,6 +1,7 @@
 import { COOKIE_VERSION, DEFAULT_LOCALE, LOCALES, type Locale } from "@cellfleet/contract";
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
+import { localeFromBrowser } from "./browserLocale";
 import { readCookie, resetCookiesUnlessVersion, writeCookie } from "./cookies";
 import { formatNumber } from "./format";
 import { TEXTS_OF, type TextPart, type TextsOf } from "./textParts";
@@ -12,10 +13,13 @@ function isLocale(value: string | null): value is Locale {
   return value !== null && (LOCALES as readonly string[]).includes(value);
 }
 
+/** The language chosen before (its cookie), else the one the browser asks for, else the spec's default. */
 function initialLocale(): Locale {
   resetCookiesUnlessVersion(COOKIE_VERSION);
   const stored = readCookie(LOCALE_COOKIE);
-  return isLocale(stored) ? stored : DEFAULT_LOCALE;
+  if (isLocale(stored)) return stored;
+  const asked = typeof navigator === "undefined" ? [] : (navigator.languages ?? [navigator.language]);
+  return localeFromBrowser(asked) ?? DEFAULT_LOCALE;
 }
 
 type Texts = { default: Record<string, unknown> };

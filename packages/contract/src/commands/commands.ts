@@ -148,6 +148,19 @@ export const CommandsRequestSchema = z.object({
 });
 export type CommandsRequest = z.input<typeof CommandsRequestSchema>;
 
+/**
+ * Answer of POST /api/commands/waiting: the commands waiting for a decision the caller may make
+ * (never their own), how many, and the newest few, for the bell and the actions list (issue 27).
+ */
+export const WaitingApprovalsSchema = z.object({
+  count: z.number().int(),
+  items: z.array(CommandSchema),
+});
+export type WaitingApprovals = z.infer<typeof WaitingApprovalsSchema>;
+
+/** How many waiting commands the bell lists; the count covers them all. */
+export const WAITING_APPROVALS_SHOWN = 5;
+
 /** Body of POST /api/command/{id}/approve and /decline. */
 export const CommandDecisionSchema = z.object({ reason: z.string().trim().max(500).default("") });
 export type CommandDecision = z.input<typeof CommandDecisionSchema>;

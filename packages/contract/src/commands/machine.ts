@@ -166,6 +166,15 @@ export type ExecutionCounts = Partial<Record<ExecutionStatus, number>>;
 const FAILURES: readonly ExecutionStatus[] = ["failed", "timed_out", "attempts_exceeded"];
 
 /**
+ * Whether a failed command also completed on some routers: shown "partly completed" with its counts
+ * rather than a bare "failed" (issue 27: 9 of 10 routers done read as a red Failed). Its status stays
+ * the spec's `failed`, so the status filter still finds it there.
+ */
+export function isPartlyCompleted(status: ActionStatus, counts: ExecutionCounts): boolean {
+  return status === "failed" && (counts.completed ?? 0) > 0;
+}
+
+/**
  * A command's status of spec section 4, worked out from its executions: waiting for approval while
  * any waits; delayed while everything unfinished waits for its time; in progress while anything is
  * unfinished; once all are final, failed if any failed, else completed if any completed, else

@@ -179,6 +179,11 @@ export const DeviceConnectInfoSchema = z.object({
   ident: z.string(),
   has_key: z.boolean(),
   brokers: z.array(BrokerAddressSchema),
+  /**
+   * Routers connect to the console's embedded broker, whose port stays the same on every start
+   * (remembered in DATA_DIR/mqtt-port when it had to move): changing it means telling every router.
+   */
+  is_embedded_broker: z.boolean(),
   /** Topics of this router start with this (`cellfleet/v1/{ident}`). */
   topic_root: z.string(),
   last_refusal: LastRefusalSchema.nullable(),

@@ -9,6 +9,7 @@ import {
   CreateCommandTypeSchema,
   ExecutionSchema,
   ReportsRequestSchema,
+  WaitingApprovalsSchema,
 } from "@cellfleet/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -18,7 +19,13 @@ import { registerCsvExport } from "../../platform/http/csv-export";
 import { sendNdjson } from "../../platform/http/ndjson";
 import { ERROR_RESPONSES, OkSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
 import { createCommand, dryRunCommand, getCommand } from "./actions.service";
-import { approveCommand, cancelCommand, declineCommand, failedRetryInput } from "./approvals.service";
+import {
+  approveCommand,
+  cancelCommand,
+  declineCommand,
+  failedRetryInput,
+  listWaitingApprovals,
+} from "./approvals.service";
 import { COMMAND_CSV_COLUMNS, exportCommandsRows } from "./commands.export";
 import {
   createCommandType,
@@ -137,6 +144,20 @@ export const actionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
   );
 
   app.post(
+    "/commands/waiting",
+    {
+      schema: {
+        tags,
+        summary: "Commands waiting for a decision the caller may make (never their own)",
+        body: TokenOnlyBodySchema.nullish(),
+        response: { 200: WaitingApprovalsSchema, ...ERROR_RESPONSES },
+      },
+      config: { permission: "commands.view" },
+    },
+    async (request) => listWaitingApprovals(ctx, requireSession(request)),
+  );
+
+  app.post(
     "/command/:command_id/cancel",
     {
       schema: {
@@ -146,7 +167,7 @@ export const actionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: TokenOnlyBodySchema,
         response: { 200: CommandSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true, permission: "commands.create" },
+      config: { saves: true, permission: "commands.cancel" },
     },
     async (request) => cancelCommand(ctx, requireSession(request), request.params.command_id),
   );

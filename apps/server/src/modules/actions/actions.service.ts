@@ -70,7 +70,7 @@ async function resolveCommand(
     throw new AppError("INVALID_VALUE_TYPE", "A template is sent by a settings command");
   if (input.type === SETTINGS_COMMAND_TYPE) {
     if (!input.template_id)
-      throw new AppError("COMMAND_TEMPLATE_MISSING", "A settings command names a template");
+      throw new AppError("COMMAND_TEMPLATE_MISSING", "A settings command names a template", { status: 400 });
     used = await findUsedScript(ctx.db, domainId, "template", input.template_id, options.scriptVersion);
     wireType = "shell";
     args = {};
@@ -92,7 +92,7 @@ async function resolveCommand(
     wireType === "shell" &&
     (typeof args.script !== "string" || args.script.trim() === "")
   )
-    throw new AppError("COMMAND_TEMPLATE_MISSING", "A shell command needs a script");
+    throw new AppError("COMMAND_TEMPLATE_MISSING", "A shell command needs a script", { status: 400 });
   if (COMMAND_TYPES_WITH_DOWNLOAD.includes(wireType) && !input.file_id)
     throw new AppError("COMMAND_FILE_NOT_FOUND", `${wireType} needs a file`);
   const now = ctx.now().getTime();

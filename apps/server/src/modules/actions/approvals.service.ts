@@ -3,8 +3,11 @@ import {
   type Command,
   type CommandDecision,
   type CreateCommandInput,
+  canApprove,
   type ExecutionEvent,
   type Role,
+  WAITING_APPROVALS_SHOWN,
+  type WaitingApprovals,
 } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import { assertCan, subjectOf } from "../../platform/auth/permissions";
@@ -21,24 +24,33 @@ import { enqueuePump } from "./delivery.service";
 import { executionsRepo } from "./executions.repo";
 import { moveExecutions, publishCommandChanges, recountCommands } from "./executions.service";
 
-/** Writes the 'command needing approval' event in the command's transaction. */
+/** How many of a waiting command's routers its event names; the rest are counted. */
+const APPROVAL_EVENT_IDENTS = 5;
+
+/** Unapproved commands read to find those the caller may decide on (a domain rarely has more waiting). */
+const WAITING_SCAN_LIMIT = 500;
+
+/** Writes the 'command needing approval' event in the command's transaction, naming its routers. */
 export async function raiseApprovalEvent(
   trx: Kysely<DB>,
   domainId: string,
   session: SessionContext,
   commandId: string,
-  resolved: { type: string; devices: readonly unknown[] },
+  resolved: { type: string; devices: readonly { ident: string }[] },
   now: Date,
 ): Promise<void> {
+  const idents = resolved.devices.slice(0, APPROVAL_EVENT_IDENTS).map((device) => device.ident);
+  const more = resolved.devices.length - idents.length;
   await commandsRepo(trx).insertPersonEvent(domainId, {
     is_quiet: !(await isEventKindActive(trx, domainId, "command_needs_approval")),
     kind: "command_needs_approval",
     level: "warning",
-    message: `${session.user.username}: ${resolved.type} → ${resolved.devices.length}`,
+    message: `${session.user.username}: ${resolved.type} → ${idents.join(", ")}${more > 0 ? ` +${more}` : ""}`,
     details: {
       command_id: commandId,
       type: resolved.type,
       targets: resolved.devices.length,
+      idents,
       author: session.user.username,
       approvers: approverKinds(subjectOf(session)),
     },
@@ -54,6 +66,27 @@ export async function announceApproval(ctx: AppContext, domainId: string, comman
   } catch (error) {
     ctx.log.error({ err: error, domainId }, "publishing an approval message failed");
   }
+}
+
+/**
+ * POST /api/commands/waiting: the domain's commands waiting for a decision this person may make
+ * (four eyes: never their own), newest first, so the bell and the actions list can say "N actions
+ * wait for you" (issue 27).
+ */
+export async function listWaitingApprovals(
+  ctx: AppContext,
+  session: SessionContext,
+): Promise<WaitingApprovals> {
+  const domainId = requireDeviceDomain(session);
+  const rows = await commandsRepo(ctx.db).findCommands(
+    domainId,
+    { statuses: ["unapproved"] },
+    WAITING_SCAN_LIMIT,
+    0,
+  );
+  const subject = subjectOf(session);
+  const mine = rows.filter((row) => canApprove(subject, authorOf(row)));
+  return { count: mine.length, items: mine.slice(0, WAITING_APPROVALS_SHOWN).map(toCommandDto) };
 }
 
 function authorOf(row: CommandRow) {
@@ -152,13 +185,16 @@ export async function declineCommand(
   return command;
 }
 
-/** POST /api/command/{id}/cancel: cancels what has not reached a router yet. */
+/**
+ * POST /api/command/{id}/cancel: cancels what has not reached a router yet. One's own command, or
+ * another's under the four-eyes rule of approving it (the permission table's `commands.cancel`).
+ */
 export async function cancelCommand(ctx: AppContext, session: SessionContext, id: string): Promise<Command> {
   return decide(
     ctx,
     session,
     id,
-    () => undefined,
+    (row) => assertCan(session, "commands.cancel", authorOf(row)),
     () => ({ type: "cancel" }),
     async () => undefined,
   );

@@ -123,6 +123,73 @@ describe("approval, expiry and the watchdog", () => {
     expect((await f.post(admin.token, `/api/command/${own.json()._id}/approve`)).statusCode).toBe(403);
   });
 
+  it("tells each approver how many commands wait for them, and names the routers in the event (issue 27)", async () => {
+    const devices = await Promise.all([1, 2, 3, 4, 5, 6].map(() => f.device(["waiting"])));
+    const before = async (who: Person) => (await f.post(who.token, "/api/commands/waiting")).json().count;
+    const [assistantBefore, adminBefore, juniorBefore] = await Promise.all([
+      before(assistant),
+      before(admin),
+      before(junior),
+    ]);
+    const created = await f.post(junior.token, "/api/command/new", {
+      type: "reboot",
+      targets: { tags: ["waiting"] },
+    });
+    const id = created.json()._id;
+    const waiting = await f.post(assistant.token, "/api/commands/waiting");
+    expect(waiting.statusCode, waiting.body).toBe(200);
+    expect(waiting.json().count).toBe(assistantBefore + 1);
+    expect(waiting.json().items[0]).toMatchObject({ _id: id, status: "unapproved" });
+    expect((await f.post(admin.token, "/api/commands/waiting")).json().count).toBe(adminBefore + 1);
+    // Four eyes: the author and another junior are never asked; an operator approves nothing.
+    expect((await f.post(junior.token, "/api/commands/waiting")).json().count).toBe(juniorBefore);
+    expect((await f.post(junior2.token, "/api/commands/waiting")).json()).toMatchObject({ count: 0 });
+    expect((await f.post(operator.token, "/api/commands/waiting")).json()).toMatchObject({ count: 0 });
+
+    const event = await f.t.db
+      .selectFrom("events")
+      .selectAll()
+      .where("kind", "=", "command_needs_approval")
+      .where("details", "@>", JSON.stringify({ command_id: id }) as never)
+      .executeTakeFirstOrThrow();
+    const idents = devices.map((device) => device.ident).sort();
+    const named = (event.details as { idents: string[] }).idents;
+    expect(named).toHaveLength(5);
+    for (const ident of named) expect(idents).toContain(ident);
+    expect(event.message).toContain(named[0]);
+    expect(event.message).toMatch(/\+1$/);
+
+    await f.post(assistant.token, `/api/command/${id}/decline`, { reason: "no" });
+    expect((await f.post(assistant.token, "/api/commands/waiting")).json().count).toBe(assistantBefore);
+  });
+
+  it("lets nobody cancel a command they could not approve: an assistant or a junior an admin's (issue 27)", async () => {
+    const device = await f.device();
+    const own = await f.post(admin.token, "/api/command/new", {
+      type: "reboot",
+      targets: { devices: [device.id] },
+      delayed_until: Date.now() + 60_000,
+    });
+    const id = own.json()._id;
+    for (const who of [assistant, junior, operator]) {
+      const refused = await f.post(who.token, `/api/command/${id}/cancel`);
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(refused.json().code).toBe("PERMISSION_DENIED");
+    }
+    const juniors = await f.post(junior.token, "/api/command/new", {
+      type: "reboot",
+      targets: { devices: [device.id] },
+    });
+    const juniorId = juniors.json()._id;
+    expect((await f.post(junior2.token, `/api/command/${juniorId}/cancel`)).statusCode).toBe(403);
+    expect((await f.post(assistant.token, `/api/command/${juniorId}/cancel`)).json()).toMatchObject({
+      status: "cancelled",
+    });
+    expect((await f.post(admin.token, `/api/command/${id}/cancel`)).json()).toMatchObject({
+      status: "cancelled",
+    });
+  });
+
   it("expires what waits past run-until, approval included (the approval lapses)", async () => {
     const device = await f.device();
     const now = f.t.clock.now().getTime();

@@ -26,6 +26,8 @@ export interface DeviceIngestOptions {
   mqttPort: number;
   /** When mqttPort is taken, listen on a free port instead of failing (MQTT_PORT left at its default). */
   isMqttPortFlexible?: boolean;
+  /** Where a flexible port is remembered across starts (DATA_DIR/mqtt-port). */
+  mqttPortFile?: string;
   host?: string;
   clientId?: string;
   sharedSubscription?: boolean;
@@ -77,6 +79,7 @@ export async function startDeviceIngest(options: DeviceIngestOptions): Promise<D
     mqttUrl: options.mqttUrl,
     mqttPort: options.mqttPort,
     isMqttPortFlexible: options.isMqttPortFlexible,
+    portFile: options.mqttPortFile,
     host: options.host,
     clientId: options.clientId,
     sharedSubscription: options.sharedSubscription,

@@ -69,6 +69,7 @@ describe("POST /api/device/{dev_id}/connect and /key", () => {
       ident: device.ident,
       has_key: false,
       brokers: [{ url: "mqtt://localhost:1883", is_tls: false, host: "localhost", port: 1883 }],
+      is_embedded_broker: true,
       topic_root: `cellfleet/v1/${device.ident}`,
       last_refusal: null,
     });

@@ -68,6 +68,7 @@ export async function readConnectInfo(
     ident: device.ident,
     has_key: device.has_key ?? false,
     brokers: publicBrokers(ctx.config, embeddedPort),
+    is_embedded_broker: ctx.config.mqttUrl === undefined,
     topic_root: `${PROTOCOL_TOPIC_ROOT}/${device.ident}`,
     last_refusal: await refusalsRepo(ctx.db).findDeviceRefusal(domainId, deviceId),
   };

@@ -139,19 +139,20 @@ describe("saved scripts and settings templates", () => {
       type: "settings",
       targets: { devices: [device.id] },
     });
-    expect(none.json().code).toBe("COMMAND_TEMPLATE_MISSING");
+    expect([none.statusCode, none.json().code]).toEqual([400, "COMMAND_TEMPLATE_MISSING"]);
     const unknown = await f.post(admin.token, "/api/command/new", {
       type: "settings",
       template_id: "no-such-template",
       targets: { devices: [device.id] },
     });
-    expect(unknown.json().code).toBe("COMMAND_TEMPLATE_MISSING");
+    // A named script or template that does not exist is §8's 404 (issue 27), not a bad request.
+    expect([unknown.statusCode, unknown.json().code]).toEqual([404, "COMMAND_TEMPLATE_MISSING"]);
     const script = await f.post(admin.token, "/api/command/new", {
       type: "shell",
       script_id: "no-such-script",
       targets: { devices: [device.id] },
     });
-    expect(script.json().code).toBe("COMMAND_TEMPLATE_MISSING");
+    expect([script.statusCode, script.json().code]).toEqual([404, "COMMAND_TEMPLATE_MISSING"]);
     const template = await f.post(admin.token, "/api/template/new", { name: "Gone", text: "x" });
     const id = template.json()._id;
     const deleted = await f.t.app.inject({
@@ -165,7 +166,7 @@ describe("saved scripts and settings templates", () => {
       template_id: id,
       targets: { devices: [device.id] },
     });
-    expect(gone.json().code).toBe("COMMAND_TEMPLATE_MISSING");
+    expect([gone.statusCode, gone.json().code]).toEqual([404, "COMMAND_TEMPLATE_MISSING"]);
   });
 
   it("lets each role do what spec section 6 says, and the demo user save nothing", async () => {
@@ -203,7 +204,8 @@ describe("saved scripts and settings templates", () => {
     const other = await signIn(f.t.app, await buildUser(f.t, { role: 2 }));
     const sid = script.json()._id;
     const tid = template.json()._id;
-    expect((await f.post(other, `/api/script/${sid}`)).json().code).toBe("COMMAND_TEMPLATE_MISSING");
+    const foreignScript = await f.post(other, `/api/script/${sid}`);
+    expect([foreignScript.statusCode, foreignScript.json().code]).toEqual([404, "COMMAND_TEMPLATE_MISSING"]);
     expect((await f.post(other, `/api/script/${sid}/save`, { name: "x", text: "y" })).json().code).toBe(
       "COMMAND_TEMPLATE_MISSING",
     );

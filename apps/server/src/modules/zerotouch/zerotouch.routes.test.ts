@@ -159,7 +159,7 @@ describe("zero-touch input and access", () => {
       name: "Foreign template",
       template_id: foreign.json<{ _id: string }>()._id,
     });
-    expect(response.statusCode).toBe(400);
+    expect(response.statusCode).toBe(404);
     expect(response.json()).toMatchObject({ code: "COMMAND_TEMPLATE_MISSING" });
     await f.config({ name: "Twice" });
     const twice = await f.post(f.admin, "/api/zerotouch/config/new", { name: "twice" });

@@ -8,6 +8,7 @@ import {
   startEmbeddedBroker,
 } from "./embedded-broker";
 import { startExternalSubscriber } from "./external-subscriber";
+import { readRememberedPort, rememberPort } from "./remembered-port";
 import type { ReportSink } from "./reports";
 
 /** What the gateway is built from. */
@@ -17,6 +18,11 @@ export interface GatewayOptions {
   mqttPort: number;
   /** When mqttPort is taken, warn and listen on a free port instead of failing. */
   isMqttPortFlexible?: boolean;
+  /**
+   * With a flexible port: where the port routers are told is remembered (DATA_DIR/mqtt-port), so a
+   * later start listens on it again instead of moving, or refuses to start when it is taken.
+   */
+  portFile?: string;
   host?: string;
   /** External mode: the client id; defaults to `cellfleet-server-<hostname>`. */
   clientId?: string;
@@ -51,6 +57,44 @@ export interface Gateway {
   /** Whether a device is connected now: known to the embedded broker, unknown (null) behind an external one. */
   isConnected(ident: string): boolean | null;
   close(): Promise<void>;
+}
+
+/**
+ * Starts the embedded broker where routers were told to connect. A first `npm start` must work beside
+ * another broker on 1883, so a flexible (default) port that is taken moves to a free one; that port is
+ * remembered (`portFile`) and every later start listens on it again or refuses to start, because the
+ * routers were told it. An explicit MQTT_PORT never moves.
+ */
+async function startEmbeddedOnKeptPort(brokerOptions: EmbeddedBrokerOptions, options: GatewayOptions) {
+  const file = options.isMqttPortFlexible ? options.portFile : undefined;
+  const remembered = file ? await readRememberedPort(file) : null;
+  if (file && remembered !== null) {
+    const broker = await startEmbeddedBroker({ ...brokerOptions, port: remembered }).catch(
+      (error: unknown) => {
+        if (!(error instanceof MqttPortInUseError)) throw error;
+        throw new MqttPortInUseError(
+          `MQTT port ${remembered} is already in use. Routers were told this port on an earlier start (remembered in ${file}), so the embedded broker does not move: free the port, or set MQTT_PORT (and tell the routers the new port).`,
+        );
+      },
+    );
+    if (remembered !== options.mqttPort)
+      options.log.info(
+        { port: remembered, file },
+        `the embedded broker listens on ${remembered}, the port routers were told`,
+      );
+    return broker;
+  }
+  const broker = await startEmbeddedBroker(brokerOptions).catch(async (error: unknown) => {
+    if (!(error instanceof MqttPortInUseError) || !options.isMqttPortFlexible) throw error;
+    const moved = await startEmbeddedBroker({ ...brokerOptions, port: 0 });
+    options.log.warn(
+      { wanted: options.mqttPort, port: moved.port, file },
+      `MQTT port ${options.mqttPort} is taken (another broker?); the embedded broker listens on ${moved.port} instead${file ? `, remembered in ${file} for every later start` : ""}. Set MQTT_PORT to choose.`,
+    );
+    return moved;
+  });
+  if (file) await rememberPort(file, broker.port);
+  return broker;
 }
 
 /** Starts the device gateway: the embedded Aedes broker, or a subscriber of MQTT_URL. */
@@ -88,16 +132,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     counters,
     tls: options.tls,
   };
-  const broker = await startEmbeddedBroker(brokerOptions).catch(async (error: unknown) => {
-    // A first `npm start` must work beside another broker on 1883; an explicit MQTT_PORT must not move.
-    if (!(error instanceof MqttPortInUseError) || !options.isMqttPortFlexible) throw error;
-    const moved = await startEmbeddedBroker({ ...brokerOptions, port: 0 });
-    options.log.warn(
-      { wanted: options.mqttPort, port: moved.port },
-      `MQTT port ${options.mqttPort} is taken (another broker?); the embedded broker listens on ${moved.port} instead. Set MQTT_PORT to choose.`,
-    );
-    return moved;
-  });
+  const broker = await startEmbeddedOnKeptPort(brokerOptions, options);
   return {
     mode: "embedded",
     port: broker.port,

@@ -6,6 +6,7 @@ import Inventory2Icon from "@mui/icons-material/Inventory2";
 import MemoryIcon from "@mui/icons-material/Memory";
 import NotificationsActiveIcon from "@mui/icons-material/NotificationsActive";
 import RouterIcon from "@mui/icons-material/Router";
+import SettingsIcon from "@mui/icons-material/Settings";
 import TerminalIcon from "@mui/icons-material/Terminal";
 import ViewQuiltIcon from "@mui/icons-material/ViewQuilt";
 import Badge from "@mui/material/Badge";
@@ -31,6 +32,7 @@ const MENU_ICONS: Record<MenuItemName, ReactNode> = {
   packages: <Inventory2Icon />,
   firmwares: <MemoryIcon />,
   templates: <ViewQuiltIcon />,
+  settings: <SettingsIcon />,
   accounting: <AdminPanelSettingsIcon />,
 };
 

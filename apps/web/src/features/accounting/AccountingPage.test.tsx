@@ -59,6 +59,8 @@ describe("the accounting hub", () => {
     for (const name of ["domains", "superusers", "users", "policies", "logs", "jobs"]) {
       expect(screen.getByTestId(`hub-${name}`)).toBeTruthy();
     }
+    // Superusers have no domain settings.
+    expect(screen.queryByTestId("hub-settings")).toBeNull();
     await waitFor(() => expect(screen.getAllByText("0").length).toBeGreaterThan(0));
   });
 
@@ -69,6 +71,8 @@ describe("the accounting hub", () => {
     expect(screen.getByTestId("hub-policies")).toBeTruthy();
     expect(screen.getByTestId("hub-logs")).toBeTruthy();
     expect(screen.getByTestId("hub-jobs")).toBeTruthy();
+    // The domain's settings are reached from the hub too (issue 27), not only from the user menu.
+    expect(screen.getByTestId("hub-settings").getAttribute("href")).toBe("/settings");
     expect(screen.queryByTestId("hub-domains")).toBeNull();
     expect(screen.queryByTestId("hub-superusers")).toBeNull();
   });

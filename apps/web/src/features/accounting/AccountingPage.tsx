@@ -1,10 +1,11 @@
-import { canAccess, type Plugin, ROUTES, type RouteName } from "@cellfleet/contract";
+import { canAccess, type PermissionAction, type Plugin, ROUTES, type RouteName } from "@cellfleet/contract";
 import BusinessIcon from "@mui/icons-material/Business";
 import GroupIcon from "@mui/icons-material/Group";
 import HistoryIcon from "@mui/icons-material/History";
 import NotificationsIcon from "@mui/icons-material/Notifications";
 import PolicyIcon from "@mui/icons-material/Policy";
 import RouterIcon from "@mui/icons-material/Router";
+import SettingsIcon from "@mui/icons-material/Settings";
 import SupervisorAccountIcon from "@mui/icons-material/SupervisorAccount";
 import SystemUpdateAltIcon from "@mui/icons-material/SystemUpdateAlt";
 import VerifiedUserIcon from "@mui/icons-material/VerifiedUser";
@@ -20,6 +21,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { useOffers } from "../../app/session/useOffers";
 import { useSession } from "../../app/session/useSession";
 import { PageTitle } from "../../components/PageTitle";
 import { hubCountsQueryOptions } from "./hub.queries";
@@ -34,10 +36,14 @@ type HubEntry =
   | "jobs"
   | "licenses"
   | "notifications"
-  | "zeroTouch";
+  | "zeroTouch"
+  | "settings";
 
-/** A card may also need a plugin of the person's (spec section 6: policies need accounting). */
-const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
+/**
+ * A card may also need a plugin of the person's (spec section 6: policies need accounting), or an
+ * action of the permission table beyond its route (the domain's settings, which superusers lack).
+ */
+const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin; actions?: PermissionAction[] }[] = [
   { name: "domains", icon: <BusinessIcon fontSize="large" color="primary" /> },
   { name: "superusers", icon: <SupervisorAccountIcon fontSize="large" color="primary" /> },
   { name: "users", icon: <GroupIcon fontSize="large" color="primary" /> },
@@ -52,6 +58,12 @@ const ENTRIES: { name: HubEntry; icon: ReactNode; plugin?: Plugin }[] = [
     plugin: "notification",
   },
   { name: "zeroTouch", icon: <RouterIcon fontSize="large" color="primary" /> },
+  {
+    name: "settings",
+    icon: <SettingsIcon fontSize="large" color="primary" />,
+    // The hub is administration: operators open their settings from the side menu.
+    actions: ["administration.view", "settings.view"],
+  },
 ];
 
 function routeOf(name: RouteName) {
@@ -67,11 +79,14 @@ function routeOf(name: RouteName) {
 export function AccountingPage() {
   const { t } = useTranslation();
   const user = useSession();
+  const offers = useOffers();
   const role = user?.role ?? null;
   const plugins = user?.plugins ?? [];
   const visible = ENTRIES.filter(
     (entry) =>
-      canAccess(routeOf(entry.name).access, role) && (!entry.plugin || plugins.includes(entry.plugin)),
+      canAccess(routeOf(entry.name).access, role) &&
+      (!entry.plugin || plugins.includes(entry.plugin)) &&
+      (entry.actions ?? []).every((action) => offers(action)),
   );
   const counts = useQuery({ ...hubCountsQueryOptions(visible.map((entry) => entry.name)), enabled: !!user });
 

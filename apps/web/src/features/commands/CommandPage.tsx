@@ -1,4 +1,4 @@
-import { type ActionStatus, type Command, canApprove, type Execution } from "@cellfleet/contract";
+import { type Command, canApprove, type Execution } from "@cellfleet/contract";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -116,7 +116,7 @@ export function CommandPage() {
                     <Typography variant="h6" data-testid="command-type">
                       {typeLabel(t, data.type)}
                     </Typography>
-                    <CommandStatusChip status={data.status as ActionStatus} />
+                    <CommandStatusChip command={data} />
                   </Stack>
                   <Stack direction="row" sx={{ flexWrap: "wrap", gap: 2 }}>
                     <Fact label={t("commands.columns.author")} value={data.author.name} />
@@ -155,7 +155,7 @@ export function CommandPage() {
                     </Alert>
                   ) : null}
                   <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
-                    {offers("commands.create") && cancellable > 0 ? (
+                    {offers("commands.cancel", data.author) && cancellable > 0 ? (
                       <Button
                         variant="outlined"
                         onClick={() => action.mutate({ action: "cancel" })}

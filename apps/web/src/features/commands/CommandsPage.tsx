@@ -1,4 +1,6 @@
-import { ACTION_STATUSES, type ActionStatus, actionStatusLabelKey, COMMAND_TYPES } from "@cellfleet/contract";
+import { ACTION_STATUSES, actionStatusLabelKey, COMMAND_TYPES } from "@cellfleet/contract";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
 import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
@@ -13,14 +15,23 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate } from "react-router";
 import { useOffers } from "../../app/session/useOffers";
-import { clampPage, ListCard, ListPaginator, pageCount, useListState } from "../../components/list-card";
+import {
+  clampPage,
+  ListCard,
+  ListPaginator,
+  pageCount,
+  SearchBox,
+  useListState,
+} from "../../components/list-card";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
 import { RelativeTime } from "../devices/components/DeviceLabels";
 import { useNow } from "../devices/components/useNow";
+import { useWaitingApprovals } from "./approvalNotices";
+import { matchesCommandSearch, targetsLabel } from "./commandSearch";
 import { commandsQueryOptions, useLiveCommands } from "./commands.queries";
 import { typeLabel } from "./commandTypes";
-import { CommandStatusChip } from "./components/CommandStatusChip";
+import { CommandStatusChip, commandStatusText } from "./components/CommandStatusChip";
 
 const WIDE_ONLY = { display: { xs: "none", md: "table-cell" } } as const;
 
@@ -31,12 +42,25 @@ export function CommandsPage() {
   const offers = useOffers();
   const now = useNow();
   const [state, update] = useListState("commands");
+  const waiting = useWaitingApprovals();
   const status = state.facets.status ?? [];
   const type = state.facets.type ?? [];
   const filter = { ...(status.length > 0 ? { status } : {}), ...(type.length > 0 ? { type } : {}) };
   const commands = useQuery(commandsQueryOptions(filter));
   useLiveCommands();
-  const all = commands.data ?? [];
+  const all = (commands.data ?? []).filter((command) =>
+    matchesCommandSearch(
+      [
+        typeLabel(t, command.type),
+        commandStatusText(t, command),
+        targetsLabel(t, command.targets),
+        command.author.name,
+        command.approver?.name ?? "",
+        command._id,
+      ],
+      state.search,
+    ),
+  );
   const pages = pageCount(all.length, state.pageSize);
   const page = clampPage(state.page, pages);
   const visible = all.slice(page * state.pageSize, (page + 1) * state.pageSize);
@@ -44,6 +68,24 @@ export function CommandsPage() {
   return (
     <>
       <PageTitle>{t("routes.commands")}</PageTitle>
+      {waiting > 0 ? (
+        <Alert
+          severity="warning"
+          sx={{ mb: 2 }}
+          data-testid="commands-waiting"
+          action={
+            <Button
+              color="inherit"
+              size="small"
+              onClick={() => update({ facets: { ...state.facets, status: ["unapproved"] }, page: 0 })}
+            >
+              {t("commands.waitingShow")}
+            </Button>
+          }
+        >
+          {t("news.waiting", { count: waiting })}
+        </Alert>
+      ) : null}
       <ListCard
         title={t("commands.title")}
         subtitle={commands.data ? t("commands.loaded", { count: all.length }) : undefined}
@@ -52,6 +94,11 @@ export function CommandsPage() {
         onAdd={offers("commands.create") ? () => void navigate("/commands/new") : undefined}
         filters={
           <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1 }}>
+            <SearchBox
+              prefix="commands"
+              value={state.search}
+              onChange={(search) => update({ search, page: 0 })}
+            />
             <TextField
               select
               size="small"
@@ -118,6 +165,7 @@ export function CommandsPage() {
                   <TableRow>
                     <TableCell>{t("commands.columns.type")}</TableCell>
                     <TableCell>{t("commands.columns.status")}</TableCell>
+                    <TableCell sx={WIDE_ONLY}>{t("commands.columns.targets")}</TableCell>
                     <TableCell>{t("commands.columns.progress")}</TableCell>
                     <TableCell sx={WIDE_ONLY}>{t("commands.columns.author")}</TableCell>
                     <TableCell sx={WIDE_ONLY}>{t("commands.columns.approver")}</TableCell>
@@ -133,7 +181,10 @@ export function CommandsPage() {
                         </Link>
                       </TableCell>
                       <TableCell>
-                        <CommandStatusChip status={command.status as ActionStatus} />
+                        <CommandStatusChip command={command} />
+                      </TableCell>
+                      <TableCell sx={WIDE_ONLY} data-testid="command-targets">
+                        {targetsLabel(t, command.targets)}
                       </TableCell>
                       <TableCell>
                         {t("commands.progress", {

@@ -6,6 +6,7 @@ import {
   type FileType,
   SETTINGS_COMMAND_TYPE,
 } from "@cellfleet/contract";
+import EditIcon from "@mui/icons-material/Edit";
 import Alert from "@mui/material/Alert";
 import Autocomplete from "@mui/material/Autocomplete";
 import Button from "@mui/material/Button";
@@ -31,7 +32,7 @@ import { deviceListQueryOptions, tagFrequenciesQueryOptions } from "../devices/d
 import { filesListQueryOptions } from "../files/files.queries";
 import { dryRunCommand } from "./commands.api";
 import { commandTypesQueryOptions, useCreateCommand } from "./commands.queries";
-import { typeLabel } from "./commandTypes";
+import { typeChips, typeLabel } from "./commandTypes";
 import { RenderedText, SavedScriptPicker } from "./components/SavedScriptPicker";
 
 const FILE_KIND: Partial<Record<CommandType, FileType>> = {
@@ -94,7 +95,7 @@ export function NewCommandPage() {
               <Stack spacing={2} sx={{ maxWidth: 720 }}>
                 <Typography variant="subtitle2">{t("commands.form.quick")}</Typography>
                 <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1 }} data-testid="quick-list">
-                  {answer.quick.map((name) => (
+                  {typeChips(answer.quick, answer.types, offers("commandTypes.manage")).quick.map((name) => (
                     <Chip
                       key={name}
                       label={typeLabel(t, name)}
@@ -104,18 +105,20 @@ export function NewCommandPage() {
                   ))}
                 </Stack>
                 {offers("commandTypes.manage") ? (
-                  <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1 }}>
-                    {answer.types
-                      .filter((option) => !option.system)
-                      .map((option) => (
-                        <Chip
-                          key={option._id}
-                          size="small"
-                          variant="outlined"
-                          label={option.type}
-                          onClick={() => void navigate(`/user-command/${option._id}`)}
-                        />
-                      ))}
+                  <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1 }} data-testid="custom-types">
+                    {typeChips(answer.quick, answer.types, true).custom.map((option) => (
+                      <Chip
+                        key={option._id}
+                        label={option.type}
+                        variant={type === option.type ? "filled" : "outlined"}
+                        color={type === option.type ? "primary" : "default"}
+                        onClick={() => setType(option.type)}
+                        deleteIcon={
+                          <EditIcon aria-label={t("commands.userType.edit", { type: option.type })} />
+                        }
+                        onDelete={() => void navigate(`/user-command/${option._id}`)}
+                      />
+                    ))}
                     <Button
                       size="small"
                       onClick={() => void navigate("/user-command/new")}

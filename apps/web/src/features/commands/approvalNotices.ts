@@ -1,10 +1,13 @@
-import { type Command, canApprove } from "@cellfleet/contract";
-import { useQueryClient } from "@tanstack/react-query";
+import { type Command, canApprove, type WaitingApprovals } from "@cellfleet/contract";
+import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiRequest } from "../../app/api/http";
 import { pushInfoMessage } from "../../app/messages/messageStore";
 import { notice } from "../../app/messages/texts";
 import { useRealtime } from "../../app/realtime/useRealtime";
+import { useOffers } from "../../app/session/useOffers";
 import { useSession } from "../../app/session/useSession";
 import { eventsKeys } from "../events/keys";
+import { commandsKeys } from "./keys";
 
 // Apart from the command reads: the signed-in shell runs it on every page (ADR 026).
 
@@ -18,9 +21,30 @@ export function useApprovalNotices(): void {
   useRealtime("approval", (message) => {
     const content = (message as { content?: Command[] }).content ?? [];
     void queryClient.invalidateQueries({ queryKey: eventsKeys.all });
+    void queryClient.invalidateQueries({ queryKey: commandsKeys.waiting() });
     const isMine = content.some(
       (command) => command.status === "unapproved" && user !== null && canApprove(user, command.author),
     );
     if (isMine) pushInfoMessage({ level: "warning", text: notice("actionRequired"), link: "/events" });
+  });
+}
+
+/**
+ * How many commands wait for a decision this person may make (issue 27: the bell said "0 new" with
+ * two waiting). Read only by those who may approve; kept current by the socket's `approval` message,
+ * which the shell's watcher above turns into a re-read.
+ */
+export function useWaitingApprovals(): number {
+  const offers = useOffers();
+  const isApprover = offers("commands.approve");
+  const query = useQuery({ ...waitingApprovalsQueryOptions(), enabled: isApprover });
+  return isApprover ? (query.data?.count ?? 0) : 0;
+}
+
+/** POST /api/commands/waiting: the server's checked answer, taken as the contract's type (ADR 026). */
+function waitingApprovalsQueryOptions() {
+  return queryOptions({
+    queryKey: commandsKeys.waiting(),
+    queryFn: ({ signal }) => apiRequest<WaitingApprovals>("/api/commands/waiting", { body: {}, signal }),
   });
 }

@@ -9,4 +9,5 @@ export const commandsKeys = {
   report: (deviceId: string, reportId: string) =>
     [...commandsKeys.all, "report", deviceId, reportId] as const,
   types: () => [...commandsKeys.all, "types"] as const,
+  waiting: () => [...commandsKeys.all, "waiting"] as const,
 };

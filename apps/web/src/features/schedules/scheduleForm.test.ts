@@ -40,7 +40,11 @@ describe("the schedule rule form", () => {
 
   it("starts a new rule without a zone of its own: the body carries none (the domain's is used)", () => {
     const values = toScheduleForm(null);
-    expect(values).toMatchObject({ copies: "10", time: "03:00" });
+    expect(values).toMatchObject({ copies: "10", time: "03:00", basic: "daily" });
+    expect(toScheduleBody(values).regular).toMatchObject({
+      basic: "daily",
+      options: { days: [], weeks: [] },
+    });
     expect(values).not.toHaveProperty("time_zone");
     expect(toScheduleBody(values)).not.toHaveProperty("time_zone");
   });

@@ -1,5 +1,12 @@
-import { type ActionStatus, actionStatusLabelKey, type ExecutionStatus } from "@cellfleet/contract";
+import {
+  type ActionStatus,
+  actionStatusLabelKey,
+  type Command,
+  type ExecutionStatus,
+  isPartlyCompleted,
+} from "@cellfleet/contract";
 import Chip from "@mui/material/Chip";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 
 type ChipColor = "default" | "info" | "success" | "warning" | "error";
@@ -28,16 +35,33 @@ const EXECUTION_COLORS: Record<ExecutionStatus, ChipColor> = {
   attempts_exceeded: "error",
 };
 
-/** A command's status of spec section 4 as a chip. */
-export function CommandStatusChip({ status }: { status: ActionStatus }) {
+/** A command's status as the lists and its page say it: a failed one that also completed somewhere is "partly completed". */
+export function commandStatusText(
+  t: TFunction,
+  command: Pick<Command, "status" | "counts" | "total">,
+): string {
+  const status = command.status as ActionStatus;
+  return isPartlyCompleted(status, command.counts)
+    ? t("commands.status.partlyCompleted", { done: command.counts.completed ?? 0, total: command.total })
+    : t(`commands.status.${actionStatusLabelKey(status)}`);
+}
+
+/**
+ * A command's status of spec section 4 as a chip; a failed command that completed on some routers
+ * reads "Partly completed: 9 of 10" in the warning colour instead of a red "Failed" (issue 27).
+ */
+export function CommandStatusChip({ command }: { command: Pick<Command, "status" | "counts" | "total"> }) {
   const { t } = useTranslation();
+  const status = command.status as ActionStatus;
+  const isPartly = isPartlyCompleted(status, command.counts);
   return (
     <Chip
       size="small"
-      color={COMMAND_COLORS[status]}
+      color={isPartly ? "warning" : COMMAND_COLORS[status]}
       variant={status === "completed" || status === "failed" ? "filled" : "outlined"}
-      label={t(`commands.status.${actionStatusLabelKey(status)}`)}
+      label={commandStatusText(t, command)}
       data-testid="command-status"
+      data-status={isPartly ? "partly_completed" : status}
     />
   );
 }

@@ -70,6 +70,11 @@ function ConnectDetails({
           ) : null}
         </Field>
       </Box>
+      {info.is_embedded_broker ? (
+        <Typography variant="body2" color="text.secondary" data-testid="broker-port-kept">
+          {t("insight.connect.portKept")}
+        </Typography>
+      ) : null}
       {freshKey ? (
         <Alert severity="warning" icon={<VpnKeyIcon />} data-testid="fresh-key">
           <Typography variant="body2">{t("insight.connect.keyOnce")}</Typography>

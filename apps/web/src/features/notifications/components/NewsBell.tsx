@@ -4,6 +4,7 @@ import ErrorIcon from "@mui/icons-material/Error";
 import InfoIcon from "@mui/icons-material/Info";
 import NotificationsIcon from "@mui/icons-material/Notifications";
 import WarningIcon from "@mui/icons-material/Warning";
+import Alert from "@mui/material/Alert";
 import Badge from "@mui/material/Badge";
 import Button from "@mui/material/Button";
 import Divider from "@mui/material/Divider";
@@ -22,6 +23,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useOffers } from "../../../app/session/useOffers";
 import { formatDateTime } from "../../accounting/shared/formatDate";
+import { useWaitingApprovals } from "../../commands/approvalNotices";
 import { newsQueryOptions, useMarkNewsSeen, useNotificationsLive } from "../news.queries";
 
 const ICONS: Record<NewsLevel, ReactNode> = {
@@ -76,6 +78,7 @@ function Bell() {
   const query = useQuery(newsQueryOptions());
   const markSeen = useMarkNewsSeen();
   useNotificationsLive();
+  const waiting = useWaitingApprovals();
   const unseen = query.data?.unseen ?? 0;
   const handleOpen = (element: HTMLElement) => {
     setAnchor(element);
@@ -87,11 +90,11 @@ function Bell() {
       <Tooltip title={t("news.title")}>
         <IconButton
           color="inherit"
-          aria-label={t("news.open", { count: unseen })}
+          aria-label={t("news.open", { count: unseen + waiting })}
           data-testid="news-bell"
           onClick={(event) => handleOpen(event.currentTarget)}
         >
-          <Badge color="error" badgeContent={unseen} max={99}>
+          <Badge color="error" badgeContent={unseen + waiting} max={99}>
             <NotificationsIcon />
           </Badge>
         </IconButton>
@@ -113,6 +116,26 @@ function Bell() {
           </Button>
         </Stack>
         <Divider />
+        {waiting > 0 ? (
+          <Alert
+            severity="warning"
+            square
+            data-testid="news-waiting"
+            action={
+              <Button
+                color="inherit"
+                size="small"
+                component={Link}
+                to="/commands"
+                onClick={() => setAnchor(null)}
+              >
+                {t("news.waitingOpen")}
+              </Button>
+            }
+          >
+            {t("news.waiting", { count: waiting })}
+          </Alert>
+        ) : null}
         <NewsList items={query.data?.items ?? []} seenUntil={query.data?.seen_until ?? null} />
       </Popover>
     </>
