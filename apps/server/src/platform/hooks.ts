@@ -2,11 +2,11 @@
 // imports one above it: docs/ARCHITECTURE.md). The asking side declares the hook's type by merging
 // it into `Hooks`; the answering module fills it once, in its setUp (app.ts's module list):
 //
-//   declare module "../../platform/hooks" {
-//     interface Hooks { "devices.deviceRoom": (ctx: AppContext, trx: Kysely<DB>, adding: number) => Promise<void> }
+//   declare module "../../platform/hooks" { // in devices.service.ts, which calls it
+//     interface Hooks { "devices.deviceRoom": (trx: Kysely<DB>, adding: number) => Promise<void> }
 //   }
-//   ctx.hooks.fill("devices.deviceRoom", assertLicensedDeviceRoom); // licences' setUp
-//   await ctx.hooks.get("devices.deviceRoom")(ctx, trx, 1); // devices' service
+//   ctx.hooks.fill("devices.deviceRoom", (trx, adding) => assertLicensedDeviceRoom(ctx, trx, adding)); // licences' setUp
+//   await ctx.hooks.get("devices.deviceRoom")(trx, candidates.length); // devices' service
 
 import type { SessionContext } from "./auth/session-guard";
 
