@@ -46,6 +46,9 @@ test("a junior's reboot to a tag waits for an assistant, then every tagged route
   await expect(page.getByTestId("dry-run")).toContainText("2 routers");
   await expect(page.getByTestId("dry-run")).toContainText(/approval of an administrator, an assistant/);
   await page.getByTestId("send-command").click();
+  // A command to a tag asks once, with the dry run's figures (issue 27).
+  await expect(page.getByTestId("confirm-dialog")).toContainText("Routers: 2");
+  await page.getByTestId("confirm-action").click();
   await expect(page).toHaveURL(/\/command\/[0-9a-f-]+$/);
   commandId = page.url().split("/").pop() as string;
   await expect(page.getByTestId("command-status")).toHaveText("Awaiting approval");
@@ -59,6 +62,8 @@ test("a junior's reboot to a tag waits for an assistant, then every tagged route
   await page.getByTestId("approval-link").first().click();
   await expect(page).toHaveURL(new RegExp(`/command/${commandId}$`));
   await page.getByTestId("approval-box").getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByTestId("confirm-dialog")).toContainText("Routers: 2.");
+  await page.getByTestId("confirm-action").click();
   // Live: the socket moves each execution on; the demo routers take ~5 s to come back from a reboot.
   await expect(page.locator('[data-testid="execution-row"][data-status="completed"]')).toHaveCount(2, {
     timeout: 60_000,

@@ -46,6 +46,7 @@ test("a template with a variable is sent as settings: the dry run shows what the
 
   // Sent: the command names the template at version 1, and shows what a router got.
   await page.getByTestId("send-command").click();
+  await page.getByTestId("confirm-action").click();
   await expect(page).toHaveURL(/\/command\/[\w-]+$/);
   ids.command = page.url().split("/").pop() as string;
   await expect(page.getByText("APN settings · v1")).toBeVisible();

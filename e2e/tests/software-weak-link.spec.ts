@@ -119,6 +119,7 @@ test("weak-link routers wait for a better link: the dry run lists them, the roll
   // Started: the good router is updated; the three are held with their reasons, and the card says
   // that only they remain.
   await page.getByTestId("rollout-start").click();
+  await page.getByTestId("confirm-action").click();
   await expect(page.getByTestId("rollout-status")).toHaveText("Running");
   await expect(page.getByTestId("rollout-held-cellEdge")).toHaveText("cell edge: 1");
   await expect(page.getByTestId("rollout-held-backupSim")).toHaveText("on backup SIM: 1");

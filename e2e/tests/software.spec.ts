@@ -79,6 +79,9 @@ test("root adds a software rule; the server fetches it and the list shows it Rea
   await page.getByTestId("rollout-window-start").fill(at(hour));
   await page.getByTestId("rollout-window-end").fill(at(hour + 1));
   await page.getByTestId("rollout-start").click();
+  // Starting asks once, naming how many routers in how many domains (issue 27).
+  await expect(page.getByTestId("confirm-dialog")).toContainText(/Routers: \d+, in domains: \d+/);
+  await page.getByTestId("confirm-action").click();
   await expect(page.getByTestId("rollout-status")).toHaveText("Running");
   await expect(page.getByTestId("rollout-progress").getByRole("row", { name: /Canary/ })).toBeVisible();
   await expect(page.getByTestId("rollout-held-window")).toContainText("outside the domain's window");
@@ -176,6 +179,7 @@ test("root starts a staged rollout and watches the canary complete and the first
   // answer makes the acting page read the rule's rollouts once; everything after comes by push.
   const startReread = main.waitForResponse((response) => response.url().endsWith("/rollouts"));
   await main.getByTestId("rollout-start").click();
+  await main.getByTestId("confirm-action").click();
   await startReread;
   await expect(main.getByTestId("rollout-status")).toHaveText("Running");
   rereads[0]?.splice(0);
@@ -193,8 +197,10 @@ test("root starts a staged rollout and watches the canary complete and the first
     timeout: 30_000,
   });
   await expect(wave).toHaveAttribute("class", /Mui-selected/);
-  // Every look saw the same, live: the canary succeeded and nothing of wave 1 waits any more, but a
-  // demo router whose drifting signal is at the cell edge now: held, and counted in the held chips.
+  // Every look saw the same, live: the canary succeeded and nothing of the waves waits any more, but a
+  // demo router whose drifting signal is at the cell edge now: held, and counted in the held chips. A
+  // router already at the cell edge when the rollout started waits in the link stage's row instead of
+  // wave 1's (ADR 021), so every stage's waiting is summed.
   const heldOf = async (page: Page) =>
     (await page.locator('[data-testid^="rollout-held-"]').allTextContents()).reduce(
       (sum, chip) => sum + Number(chip.split(": ").pop()),
@@ -202,8 +208,12 @@ test("root starts a staged rollout and watches the canary complete and the first
     );
   for (const [index, page] of pages.entries()) {
     await expect(rows(page).nth(1).getByRole("cell").nth(3)).toHaveText("1");
-    const waiting = rows(page).nth(2).getByRole("cell").nth(1);
-    await expect.poll(async () => Number(await waiting.textContent()) - (await heldOf(page))).toBe(0);
+    const waitingOf = async () =>
+      (await rows(page).locator("td:nth-child(2)").allTextContents()).reduce(
+        (sum, cell) => sum + Number(cell),
+        0,
+      );
+    await expect.poll(async () => (await waitingOf()) - (await heldOf(page))).toBe(0);
     await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, `software-live-${LOOKS[index]?.name}`);
   }

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "./args";
 import { DEFAULT_BEHAVIOUR, QUIET_BEHAVIOUR } from "./behaviour";
 
+const keyOf = (hex: string) => hex.repeat(64);
+
 describe("parseCliArgs", () => {
   it("fills defaults around --devices", () => {
     expect(parseCliArgs(["--devices", "25"])).toEqual({
@@ -14,6 +16,7 @@ describe("parseCliArgs", () => {
         seed: 1,
         prefix: "SIM",
         keys: { kind: "secret", secret: "cellfleet-simulator" },
+        printKeys: false,
         maxInflightPerRouter: 10,
         maxInflightTotal: 1000,
         connectRate: 200,
@@ -100,9 +103,43 @@ describe("parseCliArgs", () => {
     [["--devices", "1", "--inflight", "0"], /--inflight must be an integer from 1 to 1000/],
     [["--devices", "1", "--verbose"], /Unknown option '--verbose'/],
     [["--devices", "1", "extra"], /unexpected argument "extra"/],
+    [["--devices", "1", "--zero-touch", "nope"], /--zero-touch must be KEYID:SECRET/],
+    [
+      ["--devices", "1", "--zero-touch", `3f9a1c0b7e22:${"ab".repeat(32)}`, "--key", keyOf("A")],
+      /at most one of/,
+    ],
+    [
+      ["--devices", "1", "--zero-touch", `3f9a1c0b7e22:${"ab".repeat(32)}`, "--model", "a:b"],
+      /--model must be/,
+    ],
+    [["--devices", "1", "--model", "RUT955"], /--model goes with --zero-touch/],
+    [["--devices", "1", "--print-keys", "--key", keyOf("A")], /--print-keys makes new keys/],
   ])("refuses %j", (argv, message) => {
     const result = parseCliArgs(argv);
     expect(result.ok).toBe(false);
     expect(result.ok ? "" : result.error).toMatch(message);
+  });
+});
+
+describe("routers into one's own domain and zero-touch runs (issue 27)", () => {
+  it("reads a zero-touch key id and secret, and the model the routers claim", () => {
+    const secret = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    const result = parseCliArgs([
+      "--devices",
+      "3",
+      "--zero-touch",
+      `3f9a1c0b7e22:${secret}`,
+      "--model",
+      "LtAP LTE6",
+    ]);
+    expect(result.ok && !result.help && result.options.keys).toEqual({
+      kind: "zero-touch",
+      join: { keyId: "3f9a1c0b7e22", secret, model: "LtAP LTE6" },
+    });
+  });
+
+  it("asks for new keys to paste into the console", () => {
+    const result = parseCliArgs(["--devices", "2", "--prefix", "ACME", "--print-keys"]);
+    expect(result.ok && !result.help && result.options.printKeys).toBe(true);
   });
 });

@@ -16,7 +16,14 @@ Options:
   --prefix P           ident prefix, Latin letters and digits (default SIM): SIM000001, ...
   --secret S           fleet secret the keys are derived from (default "${DEFAULT_FLEET_SECRET}")
   --key HEX            one 64-hex AES key for every router instead
-  --keys-file F        IDENT,KEY lines; the routers are the file's devices
+  --keys-file F        IDENT,KEY lines (or the console's IDENT,,,KEY add-many lines); the
+                       routers are the file's devices
+  --print-keys         print N routers with new random keys as lines for the console's
+                       "add many" form, then exit: paste them, then run with --keys-file
+  --zero-touch ID:SECRET
+                       join by the zero-touch configuration with this key id and secret
+                       (as its page shows them once): the routers are new to the console
+  --model M            the model zero-touch routers claim (default RUT955)
   --inflight N         unacknowledged publishes per router, 1-1000 (default 10)
   --inflight-total N   unacknowledged publishes in total, 1-100000 (default 1000)
   --connect-rate N     routers started per second (default 200)
@@ -33,7 +40,13 @@ export interface CliOptions {
   intervalMs: number;
   seed: number;
   prefix: string;
-  keys: { kind: "secret"; secret: string } | { kind: "single"; key: string } | { kind: "file"; path: string };
+  keys:
+    | { kind: "secret"; secret: string }
+    | { kind: "single"; key: string }
+    | { kind: "file"; path: string }
+    | { kind: "zero-touch"; join: { keyId: string; secret: string; model: string } };
+  /** Print the routers as add-many lines with random keys, and exit. */
+  printKeys: boolean;
   maxInflightPerRouter: number;
   maxInflightTotal: number;
   connectRate: number;
@@ -87,6 +100,9 @@ export function parseCliArgs(argv: string[]): CliParseResult {
         secret: { type: "string" },
         key: { type: "string" },
         "keys-file": { type: "string" },
+        "print-keys": { type: "boolean" },
+        "zero-touch": { type: "string" },
+        model: { type: "string" },
         inflight: { type: "string" },
         "inflight-total": { type: "string" },
         "connect-rate": { type: "string" },
@@ -100,10 +116,11 @@ export function parseCliArgs(argv: string[]): CliParseResult {
     if (values.help) return { ok: true, help: true };
     if (positionals.length > 0) throw new Error(`unexpected argument "${positionals[0]}"`);
 
-    const keySources = [values.secret, values.key, values["keys-file"]].filter(
+    const keySources = [values.secret, values.key, values["keys-file"], values["zero-touch"]].filter(
       (value) => value !== undefined,
     );
-    if (keySources.length > 1) throw new Error("give at most one of --secret, --key and --keys-file");
+    if (keySources.length > 1)
+      throw new Error("give at most one of --secret, --key, --keys-file and --zero-touch");
     let keys: CliOptions["keys"] = { kind: "secret", secret: values.secret ?? DEFAULT_FLEET_SECRET };
     if (values.secret !== undefined && values.secret === "") throw new Error("--secret must not be empty");
     if (values.key !== undefined) {
@@ -111,6 +128,16 @@ export function parseCliArgs(argv: string[]): CliParseResult {
       keys = { kind: "single", key: values.key.toUpperCase() };
     }
     if (values["keys-file"] !== undefined) keys = { kind: "file", path: values["keys-file"] };
+    if (values["zero-touch"] !== undefined) {
+      const match = /^([0-9a-f]{12}):([0-9a-fA-F]{64})$/.exec(values["zero-touch"].trim());
+      if (!match) throw new Error("--zero-touch must be KEYID:SECRET (12 and 64 hexadecimal characters)");
+      const model = values.model ?? "RUT955";
+      if (!/^[\x20-\x39\x3b-\x7e]{1,64}$/.test(model))
+        throw new Error("--model must be 1-64 printable ASCII characters without ':'");
+      keys = { kind: "zero-touch", join: { keyId: match[1] as string, secret: match[2] as string, model } };
+    } else if (values.model !== undefined) throw new Error("--model goes with --zero-touch");
+    if (values["print-keys"] && keys.kind !== "secret")
+      throw new Error("--print-keys makes new keys: give none of --secret, --key, --keys-file, --zero-touch");
 
     if (values.devices === undefined && keys.kind !== "file") throw new Error("--devices is required");
     const devices =
@@ -148,6 +175,7 @@ export function parseCliArgs(argv: string[]): CliParseResult {
         seed: numberOption("seed", values.seed, 1, { min: 0, max: 2 ** 32 - 1, integer: true }),
         prefix,
         keys,
+        printKeys: values["print-keys"] === true,
         maxInflightPerRouter: numberOption("inflight", values.inflight, 10, {
           min: 1,
           max: 1000,

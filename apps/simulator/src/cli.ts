@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { parseCliArgs, USAGE } from "./args";
-import { Fleet, type FleetKeys, type FleetStats } from "./fleet";
-import { parseKeysFile } from "./keys";
+import { type CliOptions, parseCliArgs, USAGE } from "./args";
+import { Fleet, type FleetKeys, type FleetStats, fleetIdent } from "./fleet";
+import { bulkAddLines, parseKeysFile, randomDeviceKey } from "./keys";
 
 function summaryLine(stats: FleetStats): string {
   const time = new Date().toISOString().slice(11, 19);
@@ -10,6 +10,14 @@ function summaryLine(stats: FleetStats): string {
     `  in-flight ${stats.inflight}  queued ${stats.queued}  retried ${stats.retried}  dropped ${stats.dropped}` +
     `  commands ${stats.commands}  reboots ${stats.reboots}`
   );
+}
+
+function keysText(keys: CliOptions["keys"]): string {
+  if (keys.kind === "file") return `from ${keys.path}`;
+  if (keys.kind === "single") return "--key";
+  if (keys.kind === "zero-touch")
+    return `by zero-touch (key id ${keys.join.keyId}, model ${keys.join.model})`;
+  return "derived from the fleet secret";
 }
 
 async function main(): Promise<number> {
@@ -23,6 +31,12 @@ async function main(): Promise<number> {
     return 0;
   }
   const options = parsed.options;
+  if (options.printKeys) {
+    const count = options.devices ?? 0;
+    const idents = Array.from({ length: count }, (_, i) => fleetIdent(options.prefix, i + 1));
+    console.log(bulkAddLines(idents.map((ident) => ({ ident, key: randomDeviceKey() }))));
+    return 0;
+  }
   let keys: FleetKeys;
   let devices = options.devices;
   if (options.keys.kind === "file") {
@@ -49,7 +63,7 @@ async function main(): Promise<number> {
   });
   console.log(
     `simulate: ${devices} routers → ${options.url}, every ${options.intervalMs / 1000} s, seed ${options.seed}` +
-      `, keys ${options.keys.kind === "file" ? `from ${options.keys.path}` : options.keys.kind === "single" ? "--key" : "derived from the fleet secret"}`,
+      `, keys ${keysText(options.keys)}`,
   );
   const summary =
     options.summaryMs > 0

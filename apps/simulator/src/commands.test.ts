@@ -61,6 +61,13 @@ describe("runCommand", () => {
     expect(outcome.status.output).toMatch(/up \d+ days/);
   });
 
+  it("ends a script whose last line is `exit N` with code N, as a shell's exit status", async () => {
+    const failed = await runCommand(command({ args: { script: "echo no\nexit 3" } }), state, now);
+    expect(failed.status).toMatchObject({ state: "failed", code: 3 });
+    const zero = await runCommand(command({ args: { script: "exit 0" } }), state, now);
+    expect(zero.status).toMatchObject({ state: "completed", code: 0 });
+  });
+
   it("asks for a reboot after reboot and factory_reset", async () => {
     expect((await runCommand(command({ type: "reboot", args: {} }), state, now)).rebootAfter).toBe(true);
     expect((await runCommand(command({ type: "factory_reset", args: {} }), state, now)).rebootAfter).toBe(

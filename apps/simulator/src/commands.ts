@@ -1,4 +1,4 @@
-import { COMMAND_CODES, type CommandMessage, type CommandState } from "@cellfleet/contract";
+import { COMMAND_CODES, type CommandMessage, type CommandState, isCommandId } from "@cellfleet/contract";
 import type { RouterState } from "./device";
 import { routerBackup, routerJournal } from "./router-files";
 import { transferFile } from "./transfer";
@@ -43,6 +43,13 @@ export function fakeShellOutput(script: string, state: RouterState, now: number)
   return `${state.hostname}: ran ${JSON.stringify(script.slice(0, 200))} (simulated)`;
 }
 
+/** The exit status of a simulated script: N when its last line is `exit N`, else 0. */
+export function exitStatusOf(script: string): number {
+  const last = script.trim().split("\n").at(-1) ?? "";
+  const match = /^exit\s+(\d{1,3})\s*;?$/.exec(last.trim());
+  return match ? Number(match[1]) % 256 : COMMAND_CODES.success;
+}
+
 /** What a router uploads for a command: its backup or journal, as real ones are made and sized. */
 export function uploadFor(command: CommandMessage, state: RouterState, now: number): Uint8Array {
   if (command.type === "backup") return routerBackup(state);
@@ -63,8 +70,10 @@ export async function runCommand(
     rebootAfter,
   });
   switch (command.type) {
-    case "shell":
-      return done(COMMAND_CODES.success, fakeShellOutput(String(command.args.script ?? ""), state, now));
+    case "shell": {
+      const script = String(command.args.script ?? "");
+      return done(exitStatusOf(script), fakeShellOutput(script, state, now));
+    }
     case "reboot":
       return done(COMMAND_CODES.success, "rebooting", true);
     case "factory_reset":
@@ -76,5 +85,17 @@ export async function runCommand(
       const firmware = isFirmware ? firmwareVersionOf(command) : null;
       return { ...done(result.code, result.output, isFirmware), ...(firmware ? { firmware } : {}) };
     }
+  }
+}
+
+/** The `id` of a command payload that failed validation, if it is there and well-formed. */
+export function readCommandId(payload: Buffer): string | null {
+  try {
+    const value: unknown = JSON.parse(payload.toString("utf8"));
+    if (typeof value !== "object" || value === null) return null;
+    const id = (value as { id?: unknown }).id;
+    return typeof id === "string" && isCommandId(id) ? id : null;
+  } catch {
+    return null;
   }
 }

@@ -1,14 +1,24 @@
 import { isProtocolIdent } from "@cellfleet/contract";
 import type { BehaviourRates } from "./behaviour";
 import { InflightLimit } from "./inflight";
-import { DEFAULT_FLEET_SECRET, type DeviceKeyEntry, deriveFleetKey } from "./keys";
+import {
+  DEFAULT_FLEET_SECRET,
+  type DeviceKeyEntry,
+  deriveFleetKey,
+  type ZeroTouchJoin,
+  zeroTouchEntry,
+} from "./keys";
 import { VirtualRouter } from "./router";
 
 /** Where the fleet's device keys come from. */
 export type FleetKeys =
   | { kind: "secret"; secret: string }
   | { kind: "single"; key: string }
-  | { kind: "list"; entries: readonly DeviceKeyEntry[] };
+  | { kind: "list"; entries: readonly DeviceKeyEntry[] }
+  /** Routers the console does not know yet, joining by a zero-touch configuration; serials are the idents above. */
+  | { kind: "zero-touch"; join: ZeroTouchJoin };
+
+type FleetEntry = DeviceKeyEntry & { credentials?: { username: string; password: string } };
 
 /** Options of a {@link Fleet}. */
 export interface FleetOptions {
@@ -80,6 +90,7 @@ export class Fleet {
         new VirtualRouter({
           ident: entry.ident,
           key: entry.key,
+          credentials: entry.credentials,
           url: this.options.url,
           seed: `${seed}:${index}`,
           intervalMs: this.options.intervalMs,
@@ -143,7 +154,7 @@ export class Fleet {
     return total;
   }
 
-  private async deviceKeys(keys: FleetKeys): Promise<DeviceKeyEntry[]> {
+  private async deviceKeys(keys: FleetKeys): Promise<FleetEntry[]> {
     const { devices, prefix = "SIM" } = this.options;
     if (keys.kind === "list") {
       if (devices > keys.entries.length) {
@@ -155,6 +166,8 @@ export class Fleet {
     const bad = idents.find((ident) => !isProtocolIdent(ident));
     if (bad !== undefined) throw new Error(`ident ${bad} is not 4-64 Latin letters and digits`);
     if (keys.kind === "single") return idents.map((ident) => ({ ident, key: keys.key }));
+    if (keys.kind === "zero-touch")
+      return Promise.all(idents.map((serial) => zeroTouchEntry(keys.join, serial)));
     return Promise.all(
       idents.map(async (ident) => ({ ident, key: await deriveFleetKey(keys.secret, ident) })),
     );

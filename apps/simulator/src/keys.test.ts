@@ -1,7 +1,15 @@
+import { createHmac } from "node:crypto";
 import { isHexKey } from "@cellfleet/contract";
 import { describe, expect, it } from "vitest";
 import { fleetIdent } from "./fleet";
-import { DEFAULT_FLEET_SECRET, deriveFleetKey, parseKeysFile } from "./keys";
+import {
+  bulkAddLines,
+  DEFAULT_FLEET_SECRET,
+  deriveFleetKey,
+  parseKeysFile,
+  randomDeviceKey,
+  zeroTouchEntry,
+} from "./keys";
 
 const keyA = "A".repeat(64);
 const keyB = "0123456789abcdef".repeat(4);
@@ -54,5 +62,32 @@ describe("parseKeysFile", () => {
     [`RUT0001,${keyA}\nRUT0001,${keyB}`, /line 2: ident RUT0001 appears twice/],
   ])("refuses %j", (text, message) => {
     expect(() => parseKeysFile(text)).toThrow(message);
+  });
+});
+
+describe("keys for the console's add-many form and zero-touch (issue 27)", () => {
+  it("prints add-many lines with random keys that the keys file reads back", () => {
+    const entries = [
+      { ident: "ACME000001", key: randomDeviceKey() },
+      { ident: "ACME000002", key: randomDeviceKey() },
+    ];
+    expect(entries[0]?.key).not.toBe(entries[1]?.key);
+    for (const entry of entries) expect(isHexKey(entry.key)).toBe(true);
+    const lines = bulkAddLines(entries);
+    expect(lines.split("\n")[0]).toBe(`ACME000001,,,${entries[0]?.key}`);
+    expect(parseKeysFile(lines)).toEqual(entries);
+  });
+
+  it("signs a zero-touch router's claim and derives its key as docs/device-protocol.md says", async () => {
+    const secret = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    const entry = await zeroTouchEntry({ keyId: "3f9a1c0b7e22", secret, model: "LtAP LTE6" }, "SIM000007");
+    expect(entry.ident).toBe("LtAPLTE6SIM000007");
+    expect(entry.credentials.username).toBe("zt1:3f9a1c0b7e22:LtAP LTE6:SIM000007:");
+    const hmac = (message: string) =>
+      createHmac("sha256", Buffer.from(secret, "hex")).update(message, "utf8").digest("hex");
+    expect(entry.credentials.password).toBe(
+      hmac(`cellfleet/zt1/${entry.ident}/zt1:3f9a1c0b7e22:LtAP LTE6:SIM000007:`),
+    );
+    expect(entry.key).toBe(hmac(`cellfleet/zt1/key/${entry.ident}`).toUpperCase());
   });
 });

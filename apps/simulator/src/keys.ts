@@ -1,4 +1,11 @@
-import { hmacSha256Hex, isHexKey, isProtocolIdent } from "@cellfleet/contract";
+import { randomBytes } from "node:crypto";
+import {
+  hmacSha256Hex,
+  isHexKey,
+  isProtocolIdent,
+  zeroTouchKeyMessage,
+  zeroTouchPasswordMessage,
+} from "@cellfleet/contract";
 
 /** Fleet secret used when none is given, so `npm run simulate` and a seeded demo agree out of the box. */
 export const DEFAULT_FLEET_SECRET = "cellfleet-simulator";
@@ -44,4 +51,43 @@ export function parseKeysFile(text: string): DeviceKeyEntry[] {
     entries.push({ ident, key: key.toUpperCase() });
   }
   return entries;
+}
+
+/** A new random AES key, 64 uppercase hex characters, as the console's "Generate a key" makes one. */
+export function randomDeviceKey(): string {
+  return randomBytes(32).toString("hex").toUpperCase();
+}
+
+/**
+ * Lines to paste into the console's "add many" form (`ident,description,tags,key`), one router a
+ * line with no description or tags; `--keys-file` reads them back (issue 27: routers into your own
+ * domain without reading --help).
+ */
+export function bulkAddLines(entries: readonly DeviceKeyEntry[]): string {
+  return entries.map((entry) => `${entry.ident},,,${entry.key}`).join("\n");
+}
+
+/** What the console showed for a zero-touch configuration, and the model the routers claim. */
+export interface ZeroTouchJoin {
+  keyId: string;
+  /** 64 hex characters. */
+  secret: string;
+  model: string;
+}
+
+/**
+ * A zero-touch router's connection (docs/device-protocol.md 2): its ident from the model and serial,
+ * the `zt1:` user name, the password signed with the configuration's secret, and the key the
+ * console stores for it once it joined.
+ */
+export async function zeroTouchEntry(
+  join: ZeroTouchJoin,
+  serial: string,
+): Promise<DeviceKeyEntry & { credentials: { username: string; password: string } }> {
+  const ident = `${join.model}${serial}`.replace(/[^A-Za-z0-9]/g, "").slice(0, 64);
+  const username = `zt1:${join.keyId}:${join.model}:${serial}:`;
+  const secret = Buffer.from(join.secret, "hex");
+  const password = await hmacSha256Hex(secret, zeroTouchPasswordMessage(ident, username));
+  const key = (await hmacSha256Hex(secret, zeroTouchKeyMessage(ident))).toUpperCase();
+  return { ident, key, credentials: { username, password } };
 }

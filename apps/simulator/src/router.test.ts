@@ -76,6 +76,15 @@ describe("VirtualRouter against an embedded broker", () => {
     expect(router.stats.connected).toBe(false);
   });
 
+  it("puts its epoch on every message when given one (counters restarted)", async () => {
+    broker = await startTestBroker(new Map([[IDENT, KEY]]));
+    await startRouter({ startSeq: 1, epoch: 1_767_225_600 });
+    await waitFor(() => (broker?.received.length ?? 0) >= 1 + COLLECT_TYPES.length, "hello and the collects");
+    const ok = parsedMessages(broker).flatMap((message) => (message.ok ? [message] : []));
+    expect(ok.map((message) => message.message.epoch)).toEqual(ok.map(() => 1_767_225_600));
+    expect(ok[0]?.message.seq).toBe(1);
+  });
+
   it("says hello, then sends every collect type, all valid by the contract, in seq order", async () => {
     broker = await startTestBroker(new Map([[IDENT, KEY]]));
     const router = await startRouter();

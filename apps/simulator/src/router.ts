@@ -9,14 +9,13 @@ import {
   deriveDeviceToken,
   eventTopic,
   helloTopic,
-  isCommandId,
   PROTOCOL_VERSION,
   parseCommandMessage,
 } from "@cellfleet/contract";
 import mqtt, { type MqttClient } from "mqtt";
 import { type BehaviourRates, DEFAULT_BEHAVIOUR, type PendingEvent, stepRouter } from "./behaviour";
 import { buildCollect } from "./collects";
-import { runCommand, type StatusBody } from "./commands";
+import { readCommandId, runCommand, type StatusBody } from "./commands";
 import { createRouterState, type RouterState, rebootState } from "./device";
 import type { InflightLimit } from "./inflight";
 import { Outbox, type Outgoing } from "./outbox";
@@ -58,6 +57,11 @@ export interface VirtualRouterOptions {
   autoTick?: boolean;
   /** First sequence number (default: the wall clock in ms, so a restarted simulator never goes back). */
   startSeq?: number;
+  /**
+   * The numbering `seq` belongs to, sent on every message (docs/device-protocol.md 5.1): a router
+   * whose counters restarted (`startSeq` 1 after a reset) gives a new one. Unset: no `epoch` is sent.
+   */
+  epoch?: number;
   now?: () => number;
   /**
    * Connect with these credentials instead of ident and token: a zero-touch router's `zt1:` user
@@ -309,7 +313,12 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
 
   /** A message with its envelope: the next `seq` and the current time. */
   private message(topic: string, body: object): Outgoing {
-    const envelope = { v: PROTOCOL_VERSION, seq: this.seq++, ts: this.now() };
+    const envelope = {
+      v: PROTOCOL_VERSION,
+      seq: this.seq++,
+      ts: this.now(),
+      ...(this.options.epoch === undefined ? {} : { epoch: this.options.epoch }),
+    };
     return { topic, payload: JSON.stringify({ ...envelope, ...body }) };
   }
 
@@ -379,17 +388,5 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
       if (oldest !== undefined) this.commandStatuses.delete(oldest);
     }
     this.enqueue(commandStatusTopic(this.ident, status.id), status);
-  }
-}
-
-/** The `id` of a command payload that failed validation, if it is there and well-formed. */
-function readCommandId(payload: Buffer): string | null {
-  try {
-    const value: unknown = JSON.parse(payload.toString("utf8"));
-    if (typeof value !== "object" || value === null) return null;
-    const id = (value as { id?: unknown }).id;
-    return typeof id === "string" && isCommandId(id) ? id : null;
-  } catch {
-    return null;
   }
 }

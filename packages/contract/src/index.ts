@@ -1,4 +1,5 @@
 export * from "./accounting";
+export * from "./api-paths";
 export * from "./commands";
 export * from "./constantSchemas";
 export * from "./constants";

@@ -20,8 +20,20 @@ describe("zero-touch claims and ranges", () => {
     expect(parseZeroTouchUsername("zt1:0123456789ab:RUT955::")).toBeNull();
     expect(parseZeroTouchUsername("zt1:0123456789AB:RUT955:1:")).toBeNull();
     expect(parseZeroTouchUsername("zt2:0123456789ab:RUT955:1:")).toBeNull();
-    expect(parseZeroTouchUsername("zt1:0123456789ab:RUT 955:1:")).toBeNull();
     expect(parseZeroTouchUsername("zt1:0123456789ab:a:b:c:d")).toBeNull();
+  });
+
+  it("takes every printable ASCII character but ':' in a claim, and nothing else (issue 25)", () => {
+    const printable = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i));
+    for (const char of printable) {
+      const parsed = parseZeroTouchUsername(`zt1:0123456789ab:a${char}b:1:`);
+      if (char === ":") expect(parsed, "':' separates the fields").toBeNull();
+      else expect(parsed?.model, JSON.stringify(char)).toBe(`a${char}b`);
+    }
+    expect(parseZeroTouchUsername("zt1:0123456789ab:LtAP LTE6:HCQ08AXJ1B2:")?.model).toBe("LtAP LTE6");
+    for (const char of ["\x00", "\t", "\x1f", "\x7f", "é"])
+      expect(parseZeroTouchUsername(`zt1:0123456789ab:a${char}b:1:`), JSON.stringify(char)).toBeNull();
+    expect(parseZeroTouchUsername(`zt1:0123456789ab:${"m".repeat(65)}:1:`)).toBeNull();
   });
 
   it("orders digit strings numerically and equal-width serials as printed", () => {

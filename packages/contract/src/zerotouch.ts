@@ -10,8 +10,11 @@ import { isProtocolIdent } from "./protocol/topics";
 export const ZERO_TOUCH_SCHEME = "zt1";
 /** A configuration's public key id: 12 lowercase hex characters, named in the router's user name. */
 export const ZERO_TOUCH_KEY_ID = /^[0-9a-f]{12}$/;
-/** Model, serial and IMEI as a router claims them: printable ASCII without `:`, at most 64 characters. */
-const CLAIM = /^[\x21-\x39\x3b-\x7e]{0,64}$/;
+/**
+ * Model, serial and IMEI as a router claims them: printable ASCII (0x20–0x7E, the space included, as
+ * in "LtAP LTE6") without `:`, at most 64 characters.
+ */
+const CLAIM = /^[\x20-\x39\x3b-\x7e]{0,64}$/;
 
 /** What a router claims in its zero-touch user name `zt1:{key_id}:{model}:{serial}:{imei}`. */
 export interface ZeroTouchClaims {

@@ -1,3 +1,5 @@
+import type { CommandType } from "@cellfleet/contract";
+
 // The conformance suite's view of a router (issue 25): the same scenarios run against every agent
 // that speaks docs/device-protocol.md — the simulator, the OpenWrt agent, a vendor's own — each
 // through a driver that starts and stops it. Scenarios live beside this file; each agent's test file
@@ -16,7 +18,7 @@ export interface ConformanceConsole {
 /** How the device proves who it is: a registered ident and its 64-hex key, or a zero-touch join. */
 export type ConformanceIdentity =
   | { kind: "key"; ident: string; key: string }
-  | { kind: "zero-touch"; secret: string; model: string; serial: string };
+  | { kind: "zero-touch"; secret: string; keyId: string; model: string; serial: string };
 
 /** One running agent. */
 export interface DeviceUnderTest {
@@ -32,5 +34,10 @@ export interface DeviceUnderTest {
 export interface DeviceDriver {
   /** Names the agent in the suite's titles ("simulator", "openwrt-agent"). */
   readonly name: string;
+  /**
+   * The command types the agent declares it runs (its hello's `command_types`); the suite sends one
+   * of each it knows how to check. `shell` at least.
+   */
+  readonly commandTypes: readonly CommandType[];
   start(console: ConformanceConsole, identity: ConformanceIdentity): Promise<DeviceUnderTest>;
 }

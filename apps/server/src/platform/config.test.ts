@@ -20,6 +20,7 @@ describe("loadConfig", () => {
       mqttDynsec: false,
       mqttClientId: undefined,
       busUrl: undefined,
+      busPrefix: "cellfleet",
       jobsWorker: true,
       rootPassword: undefined,
       simulate: 25,
@@ -161,6 +162,12 @@ describe("loadConfig", () => {
       loginRateLimit: 5,
       rootPassword: "secret-root",
     });
+  });
+
+  it("reads BUS_PREFIX, one subject token, and refuses anything a NATS subject or Redis channel would misread", () => {
+    expect(loadConfig({ BUS_PREFIX: "cellfleet-prod_2" }).busPrefix).toBe("cellfleet-prod_2");
+    for (const bad of ["a b", "cf.>", "cf.*", "cf.prod", "x".repeat(65)])
+      expect(() => loadConfig({ BUS_PREFIX: bad }), bad).toThrow(/BUS_PREFIX=/);
   });
 
   it("tells an explicit MQTT_PORT from the default one", () => {

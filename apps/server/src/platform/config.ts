@@ -129,6 +129,12 @@ const EnvSchema = z.object({
   ),
   MQTT_DYNSEC: optional(z.enum(["0", "1", "false", "true"]).default("0")),
   BUS_URL: optional(urlWithProtocols(["nats:", "redis:", "rediss:"]).optional()),
+  BUS_PREFIX: optional(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .default("cellfleet"),
+  ),
   JOBS_WORKER: optional(z.enum(["0", "1", "false", "true"]).default("1")),
   CELLFLEET_ROOT_PASSWORD: optional(z.string().min(1).max(255).optional()),
   SIMULATE: optional(z.coerce.number().int().min(0).max(100000).default(25)),
@@ -194,6 +200,11 @@ export interface Config {
    */
   mqttClientId: string | undefined;
   busUrl: string | undefined;
+  /**
+   * The first token of every bus subject (NATS `{prefix}.…`) or channel (Redis `{prefix}:…`): two
+   * installations sharing one NATS or Redis each set their own.
+   */
+  busPrefix: string;
   /** This node runs durable jobs (default); false: it only serves, and other nodes run what it queues. */
   jobsWorker: boolean;
   rootPassword: string | undefined;
@@ -316,6 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     mqttDynsec: e.MQTT_DYNSEC === "1" || e.MQTT_DYNSEC === "true",
     mqttClientId: e.MQTT_CLIENT_ID,
     busUrl: e.BUS_URL,
+    busPrefix: e.BUS_PREFIX,
     jobsWorker: e.JOBS_WORKER === "1" || e.JOBS_WORKER === "true",
     rootPassword: e.CELLFLEET_ROOT_PASSWORD,
     simulate: e.SIMULATE,

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { allTexts, partOfGroup, readParts, sourceFiles, srcDir } from "../locales/localeFiles.test-support";
+import { resolveImport } from "../test/imports.test-support";
 import { TEXT_PART_NAMES, TEXTS_OF, type TextPart, type TextsOf } from "./textParts";
 
 // Each lazily fetched piece (a page, the signed-in shell, the login page's reset forms) is fetched
@@ -15,16 +16,6 @@ const groups = partOfGroup();
 const files = sourceFiles(srcDir);
 const read = (file: string) => readFileSync(file, "utf8");
 const show = (file: string) => relative(srcDir, file);
-
-/** A relative import resolved to a source file (.ts, .tsx, index), or null for anything else. */
-function resolveImport(from: string, spec: string): string | null {
-  if (!spec.startsWith(".")) return null;
-  const base = resolve(dirname(from), spec);
-  const found = [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts"), join(base, "index.tsx")].find(
-    (path) => /\.tsx?$/.test(path) && existsSync(path),
-  );
-  return found ?? null;
-}
 
 // `import type` and `export type` bring no code, so no texts.
 const STATIC_IMPORT =

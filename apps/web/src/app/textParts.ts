@@ -60,6 +60,7 @@ export const TEXTS_OF = {
   reports: ["commands", "fleet", "insight"],
   userCommand: ["commands"],
   templates: ["fleet", "insight", "scripts"],
+  scriptFiles: ["files", "fleet", "insight", "scripts"],
   dashboard: ["files", "fleet", "insight"],
   device: ["commands", "files", "fleet", "insight"],
   deviceEdit: ["fleet", "insight"],

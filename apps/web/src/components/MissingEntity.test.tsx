@@ -13,7 +13,7 @@ import { QueryState } from "./QueryState";
 function DeviceProbe() {
   const query = useQuery({
     queryKey: ["device", "gone"],
-    queryFn: ({ signal }) => apiRequest("/api/device/gone", { signal }),
+    queryFn: ({ signal }) => apiRequest("POST /api/device/{dev_id}", { params: { dev_id: "gone" }, signal }),
     retry: false,
   });
   return <QueryState query={query}>{() => <p>device</p>}</QueryState>;

@@ -3,7 +3,7 @@ import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import type { UseQueryResult } from "@tanstack/react-query";
+import type { UseInfiniteQueryResult, UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { isApiError } from "../app/api/ApiError";
@@ -11,7 +11,8 @@ import { apiErrorText } from "../app/api/handleTransportError";
 import { isMissingEntity, MissingEntity } from "./MissingEntity";
 
 interface QueryStateProps<T> {
-  query: UseQueryResult<T>;
+  /** A query, or a paged one (its data the pages read so far). */
+  query: UseQueryResult<T> | UseInfiniteQueryResult<T>;
   children: (data: T) => ReactNode;
   /** Still waiting for something before the query may run (shown as pending). */
   isWaiting?: boolean;

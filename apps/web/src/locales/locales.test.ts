@@ -8,6 +8,14 @@ import { allTexts, readParts, sourceFiles, srcDir } from "./localeFiles.test-sup
 const ruKeys = allTexts("ru");
 const enKeys = allTexts("en");
 
+// A counted text is a family of plural keys (`key_one`, `key_other`; Russian also `_few`, `_many`):
+// the languages agree on the family, not on its members, and `t("key", { count })` finds it.
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+const families = (keys: Map<string, string>) =>
+  new Set([...keys.keys()].map((key) => key.replace(PLURAL, "")));
+const ruFamilies = families(ruKeys);
+const enFamilies = families(enKeys);
+
 function literalKeys(files: string[]): Set<string> {
   const used = new Set<string>();
   for (const file of files) {
@@ -18,8 +26,21 @@ function literalKeys(files: string[]): Set<string> {
 }
 
 describe("locale files", () => {
-  it("have exactly the same keys in Russian and English", () => {
-    expect([...ruKeys.keys()].sort()).toEqual([...enKeys.keys()].sort());
+  it("have exactly the same keys in Russian and English, counted texts by their plural family", () => {
+    expect([...ruFamilies].sort()).toEqual([...enFamilies].sort());
+  });
+
+  it("give each counted text every plural form its language has", () => {
+    for (const [keys, forms] of [
+      [enKeys, ["one", "other"]],
+      [ruKeys, ["one", "few", "many", "other"]],
+    ] as const) {
+      const counted = new Set(
+        [...keys.keys()].filter((key) => PLURAL.test(key)).map((key) => key.replace(PLURAL, "")),
+      );
+      for (const family of counted)
+        for (const form of forms) expect(keys.has(`${family}_${form}`), `${family}_${form}`).toBe(true);
+    }
   });
 
   it("have no empty texts", () => {
@@ -49,8 +70,8 @@ describe("locale files", () => {
     const used = literalKeys(sourceFiles(srcDir));
     expect(used.size).toBeGreaterThan(20);
     for (const key of used) {
-      expect(ruKeys.has(key), `Russian texts lack ${key}`).toBe(true);
-      expect(enKeys.has(key), `English texts lack ${key}`).toBe(true);
+      expect(ruFamilies.has(key), `Russian texts lack ${key}`).toBe(true);
+      expect(enFamilies.has(key), `English texts lack ${key}`).toBe(true);
     }
   });
 

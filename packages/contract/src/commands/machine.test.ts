@@ -11,6 +11,7 @@ import {
   FINAL_EXECUTION_STATUSES,
   initialExecutionStatus,
   isExecutionFinal,
+  needsConfirmation,
   nextExecutionStatus,
   statusesMovedBy,
 } from "./machine";
@@ -163,5 +164,19 @@ describe("who approves whom", () => {
     expect(approverKinds({ role: 2, is_junior: false })).toEqual([]);
     expect(approverKinds({ role: 3, is_junior: false })).toEqual(["admin"]);
     expect(approverKinds({ role: 3, is_junior: true })).toEqual(["admin", "assistant"]);
+  });
+});
+
+describe("needsConfirmation (issue 27)", () => {
+  it("asks before a command to every router, to tags, or of a type that cannot be undone", () => {
+    expect(needsConfirmation("reboot", { all: true, tags: [] })).toBe(true);
+    expect(needsConfirmation("reboot", { all: false, tags: ["north"] })).toBe(true);
+    for (const type of ["factory_reset", "fw_update", "restore"])
+      expect(needsConfirmation(type, { all: false, tags: [] })).toBe(true);
+  });
+
+  it("does not ask for a harmless command to routers named one by one", () => {
+    expect(needsConfirmation("reboot", { all: false, tags: [] })).toBe(false);
+    expect(needsConfirmation("journal", {})).toBe(false);
   });
 });

@@ -190,3 +190,17 @@ export function commandStatusOf(counts: ExecutionCounts): ActionStatus {
   if (has("expired")) return "expired";
   return "cancelled";
 }
+
+/** Command types whose harm a router cannot undo by itself: they always ask before they go. */
+export const DANGEROUS_COMMAND_TYPES: readonly string[] = ["factory_reset", "fw_update", "restore"];
+
+/**
+ * Whether sending (or approving) a command asks once first (issue 27): one going to every router
+ * or to tags (whose routers nobody listed), or of a type whose harm cannot be undone.
+ */
+export function needsConfirmation(
+  type: string,
+  targets: { readonly all?: boolean; readonly tags?: readonly string[] },
+): boolean {
+  return targets.all === true || (targets.tags?.length ?? 0) > 0 || DANGEROUS_COMMAND_TYPES.includes(type);
+}

@@ -139,16 +139,16 @@ export async function refuseUnknownUsername(
   const now = ctx.now();
   const repo = signInRepo(ctx.db);
   const key = createHash("sha256").update(username.trim().toLowerCase()).digest("hex");
-  const row = await repo.findUnknownAcrossDomains(key);
+  const row = await repo.findUnknown(key);
   if (row?.blocked_until && row.blocked_until.getTime() > now.getTime())
     throw temporarilyBlocked(row.blocked_until);
   // Verify against a dummy hash anyway, so timing does not tell which usernames exist.
   await verifyDummyPassword(password);
-  const attempts = await repo.countUnknownFailureAcrossDomains(key, now);
+  const attempts = await repo.countUnknownFailure(key, now);
   const decision = decideOnFailure(DEFAULT_POLICY, attempts, now);
   if (decision === "blocked") throw blockedByAttempts();
   if (decision instanceof Date) {
-    await repo.blockUnknownAcrossDomains(key, decision);
+    await repo.blockUnknown(key, decision);
     throw temporarilyBlocked(decision);
   }
   throw wrongLogin();

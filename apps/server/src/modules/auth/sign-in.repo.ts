@@ -14,7 +14,8 @@ export interface SignInDeviceRow {
 
 /**
  * Device cookies and failures under unknown usernames. Sign-in runs before anyone knows the domain
- * (and superusers have none), so every function says AcrossDomains; rows go by cookie hash or user id.
+ * (and superusers have none): a cookie's functions say AcrossDomains (rows go by cookie hash or
+ * user id); an unknown username has no user, so no domain, and its functions are installation-wide.
  */
 export function signInRepo(db: Kysely<DB>) {
   return {
@@ -51,7 +52,7 @@ export function signInRepo(db: Kysely<DB>) {
         .execute();
     },
 
-    async findUnknownAcrossDomains(
+    async findUnknown(
       usernameHash: string,
     ): Promise<{ failed_attempts: number; blocked_until: Date | null } | undefined> {
       return db
@@ -62,7 +63,7 @@ export function signInRepo(db: Kysely<DB>) {
     },
 
     /** Counts one more failure under an unknown username (rows idle for a day are dropped); answers the count. */
-    async countUnknownFailureAcrossDomains(usernameHash: string, now: Date): Promise<number> {
+    async countUnknownFailure(usernameHash: string, now: Date): Promise<number> {
       await db
         .deleteFrom("sign_in_unknown")
         .where("update_time", "<", new Date(now.getTime() - 24 * 60 * 60 * 1000))
@@ -81,7 +82,7 @@ export function signInRepo(db: Kysely<DB>) {
       return row.failed_attempts;
     },
 
-    async blockUnknownAcrossDomains(usernameHash: string, until: Date): Promise<void> {
+    async blockUnknown(usernameHash: string, until: Date): Promise<void> {
       await db
         .updateTable("sign_in_unknown")
         .set({ blocked_until: until })

@@ -75,9 +75,7 @@ export async function prepareDeviceDownload(
   await requireDevice(trx, request.domainId, request.deviceId);
   const found = await filesRepo(trx).findFile(request.domainId, request.fileId);
   // Not a domain's file: a ready software rule's firmware, which a rollout sends (ADR 021).
-  const software = found
-    ? undefined
-    : await fileTransfersRepo(trx).findSoftwareFileAcrossDomains(request.fileId);
+  const software = found ? undefined : await fileTransfersRepo(trx).findSoftwareFile(request.fileId);
   const file = software ? { ...software, id: request.fileId, status: "completed" as const } : found;
   if (file?.status !== "completed") {
     throw new AppError("COMMAND_FILE_NOT_FOUND", "The command's file is not one of the domain's files");

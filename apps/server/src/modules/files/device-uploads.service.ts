@@ -21,7 +21,7 @@ async function authorizeDownload(ctx: AppContext, grant: TransferGrant): Promise
   const repo = fileTransfersRepo(ctx.db);
   const file = await repo.findFileAcrossDomains(grant.fileId);
   // A ready software rule's firmware is root's, for any known router (a rollout sends it: ADR 021).
-  if (!file && (await repo.findSoftwareFileAcrossDomains(grant.fileId))) {
+  if (!file && (await repo.findSoftwareFile(grant.fileId))) {
     if (!(await repo.findDeviceDomainAcrossDomains(grant.deviceId)))
       throw new AppError("ACCESS_DENIED", "The file is not this device's to download");
     return;

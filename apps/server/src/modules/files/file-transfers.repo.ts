@@ -71,7 +71,7 @@ export function fileTransfersRepo(db: Kysely<DB>) {
      * The ready software rule whose stored file is `key` (root's firmware, no domain: ADR 021), with
      * what a download names; a rollout's fw_update command carries that key as its file.
      */
-    async findSoftwareFileAcrossDomains(
+    async findSoftwareFile(
       key: string,
     ): Promise<{ filename: string; size: string; sha256: string } | undefined> {
       const row = await db

@@ -23,7 +23,7 @@ export function targetVersions(
 /** The domain's routers whose model a ready rule names and that report another version than its file's. */
 export async function findFirmwareUpdates(db: Kysely<DB>, domainId: string): Promise<FirmwareUpdateItem[]> {
   const repo = firmwareRepo(db);
-  const targets = targetVersions(await repo.listReadyRulesAcrossDomains());
+  const targets = targetVersions(await repo.listReadyRules());
   const devices = await repo.findDevicesOfModels(domainId, [...targets.keys()]);
   const updates: FirmwareUpdateItem[] = [];
   for (const device of devices) {

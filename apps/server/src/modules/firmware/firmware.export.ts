@@ -26,7 +26,7 @@ const isoOrEmpty = (ms: number | null) => (ms === null ? "" : new Date(ms).toISO
 export async function* exportSoftwareRows(ctx: AppContext): AsyncGenerator<CsvCell[][]> {
   const repo = firmwareRepo(ctx.db);
   const pages = keysetPages(
-    (after: string | null, limit) => repo.listRulesAfterAcrossDomains(after, limit),
+    (after: string | null, limit) => repo.listRulesAfter(after, limit),
     (row) => row.id,
     CSV_EXPORT_CHUNK,
   );

@@ -33,7 +33,7 @@ export function registerFirmwareJobs(ctx: AppContext): void {
     timeoutMs: 2 * 3600_000,
     handle: async ({ payload, signal }) => {
       const repo = firmwareRepo(ctx.db);
-      const rule = await repo.findRuleAcrossDomains(payload.ruleId);
+      const rule = await repo.findRule(payload.ruleId);
       if (!rule || rule.fetch_generation !== payload.generation) return;
       const key = firmwareFileKey(rule.id, payload.generation);
       const outcome = await fetchFirmwareIntoStorage(
@@ -43,7 +43,7 @@ export function registerFirmwareJobs(ctx: AppContext): void {
         ctx.config.firmwareFetch,
         signal,
         async () => {
-          await repo.setFetchStatusAcrossDomains(rule.id, payload.generation, {
+          await repo.setFetchStatus(rule.id, payload.generation, {
             status: FIRMWARE_STATUS.accepted,
             error: null,
             updateTime: ctx.now(),
@@ -52,9 +52,9 @@ export function registerFirmwareJobs(ctx: AppContext): void {
         },
       );
       await ctx.jobs.transaction(async (trx) => {
-        const locked = await firmwareRepo(trx).lockRuleAcrossDomains(rule.id);
+        const locked = await firmwareRepo(trx).lockRule(rule.id);
         if (outcome.kind === "refused") {
-          await firmwareRepo(trx).setFetchStatusAcrossDomains(rule.id, payload.generation, {
+          await firmwareRepo(trx).setFetchStatus(rule.id, payload.generation, {
             status: outcome.status,
             error: outcome.error,
             updateTime: ctx.now(),
@@ -63,7 +63,7 @@ export function registerFirmwareJobs(ctx: AppContext): void {
         }
         const isCurrent =
           locked !== undefined &&
-          (await firmwareRepo(trx).setFetchedFileAcrossDomains(rule.id, payload.generation, {
+          (await firmwareRepo(trx).setFetchedFile(rule.id, payload.generation, {
             fileKey: key,
             filename: outcome.filename,
             size: outcome.size,

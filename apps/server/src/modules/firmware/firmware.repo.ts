@@ -12,7 +12,8 @@ export interface FetchedFile {
 
 /**
  * Software rules. They are root's and belong to no domain: one rule fits the routers of its models
- * in every domain, so each function here says AcrossDomains.
+ * in every domain, so the repo is installation-wide (architecture.test.ts); a function that reads
+ * the routers of every domain says AcrossDomains.
  */
 export function firmwareRepo(db: Kysely<DB>) {
   return {
@@ -67,12 +68,12 @@ export function firmwareRepo(db: Kysely<DB>) {
         .execute();
     },
 
-    async listRulesAcrossDomains(): Promise<SoftwareRuleRow[]> {
+    async listRules(): Promise<SoftwareRuleRow[]> {
       return db.selectFrom("software_rules").selectAll().orderBy("update_time", "desc").limit(2048).execute();
     },
 
     /** The CSV export's keyset walk (oldest first, by creation then id), a page at a time. */
-    async listRulesAfterAcrossDomains(after: string | null, limit: number): Promise<SoftwareRuleRow[]> {
+    async listRulesAfter(after: string | null, limit: number): Promise<SoftwareRuleRow[]> {
       let query = db.selectFrom("software_rules as r").selectAll();
       if (after !== null) {
         const cursor = sql`(select k.create_time from software_rules k where k.id = ${after})`;
@@ -83,18 +84,16 @@ export function firmwareRepo(db: Kysely<DB>) {
       return query.orderBy("r.create_time").orderBy("r.id").limit(limit).execute();
     },
 
-    async findRuleAcrossDomains(id: string): Promise<SoftwareRuleRow | undefined> {
+    async findRule(id: string): Promise<SoftwareRuleRow | undefined> {
       return db.selectFrom("software_rules").selectAll().where("id", "=", id).executeTakeFirst();
     },
 
     /** The row locked for a change, so a save and a fetch's outcome never interleave. */
-    async lockRuleAcrossDomains(id: string): Promise<SoftwareRuleRow | undefined> {
+    async lockRule(id: string): Promise<SoftwareRuleRow | undefined> {
       return db.selectFrom("software_rules").selectAll().where("id", "=", id).forUpdate().executeTakeFirst();
     },
 
-    async insertRuleAcrossDomains(
-      row: Omit<NewSoftwareRuleRow, "models"> & { models: string[] },
-    ): Promise<void> {
+    async insertRule(row: Omit<NewSoftwareRuleRow, "models"> & { models: string[] }): Promise<void> {
       await db
         .insertInto("software_rules")
         .values({ ...row, models: toJsonb(row.models) })
@@ -102,7 +101,7 @@ export function firmwareRepo(db: Kysely<DB>) {
     },
 
     /** Name and models; a new URL (or a sync) also starts a new fetch generation, back to Pending. */
-    async updateRuleAcrossDomains(
+    async updateRule(
       id: string,
       change: { name: string; url: string; models: string[]; updateTime: Date; newFetch: boolean },
     ): Promise<void> {
@@ -125,7 +124,7 @@ export function firmwareRepo(db: Kysely<DB>) {
     },
 
     /** The fetch of `generation` moved the rule to `status`; a newer generation's rule is left alone. */
-    async setFetchStatusAcrossDomains(
+    async setFetchStatus(
       id: string,
       generation: number,
       change: { status: number; error: string | null; updateTime: Date },
@@ -140,7 +139,7 @@ export function firmwareRepo(db: Kysely<DB>) {
     },
 
     /** The fetch of `generation` stored its file whole: Ready, with the file's key, name, size and hash. */
-    async setFetchedFileAcrossDomains(
+    async setFetchedFile(
       id: string,
       generation: number,
       file: FetchedFile & { status: number; syncTime: Date },
@@ -164,7 +163,7 @@ export function firmwareRepo(db: Kysely<DB>) {
     },
 
     /** Ready rules (a file fetched whole), latest sync first: the newest rule of a model wins. */
-    async listReadyRulesAcrossDomains(): Promise<SoftwareRuleRow[]> {
+    async listReadyRules(): Promise<SoftwareRuleRow[]> {
       return db
         .selectFrom("software_rules")
         .selectAll()
@@ -174,7 +173,7 @@ export function firmwareRepo(db: Kysely<DB>) {
         .execute();
     },
 
-    async deleteRuleAcrossDomains(id: string): Promise<void> {
+    async deleteRule(id: string): Promise<void> {
       await db.deleteFrom("software_rules").where("id", "=", id).execute();
     },
   };

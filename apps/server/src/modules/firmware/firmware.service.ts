@@ -29,14 +29,14 @@ async function enqueueFetch(ctx: AppContext, trx: Kysely<DB>, ruleId: string, ge
 }
 
 async function requireRule(db: Kysely<DB>, id: string): Promise<SoftwareRuleRow> {
-  const row = await firmwareRepo(db).findRuleAcrossDomains(id);
+  const row = await firmwareRepo(db).findRule(id);
   if (!row) throw notFound();
   return row;
 }
 
 /** POST /api/firmwares: every rule, latest change first. */
 export async function listSoftwareRules(ctx: AppContext): Promise<{ items: SoftwareRule[] }> {
-  const rows = await firmwareRepo(ctx.db).listRulesAcrossDomains();
+  const rows = await firmwareRepo(ctx.db).listRules();
   return { items: rows.map(toSoftwareRule) };
 }
 
@@ -52,7 +52,7 @@ export async function createSoftwareRule(
   const id = randomUUID();
   const now = ctx.now();
   await ctx.jobs.transaction(async (trx) => {
-    await firmwareRepo(trx).insertRuleAcrossDomains({
+    await firmwareRepo(trx).insertRule({
       id,
       name: input.name,
       url: input.url,
@@ -79,10 +79,10 @@ export async function saveSoftwareRule(
 ): Promise<SoftwareRule> {
   await ctx.jobs.transaction(async (trx) => {
     const repo = firmwareRepo(trx);
-    const row = await repo.lockRuleAcrossDomains(id);
+    const row = await repo.lockRule(id);
     if (!row) throw notFound();
     const isNewFetch = options.sync === true || row.url !== input.url;
-    await repo.updateRuleAcrossDomains(id, { ...input, updateTime: ctx.now(), newFetch: isNewFetch });
+    await repo.updateRule(id, { ...input, updateTime: ctx.now(), newFetch: isNewFetch });
     if (isNewFetch) await enqueueFetch(ctx, trx, id, row.fetch_generation + 1);
   });
   return publishRule(ctx, await getSoftwareRule(ctx, id));
@@ -98,9 +98,9 @@ export async function syncSoftwareRule(ctx: AppContext, id: string): Promise<Sof
 export async function deleteSoftwareRule(ctx: AppContext, id: string): Promise<void> {
   await ctx.jobs.transaction(async (trx) => {
     const repo = firmwareRepo(trx);
-    const row = await repo.lockRuleAcrossDomains(id);
+    const row = await repo.lockRule(id);
     if (!row) throw notFound();
-    await repo.deleteRuleAcrossDomains(id);
+    await repo.deleteRule(id);
     if (row.file_key)
       await ctx.jobs.enqueue(trx, { kind: FILE_BLOB_DELETE_JOB, payload: { key: row.file_key } });
   });

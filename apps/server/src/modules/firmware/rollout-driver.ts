@@ -52,7 +52,7 @@ const FAILED_EXECUTIONS = new Set(["failed", "expired", "cancelled", "timed_out"
 /** Queues the next advance: `tick` moves on, so an older queued advance finds itself stale. */
 async function queueAdvance(ctx: AppContext, trx: Kysely<DB>, rollout: FirmwareRolloutRow, delayMs: number) {
   const tick = rollout.tick + 1;
-  await rolloutRepo(trx).updateRolloutAcrossDomains(rollout.id, { tick });
+  await rolloutRepo(trx).updateRollout(rollout.id, { tick });
   await ctx.jobs.enqueue(trx, {
     kind: ROLLOUT_ADVANCE_JOB,
     payload: { rolloutId: rollout.id, tick },
@@ -72,7 +72,7 @@ export async function startRollout(
   options: RolloutStartRequest,
   authorId: string,
 ): Promise<RolloutProgress> {
-  const rule = await firmwareRepo(ctx.db).findRuleAcrossDomains(ruleId);
+  const rule = await firmwareRepo(ctx.db).findRule(ruleId);
   if (!rule) throw new AppError("RULE_NOT_FOUND", "No such software rule");
   if (rule.status !== FIRMWARE_STATUS.ready || !rule.filename || !rule.file_key)
     throw new AppError("OPERATION_IS_NOT_SUPPORTED", "Only a ready rule (its file fetched) rolls out");
@@ -124,7 +124,7 @@ export async function startRollout(
 /** GET progress: counts per stage and the failures with their reasons. */
 export async function getRollout(ctx: AppContext, id: string): Promise<RolloutProgress> {
   const repo = rolloutRepo(ctx.db);
-  const rollout = await repo.findRolloutAcrossDomains(id);
+  const rollout = await repo.findRollout(id);
   if (!rollout) throw new AppError("TASK_NOT_FOUND", "No such rollout");
   const stages = Array.from({ length: rollout.stage_count }, () => ({
     waiting: 0,
@@ -157,9 +157,9 @@ export async function getRollout(ctx: AppContext, id: string): Promise<RolloutPr
 
 /** The rule's newest rollout, or null when it never rolled out. */
 export async function getLatestRollout(ctx: AppContext, ruleId: string): Promise<RolloutProgress | null> {
-  if (!(await firmwareRepo(ctx.db).findRuleAcrossDomains(ruleId)))
+  if (!(await firmwareRepo(ctx.db).findRule(ruleId)))
     throw new AppError("RULE_NOT_FOUND", "No such software rule");
-  const latest = await rolloutRepo(ctx.db).findLatestRolloutAcrossDomains(ruleId);
+  const latest = await rolloutRepo(ctx.db).findLatestRollout(ruleId);
   return latest ? getRollout(ctx, latest.id) : null;
 }
 
@@ -171,14 +171,14 @@ export async function controlRollout(
 ): Promise<RolloutProgress> {
   await ctx.jobs.transaction(async (trx) => {
     const repo = rolloutRepo(trx);
-    const rollout = await repo.lockRolloutAcrossDomains(id);
+    const rollout = await repo.lockRollout(id);
     if (!rollout) throw new AppError("TASK_NOT_FOUND", "No such rollout");
     const now = ctx.now();
     const isOver = rollout.status === "cancelled" || rollout.status === "completed";
     if (action === "pause") {
       if (rollout.status !== "running")
         throw new AppError("OPERATION_IS_NOT_SUPPORTED", "Only a running rollout pauses");
-      await repo.updateRolloutAcrossDomains(id, {
+      await repo.updateRollout(id, {
         status: "paused",
         pause_reason: "by hand",
         update_time: now,
@@ -187,7 +187,7 @@ export async function controlRollout(
     }
     if (action === "cancel") {
       if (isOver) throw new AppError("OPERATION_IS_NOT_SUPPORTED", "The rollout is over already");
-      await repo.updateRolloutAcrossDomains(id, { status: "cancelled", update_time: now });
+      await repo.updateRollout(id, { status: "cancelled", update_time: now });
       // Commands already sent run on; nothing more is sent.
       await repo.skipWaitingAcrossDomains(id, "cancelled", now);
       return;
@@ -201,7 +201,7 @@ export async function controlRollout(
     } else if (rollout.status !== "paused") {
       throw new AppError("OPERATION_IS_NOT_SUPPORTED", "Only a paused rollout resumes");
     }
-    await repo.updateRolloutAcrossDomains(id, {
+    await repo.updateRollout(id, {
       status: "running",
       stage: rollout.stage,
       pause_reason: null,
@@ -221,7 +221,7 @@ export async function controlRollout(
 export async function advanceRollout(ctx: AppContext, rolloutId: string, tick: number): Promise<void> {
   await ctx.jobs.transaction(async (trx) => {
     const repo = rolloutRepo(trx);
-    const rollout = await repo.lockRolloutAcrossDomains(rolloutId);
+    const rollout = await repo.lockRollout(rolloutId);
     if (!rollout || rollout.tick !== tick) return;
     if (rollout.status !== "running" && rollout.status !== "paused") return;
     const options = optionsOf(rollout);
@@ -274,7 +274,7 @@ export async function advanceRollout(ctx: AppContext, rolloutId: string, tick: n
       );
       if (gate === "pause") {
         const reason = `${failed} of ${rollout.total} failed at stage ${stage}`;
-        await repo.updateRolloutAcrossDomains(rolloutId, {
+        await repo.updateRollout(rolloutId, {
           status: "paused",
           stage,
           pause_reason: reason,
@@ -285,14 +285,14 @@ export async function advanceRollout(ctx: AppContext, rolloutId: string, tick: n
         return;
       }
       if (gate === "done") {
-        await repo.updateRolloutAcrossDomains(rolloutId, { status: "completed", stage, update_time: now });
+        await repo.updateRollout(rolloutId, { status: "completed", stage, update_time: now });
         return;
       }
       if (gate === "wait") break;
       stage += 1;
     }
     await topUpStage(ctx, trx, rollout, stage, now);
-    await repo.updateRolloutAcrossDomains(rolloutId, { stage, update_time: now });
+    await repo.updateRollout(rolloutId, { stage, update_time: now });
     await queueAdvance(ctx, trx, { ...rollout, stage }, ROLLOUT_ADVANCE_EVERY_MS);
   });
 }

@@ -71,7 +71,7 @@ export async function topUpStage(
       : { start: rollout.window_start, end: rollout.window_end };
   const isOpen = windowCheck(trx, window, now);
   await refreshHolds(repo, rollout, isOpen, now);
-  const rule = await firmwareRepo(trx).findRuleAcrossDomains(rollout.rule_id);
+  const rule = await firmwareRepo(trx).findRule(rollout.rule_id);
   const deadline = new Date(now.getTime() + options.deadlineMinutes * 60_000);
   let after: string | null = null;
   while (maySend()) {

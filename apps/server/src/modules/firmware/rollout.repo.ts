@@ -47,12 +47,12 @@ export function rolloutRepo(db: Kysely<DB>) {
           .execute();
     },
 
-    async findRolloutAcrossDomains(id: string): Promise<FirmwareRolloutRow | undefined> {
+    async findRollout(id: string): Promise<FirmwareRolloutRow | undefined> {
       return db.selectFrom("firmware_rollouts").selectAll().where("id", "=", id).executeTakeFirst();
     },
 
     /** The rule's newest rollout. */
-    async findLatestRolloutAcrossDomains(ruleId: string): Promise<{ id: string } | undefined> {
+    async findLatestRollout(ruleId: string): Promise<{ id: string } | undefined> {
       return db
         .selectFrom("firmware_rollouts")
         .select("id")
@@ -63,7 +63,7 @@ export function rolloutRepo(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    async lockRolloutAcrossDomains(id: string): Promise<FirmwareRolloutRow | undefined> {
+    async lockRollout(id: string): Promise<FirmwareRolloutRow | undefined> {
       return db
         .selectFrom("firmware_rollouts")
         .selectAll()
@@ -72,7 +72,7 @@ export function rolloutRepo(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    async updateRolloutAcrossDomains(
+    async updateRollout(
       id: string,
       changes: Partial<
         Pick<FirmwareRolloutRow, "status" | "stage" | "pause_reason" | "tick" | "update_time">

@@ -30,7 +30,7 @@ export async function dryRunRollout(
   options: RolloutOptions,
 ): Promise<RolloutDryRun> {
   const repo = firmwareRepo(ctx.db);
-  const rule = await repo.findRuleAcrossDomains(ruleId);
+  const rule = await repo.findRule(ruleId);
   if (!rule) throw new AppError("RULE_NOT_FOUND", "No such software rule");
   if (rule.status !== FIRMWARE_STATUS.ready || !rule.filename)
     throw new AppError("OPERATION_IS_NOT_SUPPORTED", "Only a ready rule (its file fetched) rolls out");

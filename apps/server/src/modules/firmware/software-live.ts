@@ -32,7 +32,7 @@ export async function publishRule(ctx: LiveContext, rule: SoftwareRule): Promise
 /** Pushes a rule as it is now (a fetch step committed), or its deletion when it is gone. */
 export async function publishRuleById(ctx: LiveContext, ruleId: string): Promise<void> {
   try {
-    const row = await firmwareRepo(ctx.db).findRuleAcrossDomains(ruleId);
+    const row = await firmwareRepo(ctx.db).findRule(ruleId);
     await push(ctx, row ? { rules: [toSoftwareRule(row)] } : { deleted: [ruleId] });
   } catch (error) {
     ctx.log.error({ err: error, ruleId }, "reading a software rule to push failed");

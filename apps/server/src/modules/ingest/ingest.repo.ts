@@ -145,6 +145,35 @@ export function ingestRepo(db: Kysely<DB>) {
       }
     },
 
+    /**
+     * The highest seq stored for each device among its latest states and events: the device row's
+     * last_seq lags behind them (it is written only when the row visibly changes).
+     */
+    async findHighestStoredSeqsAcrossDomains(deviceIds: readonly string[]): Promise<Map<string, number>> {
+      if (deviceIds.length === 0) return new Map();
+      const collects = await db
+        .selectFrom("device_collects")
+        .select(["device_id"])
+        .select((eb) => eb.fn.max("seq").as("seq"))
+        .where("device_id", "in", deviceIds)
+        .groupBy("device_id")
+        .execute();
+      const events = await db
+        .selectFrom("events")
+        .select(["device_id"])
+        .select((eb) => eb.fn.max("seq").as("seq"))
+        .where("device_id", "in", deviceIds)
+        .groupBy("device_id")
+        .execute();
+      const rows = [...collects, ...events];
+      const highest = new Map<string, number>();
+      for (const row of rows) {
+        if (row.device_id === null || row.seq === null) continue;
+        highest.set(row.device_id, Math.max(highest.get(row.device_id) ?? 0, Number(row.seq)));
+      }
+      return highest;
+    },
+
     /** Seqs of the stored latest states (no data: the service keeps recent data in memory). */
     async findCollectSeqsAcrossDomains(
       deviceIds: readonly string[],

@@ -7,7 +7,7 @@ import { type BatchPlan, type CommandStatusReport, type ParsedReport, planBatch 
 import { publishBatch, type WrittenBatch } from "./ingest.realtime";
 import { type IngestRepo, ingestRepo, type StoredCollect } from "./ingest.repo";
 import { ingestInsightRepo } from "./insight.repo";
-import { renumberReports } from "./seq-epochs";
+import { devicesStartingEpoch, renumberReports } from "./seq-epochs";
 
 /** Batching and backpressure settings of the ingest pipeline. */
 export interface IngestOptions {
@@ -196,6 +196,12 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
       const r = ingestRepo(trx);
       const idents = [...new Set(sent.map((report) => report.ident))];
       const devices = await r.lockDevicesByIdentAcrossDomains(idents);
+      const starting = devicesStartingEpoch(sent, devices);
+      if (starting.length > 0) {
+        const highest = await r.findHighestStoredSeqsAcrossDomains(starting.map((device) => device.id));
+        for (const device of starting)
+          device.last_seq = Math.max(device.last_seq, highest.get(device.id) ?? 0);
+      }
       const numbered = renumberReports(sent, devices);
       const reports = numbered.reports;
       if (numbered.restarted.length > 0) {

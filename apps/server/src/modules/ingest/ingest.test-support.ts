@@ -48,6 +48,8 @@ export async function startTestIngest(
     mqttUrl?: string;
     clientId?: string;
     sharedSubscription?: boolean;
+    /** The shared subscription group; one of the test's own unless given (nodes of one test share it). */
+    shareGroup?: string;
     tls?: { port: number; cert: string; key: string };
     flushIntervalMs?: number;
     /** The app's command side (jobs, command statuses) and, when given, zero-touch enrolment. */
@@ -67,7 +69,7 @@ export async function startTestIngest(
     host: "127.0.0.1",
     clientId,
     sharedSubscription: options.sharedSubscription,
-    shareGroup: `test${randomBytes(4).toString("hex")}`,
+    shareGroup: options.shareGroup ?? `test${randomBytes(4).toString("hex")}`,
     ingest: { flushIntervalMs: options.flushIntervalMs ?? 20 },
     tls: options.tls,
     ...(options.withCommands

@@ -12,6 +12,7 @@ import {
   insertDevice,
   publishJson,
   startTestIngest,
+  uniqueIdent,
 } from "./ingest.test-support";
 
 // The gaps an outside agent found (issue 17): restarted counters, unknown topics, MQTT 5, stats.
@@ -92,6 +93,23 @@ describe("a router whose sequence numbers restart", () => {
     expect(runtime.ingest.stats().epochsRestarted).toBeGreaterThanOrEqual(2);
   });
 
+  it("is shown again after a new epoch that follows a hello and many collects (issue 25)", async () => {
+    const { d, client } = await connectedDevice();
+    await publishJson(client, helloTopic(d.ident), hello(1000, 7));
+    // Collects that change nothing on the device row: its last_seq is not written for them.
+    for (let seq = 1001; seq <= 1030; seq++)
+      await publishJson(client, collectTopic(d.ident, "board"), { ...boardReport(seq, seq), epoch: 7 });
+    await publishJson(client, helloTopic(d.ident), hello(1, 8));
+    await publishJson(client, collectTopic(d.ident, "board"), { ...boardReport(2, 42), epoch: 8 });
+    const board = await t.db
+      .selectFrom("device_collects")
+      .select(["data"])
+      .where("device_id", "=", d.id)
+      .where("type", "=", "board")
+      .executeTakeFirstOrThrow();
+    expect((board.data as { uptime: number }).uptime).toBe(42);
+  });
+
   it("without an epoch a lower seq still does not replace the shown state (documented rule)", async () => {
     const { d, client } = await connectedDevice();
     await publishJson(client, collectTopic(d.ident, "board"), boardReport(900, 86_400));
@@ -163,6 +181,37 @@ describe("MQTT 5", () => {
     expect(error?.code).toBe(0x84);
     expect(error?.message).toMatch(/Unsupported Protocol Version/i);
     expect(runtime.gateway.stats().refused.unsupported_protocol).toBe(before + 1);
+  });
+});
+
+describe("MQTT 3.1 and a wrong token on the embedded broker", () => {
+  it("refuses a wrong token with CONNACK 4, and takes MQTT 3.1 (protocol level 3) even with an ident past 23 characters", async () => {
+    const d = await insertDevice(t, (await buildDomain(t)).id, {
+      ident: uniqueIdent("LONGIDENTPAST23CHARS"),
+    });
+    const refused = await connectDevice(url, d.ident, "0".repeat(64)).then(
+      () => null,
+      (error: { code?: number }) => error.code,
+    );
+    expect(refused).toBe(4);
+    const v31 = await mqtt
+      .connectAsync(url, {
+        clientId: d.ident,
+        username: d.ident,
+        password: d.token ?? "",
+        protocolId: "MQIsdp",
+        protocolVersion: 3,
+        reconnectPeriod: 0,
+        connectTimeout: 5000,
+      })
+      .then(
+        (client) => {
+          clients.push(client);
+          return null;
+        },
+        (error: { code?: number; message?: string }) => error.code ?? error.message,
+      );
+    expect(v31).toBe(2);
   });
 });
 

@@ -44,7 +44,7 @@ export function createRefusalRecorder(deps: {
     const rows = [...pending.values()];
     pending = new Map();
     writing = writing
-      .then(() => repo.upsertRefusalsAcrossDomains(rows))
+      .then(() => repo.upsertRefusals(rows))
       .then(
         () => {
           writes++;

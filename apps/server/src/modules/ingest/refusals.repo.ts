@@ -15,7 +15,7 @@ export interface RefusalUpsert {
 export function refusalsRepo(db: Kysely<DB>) {
   return {
     /** One statement per flush: the newest refusal per ident wins, counts add up. */
-    async upsertRefusalsAcrossDomains(rows: readonly RefusalUpsert[]): Promise<void> {
+    async upsertRefusals(rows: readonly RefusalUpsert[]): Promise<void> {
       if (rows.length === 0) return;
       await sql`
         insert into gateway_refusals (ident, reason, time, address, count)

@@ -9,6 +9,26 @@ export interface Renumbered {
 }
 
 /**
+ * The devices of the batch that send an epoch they never used (neither their current nor their
+ * previous one). Their stored last_seq may lag: it is written only when the device row visibly
+ * changes, so the caller raises it to the highest seq stored before renumbering.
+ */
+export function devicesStartingEpoch(
+  reports: readonly ParsedReport[],
+  devices: readonly SeqNumbering[],
+): SeqNumbering[] {
+  const byIdent = new Map(devices.map((device) => [device.ident, device]));
+  const starting = new Map<string, SeqNumbering>();
+  for (const report of reports) {
+    const device = byIdent.get(report.ident);
+    const epoch = report.message.epoch;
+    if (!device || epoch === undefined) continue;
+    if (epoch !== device.seq_epoch && epoch !== device.seq_prev_epoch) starting.set(device.id, device);
+  }
+  return [...starting.values()];
+}
+
+/**
  * Turns the seq a router sent into the seq the server stores (docs/device-protocol.md 5.1). A report
  * without `epoch`, or of the device's current epoch, gets the current offset; one of the previous
  * epoch (a late repeat) gets that epoch's offset; any other epoch starts a new numbering right after

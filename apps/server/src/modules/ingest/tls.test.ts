@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { helloTopic } from "@cellfleet/contract";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -99,5 +100,25 @@ describe("MQTT over TLS", () => {
     // The plain port stays open beside it.
     expect(runtime.gateway.port).toBeGreaterThan(0);
     expect(runtime.gateway.tlsPort).not.toBe(runtime.gateway.port);
+  });
+
+  it("is trusted by the server's MQTT client through NODE_EXTRA_CA_CERTS (a private broker CA, device-protocol 13)", async () => {
+    // A process of its own, as the server is: Node reads the variable once, at start.
+    const script = `require("mqtt").connectAsync(process.argv[1], { reconnectPeriod: 0, connectTimeout: 5000,
+      clientId: "TLSCHECK", username: "TLSCHECK", password: "x" })
+      .then(() => console.log("connected"), (e) => console.log(e.code === 4 ? "refused-by-broker" : e.message))`;
+    const url = `mqtts://localhost:${runtime.gateway.tlsPort}`;
+    // Asynchronously: the broker answering it runs in this process.
+    const run = async (env: Record<string, string>) =>
+      (
+        await promisify(execFile)(process.execPath, ["-e", script, url], {
+          cwd: path.resolve(import.meta.dirname, "../../.."),
+          env: { ...process.env, NODE_EXTRA_CA_CERTS: "", ...env },
+          encoding: "utf8",
+        })
+      ).stdout.trim();
+    // TLS held and the CONNECT reached the broker: its refusal of these credentials is the proof.
+    expect(await run({ NODE_EXTRA_CA_CERTS: path.join(dir, "cert.pem") })).toBe("refused-by-broker");
+    expect(await run({})).toMatch(/self.signed|certificate/i);
   });
 });

@@ -49,7 +49,7 @@ export async function readSignalDeclines(
   session: SessionContext,
 ): Promise<{ devices: SignalDecline[] }> {
   const domainId = requireDeviceDomain(session);
-  const mark = await maintenanceRepo(ctx.db).findRollupMarkAcrossDomains();
+  const mark = await maintenanceRepo(ctx.db).findRollupMark();
   if (!mark) return { devices: [] };
   const end = mark.getTime();
   const rows = await declinesRepo(ctx.db).findSignalWindows(

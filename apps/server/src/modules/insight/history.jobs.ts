@@ -67,7 +67,7 @@ export async function maintainHistory(deps: MaintenanceDeps): Promise<Maintenanc
   const repo = maintenanceRepo(deps.db);
   const now = deps.now().getTime();
   const until = floorHour(now - ROLLUP_GRACE_MS);
-  const stored = await repo.findRollupMarkAcrossDomains();
+  const stored = await repo.findRollupMark();
   let mark: number;
   if (stored) mark = stored.getTime();
   else {
@@ -78,10 +78,10 @@ export async function maintainHistory(deps: MaintenanceDeps): Promise<Maintenanc
     const from = new Date(mark);
     const to: Date = new Date(Math.min(mark + ROLLUP_STEP_MS, until));
     await forEachDeviceChunk(deps, (ids) => repo.rollUpHoursAcrossDomains(ids, from, to));
-    await repo.setRollupMarkAcrossDomains(to);
+    await repo.setRollupMark(to);
     mark = to.getTime();
   }
-  if (!stored) await repo.setRollupMarkAcrossDomains(new Date(mark));
+  if (!stored) await repo.setRollupMark(new Date(mark));
 
   const rawCutoff = Math.min(floorHour(now - deps.config.historyRawDays * DAY_MS), mark);
   await repo.deleteStaleDirtyHoursAcrossDomains(new Date(rawCutoff));
@@ -102,6 +102,6 @@ export async function maintainHistory(deps: MaintenanceDeps): Promise<Maintenanc
   await forEachDeviceChunk(deps, async (ids) => {
     deletedRows += await repo.deleteOldHistoryAcrossDomains(ids, cutoffs);
   });
-  deletedRows += await repo.deleteOldRefusalsAcrossDomains(cutoffs.history);
+  deletedRows += await repo.deleteOldRefusals(cutoffs.history);
   return { rolledUpTo: new Date(mark), dirtyHours, deletedRows };
 }

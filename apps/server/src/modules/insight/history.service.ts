@@ -99,7 +99,7 @@ export async function readSignalHistory(
     from,
     to,
     bucketMs,
-    rollupMark: await maintenanceRepo(ctx.db).findRollupMarkAcrossDomains(),
+    rollupMark: await maintenanceRepo(ctx.db).findRollupMark(),
     rawDays: ctx.config.historyRawDays,
   });
   const [rows, outages, changes, reboots, firstKnown, domain] = await Promise.all([

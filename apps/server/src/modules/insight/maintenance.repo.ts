@@ -26,7 +26,8 @@ export interface RetentionCutoffs {
 
 /**
  * The history jobs' statements (ADR 013): they work through every domain's devices in chunks of
- * ids, so each function says AcrossDomains.
+ * ids, so those functions say AcrossDomains; the rollup's mark and the gateway's refusals belong to
+ * no domain.
  */
 export function maintenanceRepo(db: Kysely<DB>) {
   return {
@@ -42,7 +43,7 @@ export function maintenanceRepo(db: Kysely<DB>) {
       return rows.map((row) => row.id);
     },
 
-    async findRollupMarkAcrossDomains(): Promise<Date | null> {
+    async findRollupMark(): Promise<Date | null> {
       const row = await db
         .selectFrom("history_marks")
         .select("at")
@@ -51,7 +52,7 @@ export function maintenanceRepo(db: Kysely<DB>) {
       return row?.at ?? null;
     },
 
-    async setRollupMarkAcrossDomains(at: Date): Promise<void> {
+    async setRollupMark(at: Date): Promise<void> {
       await db
         .insertInto("history_marks")
         .values({ name: ROLLUP_MARK, at })
@@ -143,7 +144,7 @@ export function maintenanceRepo(db: Kysely<DB>) {
     },
 
     /** Refusals not repeated since the cutoff (most are of idents nobody created). */
-    async deleteOldRefusalsAcrossDomains(before: Date): Promise<number> {
+    async deleteOldRefusals(before: Date): Promise<number> {
       const result = await db.deleteFrom("gateway_refusals").where("time", "<", before).executeTakeFirst();
       return Number(result.numDeletedRows);
     },

@@ -26,7 +26,7 @@ export async function* exportLicensesRows(ctx: AppContext): AsyncGenerator<CsvCe
   const repo = licencesRepo(ctx.db);
   const now = ctx.now();
   const pages = keysetPages(
-    (after: string | null, limit) => repo.listLicensesAfterAcrossDomains(after, limit),
+    (after: string | null, limit) => repo.listLicensesAfter(after, limit),
     (row) => row.id,
     CSV_EXPORT_CHUNK,
   );

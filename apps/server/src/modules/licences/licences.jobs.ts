@@ -36,7 +36,7 @@ export function registerLicenceJobs(ctx: AppContext): void {
  */
 export const licenceExpirySource: LicenseExpirySource = {
   async findExpiring(db, _domainId, from, until) {
-    const rows = await licencesRepo(db).listLicensesAcrossDomains();
+    const rows = await licencesRepo(db).listLicenses();
     return rows.flatMap((row) => {
       const payload = row.document;
       if (payload?.status !== "active" || !payload.validUntil) return [];

@@ -4,12 +4,12 @@ import { type DB, toJsonb } from "../../platform/db/schema";
 import type { LicenseRow } from "../../platform/db/schema-licenses";
 
 /**
- * Licences are the installation's, not a domain's: every function here says `AcrossDomains`, as
- * the repo rule asks of a query no domain id bounds (apps/server/src/architecture.test.ts).
+ * Licences are the installation's, not a domain's: the repo is declared installation-wide in
+ * apps/server/src/architecture.test.ts; counting every domain's routers says `AcrossDomains`.
  */
 export function licencesRepo(db: Kysely<DB>) {
   return {
-    async listLicensesAcrossDomains(): Promise<LicenseRow[]> {
+    async listLicenses(): Promise<LicenseRow[]> {
       return db.selectFrom("licenses").selectAll().orderBy("create_time").orderBy("id").execute();
     },
 
@@ -17,7 +17,7 @@ export function licencesRepo(db: Kysely<DB>) {
      * The page after the licence `after` (an id) in the list's order (create time, then id): the
      * export walks by keyset; the cursor's time is read back from its row (microseconds).
      */
-    async listLicensesAfterAcrossDomains(after: string | null, limit: number): Promise<LicenseRow[]> {
+    async listLicensesAfter(after: string | null, limit: number): Promise<LicenseRow[]> {
       let query = db.selectFrom("licenses as l").selectAll();
       if (after !== null) {
         const cursor = sql`(select k.create_time from licenses k where k.id = ${after})`;
@@ -28,16 +28,16 @@ export function licencesRepo(db: Kysely<DB>) {
       return query.orderBy("l.create_time").orderBy("l.id").limit(limit).execute();
     },
 
-    async findLicenseAcrossDomains(id: string): Promise<LicenseRow | undefined> {
+    async findLicense(id: string): Promise<LicenseRow | undefined> {
       return db.selectFrom("licenses").selectAll().where("id", "=", id).executeTakeFirst();
     },
 
-    async findLicenseByKeyAcrossDomains(key: string): Promise<LicenseRow | undefined> {
+    async findLicenseByKey(key: string): Promise<LicenseRow | undefined> {
       return db.selectFrom("licenses").selectAll().where("key", "=", key).executeTakeFirst();
     },
 
     /** Inserts a key; answers false when the key is there already (KEY_ALREADY_EXISTS). */
-    async insertLicenseAcrossDomains(row: { id: string; key: string; create_time: Date }): Promise<boolean> {
+    async insertLicense(row: { id: string; key: string; create_time: Date }): Promise<boolean> {
       const inserted = await db
         .insertInto("licenses")
         .values({ ...row, refreshing: true })
@@ -47,13 +47,13 @@ export function licencesRepo(db: Kysely<DB>) {
       return inserted !== undefined;
     },
 
-    async markRefreshingAcrossDomains(ids: readonly string[]): Promise<void> {
+    async markRefreshing(ids: readonly string[]): Promise<void> {
       if (ids.length === 0) return;
       await db.updateTable("licenses").set({ refreshing: true }).where("id", "in", ids).execute();
     },
 
     /** Stores a verified licence: it replaces the one held, and clears the last error. */
-    async saveDocumentAcrossDomains(
+    async saveDocument(
       id: string,
       document: { payload: LicensePayload; signature: string },
       at: Date,
@@ -77,7 +77,7 @@ export function licencesRepo(db: Kysely<DB>) {
     },
 
     /** Records a failed attempt; the licence held (if any) stays as it was. */
-    async saveErrorAcrossDomains(id: string, error: LicenseError, at: Date): Promise<void> {
+    async saveError(id: string, error: LicenseError, at: Date): Promise<void> {
       await db
         .updateTable("licenses")
         .set({ last_error: error, refreshing: false, check_time: at })

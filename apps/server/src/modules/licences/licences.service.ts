@@ -39,7 +39,7 @@ export function installationFingerprint(ctx: AppContext): string {
 /** POST /api/licenses: every licence, and how many routers the installation holds and may hold. */
 export async function listLicenses(ctx: AppContext): Promise<LicensesAnswer> {
   const repo = licencesRepo(ctx.db);
-  const rows = await repo.listLicensesAcrossDomains();
+  const rows = await repo.listLicenses();
   const now = ctx.now();
   const { licensed, limit } = deviceAllowance(rows, now, ctx.config.licenses.unlicensedDeviceLimit);
   return {
@@ -61,7 +61,7 @@ export async function addLicense(ctx: AppContext, key: string): Promise<License>
   const id = randomUUID();
   const normalized = key.toLowerCase();
   await ctx.jobs.transaction(async (trx) => {
-    const created = await licencesRepo(trx).insertLicenseAcrossDomains({
+    const created = await licencesRepo(trx).insertLicense({
       id,
       key: normalized,
       create_time: ctx.now(),
@@ -77,10 +77,10 @@ export async function refreshLicenses(ctx: AppContext, id: string | undefined): 
   await ctx.jobs.transaction(async (trx) => {
     const repo = licencesRepo(trx);
     const rows = id
-      ? [await repo.findLicenseAcrossDomains(id)].filter((row) => row !== undefined)
-      : await repo.listLicensesAcrossDomains();
+      ? [await repo.findLicense(id)].filter((row) => row !== undefined)
+      : await repo.listLicenses();
     if (id && rows.length === 0) throw new AppError("BAD_REQUEST", "No such licence", { status: 404 });
-    await repo.markRefreshingAcrossDomains(rows.map((row) => row.id));
+    await repo.markRefreshing(rows.map((row) => row.id));
     for (const row of rows) await enqueueActivation(ctx, trx, row.id);
   });
   return (await listLicenses(ctx)).items;
@@ -108,12 +108,12 @@ export async function uploadLicense(ctx: AppContext, text: string): Promise<Lice
   const { payload, signature } = check.document;
   const id = await ctx.jobs.transaction(async (trx) => {
     const repo = licencesRepo(trx);
-    await repo.insertLicenseAcrossDomains({ id: randomUUID(), key: payload.key, create_time: ctx.now() });
-    const row = await repo.findLicenseByKeyAcrossDomains(payload.key);
+    await repo.insertLicense({ id: randomUUID(), key: payload.key, create_time: ctx.now() });
+    const row = await repo.findLicenseByKey(payload.key);
     if (!row) throw new AppError("WRITE_DATA_FAILED");
     if (row.document && new Date(row.document.issuedAt).getTime() > new Date(payload.issuedAt).getTime())
       throw new AppError("BAD_REQUEST", "The licence file is older than the licence held");
-    await repo.saveDocumentAcrossDomains(row.id, { payload, signature }, ctx.now());
+    await repo.saveDocument(row.id, { payload, signature }, ctx.now());
     return row.id;
   });
   return requireLicense(ctx, id);
@@ -126,7 +126,7 @@ const UPLOAD_REFUSALS: Record<"answer_invalid" | "signature_invalid" | "fingerpr
 };
 
 async function requireLicense(ctx: AppContext, id: string): Promise<License> {
-  const row = await licencesRepo(ctx.db).findLicenseAcrossDomains(id);
+  const row = await licencesRepo(ctx.db).findLicense(id);
   if (!row) throw new AppError("BAD_REQUEST", "No such licence", { status: 404 });
   return toLicenseDto(row, ctx.now());
 }
@@ -138,7 +138,7 @@ async function requireLicense(ctx: AppContext, id: string): Promise<License> {
  */
 export async function runActivation(ctx: AppContext, licenseId: string, signal: AbortSignal): Promise<void> {
   const repo = licencesRepo(ctx.db);
-  const row = await repo.findLicenseAcrossDomains(licenseId);
+  const row = await repo.findLicense(licenseId);
   if (!row) return;
   const fingerprint = installationFingerprint(ctx);
   let error: LicenseError;
@@ -151,7 +151,7 @@ export async function runActivation(ctx: AppContext, licenseId: string, signal: 
     if (answer.kind === "answer") {
       const check = verifierOf(ctx).check(answer.body, { fingerprint, key: row.key });
       if (check.ok) {
-        await repo.saveDocumentAcrossDomains(row.id, check.document, ctx.now());
+        await repo.saveDocument(row.id, check.document, ctx.now());
         return;
       }
       error = check.error === "fingerprint_mismatch" ? "answer_invalid" : check.error;
@@ -161,7 +161,7 @@ export async function runActivation(ctx: AppContext, licenseId: string, signal: 
     error = "server_error";
   }
   ctx.log.warn({ licenseId, error }, "licence not refreshed; the licence held (if any) stays");
-  await repo.saveErrorAcrossDomains(row.id, error, ctx.now());
+  await repo.saveError(row.id, error, ctx.now());
 }
 
 /** Queues a refresh of every licence (the daily job), so a ban or a renewal reaches the console. */
@@ -181,7 +181,7 @@ export async function assertLicensedDeviceRoom(
 ): Promise<void> {
   const repo = licencesRepo(trx);
   const { limit } = deviceAllowance(
-    await repo.listLicensesAcrossDomains(),
+    await repo.listLicenses(),
     ctx.now(),
     ctx.config.licenses.unlicensedDeviceLimit,
   );

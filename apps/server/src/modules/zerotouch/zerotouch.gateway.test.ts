@@ -182,6 +182,16 @@ describe("zero-touch over the embedded broker", () => {
     expect(commands).toHaveLength(0);
   });
 
+  it("a model with a space (the simulator's 'LtAP LTE6') is a claim, not a bad user name (issue 25)", async () => {
+    const ident = uniqueIdent("ZT");
+    const before = f.ingest.gateway.counters.snapshot().refused.bad_username;
+    const credentials = ztCredentials(secret, keyId, ident, { model: "LtAP LTE6", serial: "1300", imei: "" });
+    await refusal(ident, credentials);
+    // Not among the configuration's models: it waits for an admin, with its model as it said it.
+    expect(await adoptionOf(ident)).toMatchObject({ status: "pending", model: "LtAP LTE6", serial: "1300" });
+    expect(f.ingest.gateway.counters.snapshot().refused.bad_username).toBe(before);
+  });
+
   it("a rejected router is refused until accepted", async () => {
     const ident = uniqueIdent("ZT");
     const credentials = ztCredentials(secret, keyId, ident, { model: "OTHER", serial: "1100", imei: "" });

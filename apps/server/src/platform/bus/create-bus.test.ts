@@ -80,4 +80,32 @@ describe("createBus", () => {
       expect(received[0]).toBe("heard");
     },
   );
+
+  it.each([
+    ["nats", startOwnNatsServer],
+    ["redis", startOwnRedisServer],
+  ] as const)("keeps two installations on one %s server apart by BUS_PREFIX", async (_kind, start) => {
+    const server = await start("prefix-secret");
+    cleanups.push(() => server.stop());
+    const { log } = capturingLogger();
+    const open = async (busPrefix: string) => {
+      const bus = (await createBus({ busUrl: server.url, busPrefix }, log)) as NetworkBus;
+      cleanups.push(() => bus.close());
+      return bus;
+    };
+    const [prod, staging, prodTwo] = [await open("prod"), await open("staging"), await open("prod")];
+    const heard = { staging: [] as unknown[], prodTwo: [] as unknown[] };
+    staging.subscribe("devices", (message) => heard.staging.push(message));
+    prodTwo.subscribe("devices", (message) => heard.prodTwo.push(message));
+    await waitFor(
+      () => {
+        void prod.publish("devices", "update");
+        return heard.prodTwo.length > 0;
+      },
+      5000,
+      "the other node of the same installation",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(heard.staging).toEqual([]);
+  });
 });

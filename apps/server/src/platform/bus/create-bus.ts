@@ -15,7 +15,7 @@ const FIRST_CONNECT_WAIT_MS = 5000;
  * an unreachable one does not stop the start, since the bus reconnects on its own.
  */
 export async function createBus(
-  config: Pick<Config, "busUrl">,
+  config: Pick<Config, "busUrl"> & Partial<Pick<Config, "busPrefix">>,
   log: Logger,
   firstConnectWaitMs = FIRST_CONNECT_WAIT_MS,
 ): Promise<Bus> {
@@ -25,9 +25,15 @@ export async function createBus(
     return createInProcessBus(log);
   }
   const isNats = new URL(url).protocol === "nats:";
-  const bus = isNats ? createNatsBus({ url, log }) : createRedisBus({ url, log });
+  const name = config.busPrefix ?? "cellfleet";
+  const bus = isNats
+    ? createNatsBus({ url, log, prefix: `${name}.` })
+    : createRedisBus({ url, log, prefix: `${name}:` });
   const kind = isNats ? "nats" : "redis";
-  log.info({ bus: kind, url: maskBusUrl(url) }, `bus: ${kind}, shared with the other server nodes`);
+  log.info(
+    { bus: kind, url: maskBusUrl(url), prefix: name },
+    `bus: ${kind}, shared with the other server nodes`,
+  );
   if (!(await bus.waitUntilConnected(firstConnectWaitMs)))
     log.warn(
       { bus: kind, url: maskBusUrl(url), reason: bus.stats().lastError },

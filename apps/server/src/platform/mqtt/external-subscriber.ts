@@ -2,6 +2,7 @@ import { PROTOCOL_TOPIC_ROOT } from "@cellfleet/contract";
 import mqtt, { type MqttClient } from "mqtt";
 import { redactUrl } from "../redact-url";
 import type { GatewayCounters } from "./counters";
+import { createNotifier } from "./notices";
 import { acceptPublished, type ReportSink } from "./reports";
 
 /** What the external-broker subscriber is built from. */
@@ -28,10 +29,36 @@ export interface ExternalSubscriber {
   close(): Promise<void>;
 }
 
-/** Every upward topic of protocol v1, with or without the shared-subscription group. */
+/**
+ * What the broker must let the server's account subscribe to (its ACL), with or without the
+ * shared-subscription group: every topic of protocol v1. The server subscribes to the upward part
+ * only ({@link reportsFilters}).
+ */
 export function reportsFilter(shared: boolean, group = "cellfleet"): string {
   const reports = `${PROTOCOL_TOPIC_ROOT}/+/#`;
   return shared ? `$share/${group}/${reports}` : reports;
+}
+
+/**
+ * The upward topics of protocol v1 the server subscribes to: hello, every collect type (a newer
+ * agent's too, so it is told `unsupported_topic`), events and command statuses. Never the command
+ * and notice topics the server publishes itself, so it does not receive its own messages back
+ * (MQTT 3.1.1 has no "no local"; docs/device-protocol.md 13).
+ */
+export function reportsFilters(shared: boolean, group = "cellfleet"): string[] {
+  const upward = ["hello", "collect/#", "event/#", "command/+/#"].map(
+    (rest) => `${PROTOCOL_TOPIC_ROOT}/+/${rest}`,
+  );
+  return shared ? upward.map((filter) => `$share/${group}/${filter}`) : upward;
+}
+
+/**
+ * What a node's persistent session may still hold and this node no longer wants: the other mode's
+ * filters (MQTT_SHARED_SUBSCRIPTION switched) and the one broad filter of earlier versions, which
+ * also brought back the server's own commands. Unsubscribed at every start.
+ */
+function unwantedFilters(shared: boolean, group: string): string[] {
+  return [...reportsFilters(!shared, group), reportsFilter(false), reportsFilter(true, group)];
 }
 
 type SendPacket = (packet: { cmd: string; messageId?: number }, cb?: () => void, ...rest: unknown[]) => void;
@@ -76,9 +103,11 @@ export async function startExternalSubscriber(
       else stream.destroy();
     });
   };
+  // Notices go through the broker like commands, QoS 0 (docs/device-protocol.md 4.6).
+  const notifier = createNotifier((topic, payload) => client.publish(topic, payload, { qos: 0 }));
   client.handleMessage = (packet, callback) => {
     const payload = typeof packet.payload === "string" ? Buffer.from(packet.payload) : packet.payload;
-    const commit = acceptPublished(sink, counters, packet.topic, payload).then(
+    const commit = acceptPublished(sink, counters, packet.topic, payload, undefined, notifier).then(
       () => true,
       (error: unknown) => {
         counters.refuse("ingest_failed", { topic: packet.topic, detail: String(error) });
@@ -114,14 +143,25 @@ export async function startExternalSubscriber(
       resolve();
     });
   });
-  let filter = reportsFilter(shared, options.shareGroup);
-  const granted = await client.subscribeAsync(filter, { qos: 1 });
-  if (shared && granted.some((grant) => grant.qos === 128)) {
+  const group = options.shareGroup ?? "cellfleet";
+  let isShared = shared;
+  let filters = reportsFilters(isShared, group);
+  const isRefused = await client.subscribeAsync(filters, { qos: 1 }).then(
+    (granted) => granted.some((grant) => grant.qos === 128),
+    (error: unknown) => {
+      if (!shared) throw error;
+      return true;
+    },
+  );
+  if (isRefused) {
     // The broker has no shared subscriptions: one node takes every report.
-    filter = reportsFilter(false);
-    await client.subscribeAsync(filter, { qos: 1 });
+    isShared = false;
+    filters = reportsFilters(false);
+    await client.subscribeAsync(filters, { qos: 1 });
   }
-  log.info({ filter }, "mqtt subscribed");
+  // Only after the wanted ones hold, so no report falls between: a copy meanwhile is a repeat.
+  await client.unsubscribeAsync(unwantedFilters(isShared, group));
+  log.info({ filters }, "mqtt subscribed");
   return {
     client,
     async close() {

@@ -1,4 +1,4 @@
-import { CSV_EXPORTS, type CsvExportSection, csvExportPath } from "@cellfleet/contract";
+import { CSV_EXPORTS, type CsvExportRoute, type CsvExportSection, csvExportPath } from "@cellfleet/contract";
 import { apiDownload } from "./http";
 
 /**
@@ -6,5 +6,7 @@ import { apiDownload } from "./http";
  * `POST {path}/export`, ADR 024) with the list's filters, saved as the section's file name.
  */
 export function downloadCsvExport(section: CsvExportSection, body: object = {}): Promise<void> {
-  return apiDownload(csvExportPath(section), CSV_EXPORTS[section].filename, { body: { ...body } });
+  // csvExportPath answers `{path}/export` for the section's path, which is what CsvExportRoute names.
+  const route = `POST ${csvExportPath(section)}` as CsvExportRoute;
+  return apiDownload(route, CSV_EXPORTS[section].filename, { body: { ...body } });
 }

@@ -24,8 +24,8 @@ describe("apiRequest", () => {
   it("sends the token in the header on GET, and in header and body on other methods", async () => {
     const fetchMock = answer(200, { ok: true });
     vi.stubGlobal("fetch", fetchMock);
-    await apiRequest("/api/health", { method: "GET" });
-    await apiRequest("/api/profile", { body: { full_name: "A" } });
+    await apiRequest("GET /api/health");
+    await apiRequest("POST /api/profile", { body: { full_name: "A" } });
     const [getCall, postCall] = fetchMock.mock.calls as unknown as [string, RequestInit][];
     expect(getCall[1].headers).toMatchObject({ Token: "tok-1" });
     expect(getCall[1].body).toBeUndefined();
@@ -35,14 +35,14 @@ describe("apiRequest", () => {
 
   it("logs out on 401 and shows the code's text", async () => {
     vi.stubGlobal("fetch", answer(401, { code: "TOKEN_HAS_EXPIRED", message: "expired" }));
-    await expect(apiRequest("/api/profile")).rejects.toBeInstanceOf(ApiError);
+    await expect(apiRequest("POST /api/profile")).rejects.toBeInstanceOf(ApiError);
     expect(sessionStore.get()).toBeNull();
     expect(shown()).toEqual([{ level: "critical", text: errorText("TOKEN_HAS_EXPIRED", "en") }]);
   });
 
   it("keeps the session on 403 DEMO_PERMISSIONS_DENIED and says saving is unavailable", async () => {
     vi.stubGlobal("fetch", answer(403, { code: "DEMO_PERMISSIONS_DENIED", message: "demo" }));
-    await expect(apiRequest("/api/profile", { body: { full_name: "X" } })).rejects.toMatchObject({
+    await expect(apiRequest("POST /api/profile", { body: { full_name: "X" } })).rejects.toMatchObject({
       status: 403,
       code: "DEMO_PERMISSIONS_DENIED",
     });
@@ -52,13 +52,13 @@ describe("apiRequest", () => {
 
   it("logs out on 403 USER_BLOCKED", async () => {
     vi.stubGlobal("fetch", answer(403, { code: "USER_BLOCKED", message: "blocked" }));
-    await expect(apiRequest("/api/profile")).rejects.toBeInstanceOf(ApiError);
+    await expect(apiRequest("POST /api/profile")).rejects.toBeInstanceOf(ApiError);
     expect(sessionStore.get()).toBeNull();
   });
 
   it("frames a 500 as a server connection error", async () => {
     vi.stubGlobal("fetch", answer(500, { code: "WRITE_DATA_FAILED", message: "boom" }));
-    await expect(apiRequest("/api/profile")).rejects.toBeInstanceOf(ApiError);
+    await expect(apiRequest("POST /api/profile")).rejects.toBeInstanceOf(ApiError);
     const text = noticeText("serverConnectionError", "en", { text: errorText("WRITE_DATA_FAILED", "en") });
     expect(shown()).toEqual([{ level: "warning", text }]);
     expect(sessionStore.get()).not.toBeNull();
@@ -66,7 +66,9 @@ describe("apiRequest", () => {
 
   it("frames other statuses as a server error with the path", async () => {
     vi.stubGlobal("fetch", answer(409, { code: "FILE_EXISTS", message: "nope" }));
-    await expect(apiRequest("/api/file/1")).rejects.toBeInstanceOf(ApiError);
+    await expect(apiRequest("DELETE /api/file/{fileId}", { params: { fileId: "1" } })).rejects.toBeInstanceOf(
+      ApiError,
+    );
     const text = noticeText("serverErrorAt", "en", {
       path: "/api/file/1",
       text: errorText("FILE_EXISTS", "en"),
@@ -76,20 +78,25 @@ describe("apiRequest", () => {
 
   it("says a missing object by its text alone, and leaves a query's read of it to the page", async () => {
     vi.stubGlobal("fetch", answer(404, { code: "DEVICE_NOT_FOUND", message: "nope" }));
-    await expect(apiRequest("/api/device/1", { method: "DELETE" })).rejects.toBeInstanceOf(ApiError);
+    await expect(
+      apiRequest("DELETE /api/device/{dev_id}", { params: { dev_id: "1" } }),
+    ).rejects.toBeInstanceOf(ApiError);
     expect(shown()).toEqual([{ level: "warning", text: errorText("DEVICE_NOT_FOUND", "en") }]);
     await expect(
-      apiRequest("/api/device/1", { signal: new AbortController().signal }),
+      apiRequest("POST /api/device/{dev_id}", {
+        params: { dev_id: "1" },
+        signal: new AbortController().signal,
+      }),
     ).rejects.toBeInstanceOf(ApiError);
     expect(shown()).toHaveLength(1);
   });
 
   it("leaves the message to the caller when quiet, but still logs out a dead session", async () => {
     vi.stubGlobal("fetch", answer(400, { code: "PASSWORD_INVALID", message: "bad" }));
-    await expect(apiRequest("/api/profile", { quiet: true })).rejects.toBeInstanceOf(ApiError);
+    await expect(apiRequest("POST /api/profile", { quiet: true })).rejects.toBeInstanceOf(ApiError);
     expect(shown()).toEqual([]);
     vi.stubGlobal("fetch", answer(401, { code: "TOKEN_INVALID", message: "bad" }));
-    await expect(apiRequest("/api/profile", { quiet: true })).rejects.toBeInstanceOf(ApiError);
+    await expect(apiRequest("POST /api/profile", { quiet: true })).rejects.toBeInstanceOf(ApiError);
     expect(sessionStore.get()).toBeNull();
     expect(shown()).toEqual([]);
   });
@@ -101,7 +108,7 @@ describe("apiRequest", () => {
         throw new TypeError("Failed to fetch");
       }),
     );
-    await expect(apiRequest("/api/profile")).rejects.toMatchObject({ status: 0 });
+    await expect(apiRequest("POST /api/profile")).rejects.toMatchObject({ status: 0 });
     expect(shown()).toEqual([{ level: "warning", text: noticeText("serverCommunicationError", "en") }]);
   });
 });

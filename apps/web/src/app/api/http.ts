@@ -1,15 +1,28 @@
+import type {
+  ApiAnswer,
+  ApiCallRoute,
+  ApiDownloadRoute,
+  ApiLine,
+  ApiStreamRoute,
+  ApiUploadRoute,
+} from "@cellfleet/contract";
 import type { z } from "zod";
 import { loadingStore } from "../loading/loadingStore";
 import { sessionStore } from "../session/sessionStore";
 import { ApiError } from "./ApiError";
+import {
+  type BodyOption,
+  type OptionsArgs,
+  type ParamsOption,
+  type RouteBody,
+  resolveRoute,
+} from "./apiRoute";
 import { handleTransportError } from "./handleTransportError";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-export interface RequestOptions<T> {
-  method?: HttpMethod;
-  /** JSON body of a non-GET call; the token is added to it. */
-  body?: Record<string, unknown>;
+/** What every call may say besides its route, params and body. */
+interface CallOptions<T> {
   signal?: AbortSignal;
   /**
    * Validates the answer; a mismatch is reported like a server error. A loader (`() => import(…)`)
@@ -25,6 +38,11 @@ export interface RequestOptions<T> {
   quiet?: boolean;
 }
 
+/** Options of {@link apiRequest}: the route's params and body, typed from the contract's map. */
+export type RequestOptions<R extends ApiCallRoute> = ParamsOption<R> &
+  BodyOption<RouteBody<R>> &
+  CallOptions<ApiAnswer<R>>;
+
 async function readErrorBody(response: Response): Promise<{ code: string | null; message: string }> {
   try {
     const body = (await response.json()) as { code?: unknown; message?: unknown };
@@ -38,20 +56,32 @@ async function readErrorBody(response: Response): Promise<{ code: string | null;
 }
 
 /** Options of {@link apiStream}: like a request, plus a handler called with each parsed line. */
-export interface StreamOptions<T> extends Omit<RequestOptions<T>, "schema"> {
-  /** Validates each line; a mismatch is reported like a server error and ends the stream. */
-  schema?: z.ZodType<T>;
-  onLine: (line: T) => void;
-}
+export type StreamOptions<R extends ApiStreamRoute> = ParamsOption<R> &
+  BodyOption<RouteBody<R>> &
+  Pick<CallOptions<ApiLine<R>>, "signal" | "quiet"> & {
+    /** Validates each line; a mismatch is reported like a server error and ends the stream. */
+    schema?: z.ZodType<ApiLine<R>>;
+    onLine: (line: ApiLine<R>) => void;
+  };
 
-type SendOptions = Pick<RequestOptions<unknown>, "method" | "body" | "signal" | "quiet">;
+/** Options of {@link apiDownload}. */
+export type DownloadOptions<R extends ApiDownloadRoute> = ParamsOption<R> &
+  BodyOption<RouteBody<R>> &
+  Pick<CallOptions<unknown>, "signal" | "quiet">;
+
+interface SendOptions {
+  method: HttpMethod;
+  body?: object;
+  signal?: AbortSignal;
+  quiet?: boolean;
+}
 
 /**
  * Sends a call and answers the response once its status is known to be good; a failed call is
  * handled here, once, by the decision table of spec section 8, and thrown as ApiError.
  */
 async function send(path: string, options: SendOptions, accept: string): Promise<Response> {
-  const method = options.method ?? "POST";
+  const method = options.method;
   const token = sessionStore.token();
   const headers: Record<string, string> = { Accept: accept };
   if (token) headers.Token = token;
@@ -98,14 +128,18 @@ function parseWith<T>(
  * every call and also in the JSON body on non-GET calls. Errors are handled here, once, by the
  * decision table of spec section 8, and then thrown as ApiError for the caller's own state.
  */
-export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+export async function apiRequest<R extends ApiCallRoute>(
+  route: R,
+  ...[options = {} as RequestOptions<R>]: OptionsArgs<RequestOptions<R>>
+): Promise<ApiAnswer<R>> {
+  const { method, path } = resolveRoute(route, options.params);
   const done = loadingStore.track();
   const source = options.schema;
   const schema = typeof source === "function" ? source() : Promise.resolve(source);
   // Not awaited until the answer is in: a failed load must not surface as an unhandled rejection.
   schema.catch(() => undefined);
   try {
-    const response = await send(path, options, "application/json");
+    const response = await send(path, { ...options, method }, "application/json");
     const data: unknown = response.status === 204 ? null : await response.json();
     return parseWith(await schema, data, response.status, path, options.quiet ?? false);
   } finally {
@@ -119,11 +153,15 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
  * the stream starts go through the same handling as {@link apiRequest}; a line carrying `code`
  * (an error met after streaming began) is handled the same way. Answers the number of lines read.
  */
-export async function apiStream<T = unknown>(path: string, options: StreamOptions<T>): Promise<number> {
+export async function apiStream<R extends ApiStreamRoute>(
+  route: R,
+  options: StreamOptions<R>,
+): Promise<number> {
+  const { method, path } = resolveRoute(route, options.params);
   const quiet = options.quiet ?? false;
   const done = loadingStore.track();
   try {
-    const response = await send(path, options, "application/x-ndjson");
+    const response = await send(path, { ...options, method }, "application/x-ndjson");
     if (!response.body) return 0;
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
@@ -176,10 +214,15 @@ function isErrorLine(data: unknown): data is { code: string; message: string } {
  * Downloads a file answer (an export or a stored file) and saves it under `fileName`. Failures go
  * through the same handling as {@link apiRequest}.
  */
-export async function apiDownload(path: string, fileName: string, options: SendOptions = {}): Promise<void> {
+export async function apiDownload<R extends ApiDownloadRoute>(
+  route: R,
+  fileName: string,
+  ...[options = {} as DownloadOptions<R>]: OptionsArgs<DownloadOptions<R>>
+): Promise<void> {
+  const { method, path } = resolveRoute(route, options.params);
   const done = loadingStore.track();
   try {
-    const response = await send(path, options, "*/*");
+    const response = await send(path, { ...options, method }, "*/*");
     const url = URL.createObjectURL(await response.blob());
     const link = document.createElement("a");
     link.href = url;
@@ -195,7 +238,9 @@ export async function apiDownload(path: string, fileName: string, options: SendO
 }
 
 /** Options of {@link apiUpload}. */
-export interface UploadRequestOptions<T> {
+export type UploadRequestOptions<R extends ApiUploadRoute> = ParamsOption<R> & UploadOptions<ApiAnswer<R>>;
+
+interface UploadOptions<T> {
   /** Told the file's bytes sent so far and its size, as the browser sends them. */
   onProgress?: (sent: number, total: number) => void;
   signal?: AbortSignal;
@@ -209,14 +254,15 @@ export interface UploadRequestOptions<T> {
  * XMLHttpRequest rather than fetch, because only it reports the bytes sent while the body goes out.
  * Failures are handled like {@link apiRequest}'s and thrown as ApiError.
  */
-export function apiUpload<T = unknown>(
-  path: string,
+export function apiUpload<R extends ApiUploadRoute>(
+  route: R,
   file: File,
-  options: UploadRequestOptions<T> = {},
-): Promise<T> {
+  ...[options = {} as UploadRequestOptions<R>]: OptionsArgs<UploadRequestOptions<R>>
+): Promise<ApiAnswer<R>> {
+  const { path } = resolveRoute(route, options.params);
   const quiet = options.quiet ?? false;
   const done = loadingStore.track();
-  return new Promise<T>((resolve, reject) => {
+  return new Promise<ApiAnswer<R>>((resolve, reject) => {
     const request = new XMLHttpRequest();
     const fail = (error: ApiError) => reject(handleTransportError(error, quiet));
     request.open("POST", path);

@@ -18,7 +18,10 @@ function chunked(chunks: string[], status = 200): Response {
   return new Response(body, { status, headers: { "Content-Type": "application/x-ndjson" } });
 }
 
-const Line = z.object({ n: z.number() });
+// A list header line: the smallest line the device list streams.
+const Line = z.object({ total: z.number(), page: z.number(), size: z.number() });
+const header = (n: number | string) => JSON.stringify({ total: n, page: 1, size: 100 });
+const totalOf = (line: object) => ("total" in line ? line.total : null);
 
 describe("apiStream", () => {
   beforeAll(() => setLocale("en"));
@@ -31,13 +34,15 @@ describe("apiStream", () => {
   it("hands over each line as it is completed, even when split across chunks", async () => {
     vi.stubGlobal(
       "fetch",
-      vi.fn(async () => chunked(['{"n":1}\n{"n"', ":2}\n", '{"n":3}'])),
+      vi.fn(async () =>
+        chunked([`${header(1)}\n${header(2).slice(0, 5)}`, `${header(2).slice(5)}\n`, header(3)]),
+      ),
     );
     const lines: number[] = [];
-    const count = await apiStream("/api/devices/", {
+    const count = await apiStream("POST /api/devices/", {
       body: {},
       schema: Line,
-      onLine: (line) => lines.push(line.n),
+      onLine: (line) => lines.push(Number(totalOf(line))),
     });
     expect(lines).toEqual([1, 2, 3]);
     expect(count).toBe(3);
@@ -46,7 +51,7 @@ describe("apiStream", () => {
   it("sends the token in header and body", async () => {
     const fetchMock = vi.fn(async () => chunked([]));
     vi.stubGlobal("fetch", fetchMock);
-    await apiStream("/api/devices/", { body: { page: 1 }, onLine: () => undefined });
+    await apiStream("POST /api/devices/", { body: { page: 1 }, onLine: () => undefined });
     const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(init.headers).toMatchObject({ Token: "tok-1" });
     expect(JSON.parse(String(init.body))).toEqual({ page: 1, token: "tok-1" });
@@ -59,7 +64,7 @@ describe("apiStream", () => {
         async () => new Response(JSON.stringify({ code: "TOKEN_INVALID", message: "x" }), { status: 401 }),
       ),
     );
-    await expect(apiStream("/api/devices/", { onLine: () => undefined })).rejects.toMatchObject({
+    await expect(apiStream("POST /api/devices/", { onLine: () => undefined })).rejects.toMatchObject({
       status: 401,
     });
     expect(sessionStore.get()).toBeNull();
@@ -68,11 +73,11 @@ describe("apiStream", () => {
   it("turns an error line met mid-stream into an ApiError with its code, after the earlier lines", async () => {
     vi.stubGlobal(
       "fetch",
-      vi.fn(async () => chunked(['{"n":1}\n{"code":"BAD_REQUEST","message":"boom"}\n'])),
+      vi.fn(async () => chunked([`${header(1)}\n{"code":"BAD_REQUEST","message":"boom"}\n`])),
     );
     const lines: number[] = [];
     await expect(
-      apiStream("/api/devices/", { schema: Line, onLine: (line) => lines.push(line.n) }),
+      apiStream("POST /api/devices/", { schema: Line, onLine: (line) => lines.push(Number(totalOf(line))) }),
     ).rejects.toMatchObject({ code: "BAD_REQUEST" });
     expect(lines).toEqual([1]);
     expect(messageStore.get()).toHaveLength(1);
@@ -81,10 +86,10 @@ describe("apiStream", () => {
   it("rejects a line its schema refuses", async () => {
     vi.stubGlobal(
       "fetch",
-      vi.fn(async () => chunked(['{"n":"x"}\n'])),
+      vi.fn(async () => chunked([`${header("x")}\n`])),
     );
     await expect(
-      apiStream("/api/devices/", { schema: Line, onLine: () => undefined }),
+      apiStream("POST /api/devices/", { schema: Line, onLine: () => undefined }),
     ).rejects.toBeInstanceOf(Error);
   });
 });
@@ -111,7 +116,7 @@ describe("apiDownload", () => {
     ) {
       clicked.push(this.download);
     });
-    await apiDownload("/api/devices/export", "devices.csv", { body: {} });
+    await apiDownload("POST /api/devices/export", "devices.csv", { body: {} });
     expect(clicked).toEqual(["devices.csv"]);
     expect(await (createObjectURL.mock.calls[0] as unknown as [Blob])[0].text()).toBe("ident\nR1\n");
     click.mockRestore();
@@ -122,7 +127,7 @@ describe("apiDownload", () => {
       "fetch",
       vi.fn(async () => new Response(JSON.stringify({ code: "BAD_REQUEST", message: "x" }), { status: 400 })),
     );
-    await expect(apiDownload("/api/devices/export", "devices.csv")).rejects.toMatchObject({
+    await expect(apiDownload("POST /api/devices/export", "devices.csv")).rejects.toMatchObject({
       code: "BAD_REQUEST",
     });
     expect(messageStore.get()).toHaveLength(1);

@@ -6,7 +6,7 @@ import { sessionStore } from "./sessionStore";
 /** POST /api/login/: signs in and stores the user; a failed login removes any stored token. */
 export async function signIn(credentials: LoginRequest): Promise<SessionUser> {
   try {
-    const user = await apiRequest<SessionUser>("/api/login/", { body: credentials, quiet: true });
+    const user = await apiRequest("POST /api/login/", { body: credentials, quiet: true });
     sessionStore.set(user);
     return user;
   } catch (error) {
@@ -19,7 +19,7 @@ export async function signIn(credentials: LoginRequest): Promise<SessionUser> {
 export async function refreshSession(signal?: AbortSignal): Promise<SessionUser | null> {
   const token = sessionStore.token();
   if (!token) return null;
-  const user = await apiRequest<SessionUser>("/api/accounting/self", { body: {}, signal });
+  const user = await apiRequest("POST /api/accounting/self", { body: {}, signal });
   // The token this tab holds stays the token it uses, whatever the answer carries.
   if (sessionStore.token() !== token) return sessionStore.get();
   const next = { ...user, token };
@@ -30,7 +30,7 @@ export async function refreshSession(signal?: AbortSignal): Promise<SessionUser 
 /** POST /api/logout/, then forget the session and every cached query whatever the answer. */
 export async function signOut(): Promise<void> {
   try {
-    if (sessionStore.token()) await apiRequest("/api/logout/", { body: {}, quiet: true });
+    if (sessionStore.token()) await apiRequest("POST /api/logout/", { body: {}, quiet: true });
   } catch {
     // The session ends here either way.
   } finally {

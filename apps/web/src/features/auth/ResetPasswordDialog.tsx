@@ -11,7 +11,7 @@ import TextField from "@mui/material/TextField";
 import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { rule } from "../accounting/shared/formRules";
+import { rule } from "../../components/forms/formRules";
 import { mailErrorText } from "../registry/mailErrorText";
 import { requestPasswordReset } from "../registry/registry.api";
 

@@ -13,7 +13,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { apiErrorText } from "../../app/api/handleTransportError";
-import { rule } from "../accounting/shared/formRules";
+import { rule } from "../../components/forms/formRules";
 import { resetPassword } from "../registry/registry.api";
 
 interface ResetForm {

@@ -1,4 +1,10 @@
-import { type Command, canApprove, type Execution } from "@cellfleet/contract";
+import {
+  type Command,
+  canApprove,
+  DANGEROUS_COMMAND_TYPES,
+  type Execution,
+  needsConfirmation,
+} from "@cellfleet/contract";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -13,6 +19,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 import { useOffers } from "../../app/session/useOffers";
 import { useSession } from "../../app/session/useSession";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
 import {
@@ -45,8 +52,18 @@ function ApprovalBox({ command }: { command: Command }) {
   const user = useSession();
   const action = useCommandAction(command._id);
   const [reason, setReason] = useState("");
+  const [asking, setAsking] = useState<"approve" | "decline" | null>(null);
   const isAllowed = user !== null && canApprove(user, command.author);
   if (command.status !== "unapproved" || !isAllowed) return null;
+  const decide = (decision: "approve" | "decline") =>
+    action.mutate(decision === "approve" ? { action: "approve" } : { action: "decline", reason }, {
+      onSettled: () => setAsking(null),
+    });
+  // Approving or declining a wide or dangerous command asks once, naming its routers (issue 27).
+  const handleDecision = (decision: "approve" | "decline") =>
+    needsConfirmation(command.type, command.targets) ? setAsking(decision) : decide(decision);
+  const label = typeLabel(t, command.type);
+  const isDangerous = DANGEROUS_COMMAND_TYPES.includes(command.type);
   return (
     <Alert severity="warning" data-testid="approval-box" sx={{ alignItems: "center" }}>
       <Stack spacing={1}>
@@ -58,22 +75,36 @@ function ApprovalBox({ command }: { command: Command }) {
           onChange={(e) => setReason(e.target.value)}
         />
         <Stack direction="row" spacing={1}>
-          <Button
-            variant="contained"
-            onClick={() => action.mutate({ action: "approve" })}
-            disabled={action.isPending}
-          >
+          <Button variant="contained" onClick={() => handleDecision("approve")} disabled={action.isPending}>
             {t("commands.approval.approve")}
           </Button>
-          <Button
-            color="error"
-            onClick={() => action.mutate({ action: "decline", reason })}
-            disabled={action.isPending}
-          >
+          <Button color="error" onClick={() => handleDecision("decline")} disabled={action.isPending}>
             {t("commands.approval.decline")}
           </Button>
         </Stack>
       </Stack>
+      <ConfirmDialog
+        question={
+          asking === null
+            ? null
+            : {
+                title: t(`commands.confirm.${asking}Title`, { type: label }),
+                text: [
+                  t(`commands.confirm.${asking}Text`, { count: command.total }),
+                  asking === "approve" && isDangerous
+                    ? t("commands.confirm.irreversible", { type: label })
+                    : null,
+                ]
+                  .filter(Boolean)
+                  .join(" "),
+                confirm: t(`commands.approval.${asking}`),
+                isDangerous: asking === "approve" && isDangerous,
+              }
+        }
+        onConfirm={() => asking && decide(asking)}
+        onClose={() => setAsking(null)}
+        isBusy={action.isPending}
+      />
     </Alert>
   );
 }

@@ -15,6 +15,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate } from "react-router";
 import { useOffers } from "../../app/session/useOffers";
+import { RelativeTime } from "../../components/labels";
 import {
   clampPage,
   ListCard,
@@ -25,9 +26,8 @@ import {
 } from "../../components/list-card";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
-import { RelativeTime } from "../devices/components/DeviceLabels";
-import { useNow } from "../devices/components/useNow";
-import { useWaitingApprovals } from "./approvalNotices";
+import { useNow } from "../../components/useNow";
+import { useWaitingApprovals } from "../events/approvalNotices";
 import { matchesCommandSearch, targetsLabel } from "./commandSearch";
 import { commandsQueryOptions, useLiveCommands } from "./commands.queries";
 import { typeLabel } from "./commandTypes";

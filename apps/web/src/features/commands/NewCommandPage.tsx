@@ -3,7 +3,9 @@ import {
   type CommandDryRun,
   type CommandType,
   type CreateCommand,
+  DANGEROUS_COMMAND_TYPES,
   type FileType,
+  needsConfirmation,
   SETTINGS_COMMAND_TYPE,
 } from "@cellfleet/contract";
 import EditIcon from "@mui/icons-material/Edit";
@@ -25,6 +27,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { apiErrorText } from "../../app/api/handleTransportError";
 import { useOffers } from "../../app/session/useOffers";
+import { ConfirmDialog, type ConfirmQuestion } from "../../components/ConfirmDialog";
 import { TagsInput } from "../../components/list-card";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
@@ -84,6 +87,31 @@ export function NewCommandPage() {
     run_until: toMs(runUntil),
   };
   const result: CommandDryRun | undefined = dryRun.data;
+  const [question, setQuestion] = useState<ConfirmQuestion | null>(null);
+  const send = () =>
+    create.mutate(body, {
+      onSuccess: (command) => void navigate(`/command/${command._id}`),
+      onSettled: () => setQuestion(null),
+    });
+  // A wide or dangerous command asks once, with the dry run's figures (issue 27).
+  const handleSend = async () => {
+    if (!needsConfirmation(type, body.targets ?? {})) return send();
+    const figures = await dryRun.mutateAsync(body).catch(() => null);
+    if (!figures) return;
+    const isDangerous = DANGEROUS_COMMAND_TYPES.includes(type);
+    const label = typeLabel(t, type);
+    setQuestion({
+      title: t("commands.confirm.sendTitle", { type: label }),
+      text: [
+        t("commands.confirm.routers", { count: figures.targets, offline: figures.offline }),
+        isDangerous ? t("commands.confirm.irreversible", { type: label }) : null,
+      ]
+        .filter(Boolean)
+        .join(" "),
+      confirm: t("commands.form.send"),
+      isDangerous,
+    });
+  };
 
   return (
     <>
@@ -241,17 +269,19 @@ export function NewCommandPage() {
                   <Button
                     variant="contained"
                     disabled={create.isPending}
-                    onClick={() =>
-                      create.mutate(body, {
-                        onSuccess: (command) => void navigate(`/command/${command._id}`),
-                      })
-                    }
+                    onClick={() => void handleSend()}
                     data-testid="send-command"
                   >
                     {t("commands.form.send")}
                   </Button>
                 </Stack>
               </Stack>
+              <ConfirmDialog
+                question={question}
+                onConfirm={send}
+                onClose={() => setQuestion(null)}
+                isBusy={create.isPending}
+              />
             </CardContent>
           </Card>
         )}

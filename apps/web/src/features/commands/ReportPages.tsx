@@ -73,7 +73,9 @@ export function ReportPage() {
                         component="button"
                         variant="body2"
                         onClick={() =>
-                          void apiDownload(`/api/file/${row.file_id}`, `${row.device.ident}-${row.type}`)
+                          void apiDownload("GET /api/file/{fileId}", `${row.device.ident}-${row.type}`, {
+                            params: { fileId: row.file_id ?? "" },
+                          })
                         }
                         data-testid="report-file"
                       >

@@ -10,11 +10,11 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate, useParams } from "react-router";
 import { apiErrorText } from "../../app/api/handleTransportError";
+import { commandsKeys } from "../../app/queryKeys";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
 import { createCommandType, deleteCommandType } from "./commands.api";
 import { commandTypesQueryOptions } from "./commands.queries";
-import { commandsKeys } from "./keys";
 
 /** /user-command/{id} ('new' for a new one): a custom command type, a named shell command (admins). */
 export function UserCommandPage() {

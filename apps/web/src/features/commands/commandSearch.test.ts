@@ -18,10 +18,10 @@ describe("the actions list's targets and search (issue 27)", () => {
     expect(targetsLabel(t, targets({ devices: ["a"] }))).toBe("1 router");
     expect(targetsLabel(t, targets({ devices: ["a", "b", "c"] }))).toBe("3 routers");
     const ru = i18n.getFixedT("ru");
-    expect(targetsLabel(ru, targets({ devices: ["a"] }))).toBe("1 роутер");
-    expect(targetsLabel(ru, targets({ devices: ["a", "b"] }))).toBe("2 роутера");
-    expect(targetsLabel(ru, targets({ devices: Array(5).fill("x") }))).toBe("5 роутеров");
-    expect(targetsLabel(ru, targets({ devices: Array(21).fill("x") }))).toBe("21 роутер");
+    expect(targetsLabel(ru, targets({ devices: ["a"] }))).toBe("1 маршрутизатор");
+    expect(targetsLabel(ru, targets({ devices: ["a", "b"] }))).toBe("2 маршрутизатора");
+    expect(targetsLabel(ru, targets({ devices: Array(5).fill("x") }))).toBe("5 маршрутизаторов");
+    expect(targetsLabel(ru, targets({ devices: Array(21).fill("x") }))).toBe("21 маршрутизатор");
   });
 
   it("finds a command by every word of the search in any of its shown texts, in any case", () => {

@@ -1,5 +1,6 @@
 import type { Command, CommandsSocketContent, Execution } from "@cellfleet/contract";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { commandsKeys } from "../../app/queryKeys";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import {
   actOnCommand,
@@ -12,7 +13,6 @@ import {
   getReports,
 } from "./commands.api";
 import { deleteEach } from "./deleteEach";
-import { commandsKeys } from "./keys";
 
 /** The commands list with its facets (status, type). */
 export function commandsQueryOptions(filter: { status?: string[]; type?: string[] }) {

@@ -1,9 +1,7 @@
 import type { DeviceDetail } from "@cellfleet/contract";
 import EditIcon from "@mui/icons-material/Edit";
-import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
-import CircularProgress from "@mui/material/CircularProgress";
 import Divider from "@mui/material/Divider";
 import Grid from "@mui/material/Grid";
 import Stack from "@mui/material/Stack";
@@ -12,26 +10,24 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useLocation, useNavigate, useParams } from "react-router";
-import { apiErrorText } from "../../app/api/handleTransportError";
+import { devicesKeys, eventsKeys } from "../../app/queryKeys";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import { useOffers } from "../../app/session/useOffers";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
+import { useNow } from "../../components/useNow";
 import { EventsTable } from "../events/EventsTable";
 import { deviceEventsQueryOptions, useMarkEventsRead } from "../events/events.queries";
-import { eventsKeys } from "../events/keys";
 import { DeviceFilesCard } from "../files/components/DeviceFilesCard";
 import { ConnectCard } from "../insight/connect/ConnectCard";
 import { SignalHistoryCard } from "../insight/history/SignalHistoryCard";
 import { UsageCard } from "../insight/usage/UsageCard";
-import { useNow } from "./components/useNow";
 import { BoardCard } from "./detail/BoardCard";
 import { CollectSection } from "./detail/CollectSection";
 import { applyCollectUpdates, collectData, collectUpdatesOf } from "./detail/collects";
 import { ModemsTable } from "./detail/ModemsTable";
 import { EthernetsTable, InterfacesTable, RoutesTable, TunnelsTable } from "./detail/NetworkTables";
 import { deviceDetailQueryOptions } from "./device.queries";
-import { devicesKeys } from "./keys";
 import { useDeviceLiveUpdates } from "./useDeviceLiveUpdates";
 
 function DeviceEvents({ deviceId }: { deviceId: string }) {
@@ -44,25 +40,20 @@ function DeviceEvents({ deviceId }: { deviceId: string }) {
         {t("routes.events")}
       </Typography>
       <Divider />
-      {events.isPending ? (
-        <Stack sx={{ alignItems: "center", py: 3 }}>
-          <CircularProgress size={28} aria-label={t("app.loading")} />
-        </Stack>
-      ) : events.isError ? (
-        <Alert severity="error" sx={{ m: 2 }}>
-          {apiErrorText(events.error)}
-        </Alert>
-      ) : events.data.length === 0 ? (
-        <Typography color="text.secondary" sx={{ p: 2 }}>
-          {t("fleet.events.none")}
-        </Typography>
-      ) : (
-        <EventsTable
-          events={events.data}
-          hasDevice={false}
-          onMarkRead={(event) => markRead.mutate({ ids: [event._id] })}
-        />
-      )}
+      <QueryState
+        query={events}
+        isInset
+        isEmpty={(list) => list.length === 0}
+        emptyText={t("fleet.events.none")}
+      >
+        {(list) => (
+          <EventsTable
+            events={list}
+            hasDevice={false}
+            onMarkRead={(event) => markRead.mutate({ ids: [event._id] })}
+          />
+        )}
+      </QueryState>
     </Card>
   );
 }

@@ -18,7 +18,8 @@ import { apiRequest } from "../../app/api/http";
 
 /** POST /api/device/{dev_id}: the device and its latest collects. */
 export function getDeviceDetail(id: string, signal?: AbortSignal): Promise<DeviceDetail> {
-  return apiRequest(`/api/device/${encodeURIComponent(id)}`, {
+  return apiRequest("POST /api/device/{dev_id}", {
+    params: { dev_id: id },
     body: {},
     schema: DeviceDetailSchema,
     signal,
@@ -27,12 +28,12 @@ export function getDeviceDetail(id: string, signal?: AbortSignal): Promise<Devic
 
 /** POST /api/devices/new (admins); the form shows errors itself. */
 export function createDevice(body: CreateDevice): Promise<Device> {
-  return apiRequest("/api/devices/new", { body: { ...body }, schema: DeviceSchema, quiet: true });
+  return apiRequest("POST /api/devices/new", { body: { ...body }, schema: DeviceSchema, quiet: true });
 }
 
 /** POST /api/devices/bulk (admins): one device a line, a result per line. */
 export function bulkCreateDevices(text: string): Promise<BulkCreateDevicesResult> {
-  return apiRequest("/api/devices/bulk", {
+  return apiRequest("POST /api/devices/bulk", {
     body: { text },
     schema: BulkCreateDevicesResultSchema,
     quiet: true,
@@ -41,7 +42,8 @@ export function bulkCreateDevices(text: string): Promise<BulkCreateDevicesResult
 
 /** POST /api/device/{dev_id}/edit: only the given fields change. */
 export function updateDevice(id: string, body: UpdateDevice): Promise<Device> {
-  return apiRequest(`/api/device/${encodeURIComponent(id)}/edit`, {
+  return apiRequest("POST /api/device/{dev_id}/edit", {
+    params: { dev_id: id },
     body: { ...body },
     schema: DeviceSchema,
     quiet: true,
@@ -50,13 +52,16 @@ export function updateDevice(id: string, body: UpdateDevice): Promise<Device> {
 
 /** DELETE /api/device/{dev_id} (admins). */
 export async function deleteDevice(id: string): Promise<void> {
-  await apiRequest(`/api/device/${encodeURIComponent(id)}`, {
-    method: "DELETE",
+  await apiRequest("DELETE /api/device/{dev_id}", {
+    params: { dev_id: id },
     schema: DeleteDeviceResultSchema,
   });
 }
 
 /** POST /api/devices/multiple/: add or remove tags of, or delete, many devices. */
 export function devicesMultiple(body: DevicesMultiple): Promise<DevicesMultipleResult> {
-  return apiRequest("/api/devices/multiple/", { body: { ...body }, schema: DevicesMultipleResultSchema });
+  return apiRequest("POST /api/devices/multiple/", {
+    body: { ...body },
+    schema: DevicesMultipleResultSchema,
+  });
 }

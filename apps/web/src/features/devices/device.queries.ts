@@ -1,5 +1,6 @@
 import type { CreateDevice, DevicesMultiple, UpdateDevice } from "@cellfleet/contract";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { devicesKeys } from "../../app/queryKeys";
 import {
   bulkCreateDevices,
   createDevice,
@@ -8,7 +9,6 @@ import {
   getDeviceDetail,
   updateDevice,
 } from "./device.api";
-import { devicesKeys } from "./keys";
 
 // One device's page and the changes to devices; the list's queries are in devices.queries.ts.
 

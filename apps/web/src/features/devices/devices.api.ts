@@ -3,7 +3,6 @@ import type {
   Device,
   DeviceFacets,
   DeviceListHeader,
-  DeviceListLine,
   DeviceListRequest,
   TagFrequency,
 } from "@cellfleet/contract";
@@ -44,7 +43,7 @@ export async function getDeviceList(
   };
   // Not checked again here: the dashboard's start path takes the server's lines as the contract's
   // (ADR 026); the server's tests check them against DeviceListLineSchema.
-  await apiStream<DeviceListLine>("/api/devices/", {
+  await apiStream("POST /api/devices/", {
     body: { ...request },
     signal,
     onLine: (line) => {
@@ -68,10 +67,10 @@ export function downloadDevices(request: DeviceListRequest): Promise<void> {
 
 /** POST /api/dashboard/: device totals by status (checked by the server on the way out, ADR 026). */
 export function getDashboardTotals(signal?: AbortSignal): Promise<DashboardTotals> {
-  return apiRequest<DashboardTotals>("/api/dashboard/", { body: {}, signal });
+  return apiRequest("POST /api/dashboard/", { body: {}, signal });
 }
 
 /** POST /api/tags/: tag → frequency over the domain's devices (checked by the server, ADR 026). */
 export function getTagFrequencies(signal?: AbortSignal): Promise<TagFrequency> {
-  return apiRequest<TagFrequency>("/api/tags/", { body: {}, signal });
+  return apiRequest("POST /api/tags/", { body: {}, signal });
 }

@@ -1,7 +1,7 @@
 import type { DeviceListRequest } from "@cellfleet/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { devicesKeys } from "../../app/queryKeys";
 import { type DeviceListPage, getDashboardTotals, getDeviceList, getTagFrequencies } from "./devices.api";
-import { devicesKeys } from "./keys";
 
 /**
  * One page of the device list. While the NDJSON answer streams, each line is written into the

@@ -1,9 +1,9 @@
 import type { DeviceDetail, DevicePush, DevicesSocketMessage, FleetEvent } from "@cellfleet/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
+import { devicesKeys } from "../../app/queryKeys";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import type { DeviceListPage } from "./devices.api";
-import { devicesKeys } from "./keys";
 
 const TOTALS_REFRESH_MS = 1000;
 

@@ -1,19 +1,16 @@
 import type { FleetEvent } from "@cellfleet/contract";
 import DoneAllIcon from "@mui/icons-material/DoneAll";
-import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
 import Stack from "@mui/material/Stack";
 import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
-import Typography from "@mui/material/Typography";
 import { type InfiniteData, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
-import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { apiErrorText } from "../../app/api/handleTransportError";
+import { eventsKeys } from "../../app/queryKeys";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import { clampPage, ListCard, ListPaginator, pageCount, useListState } from "../../components/list-card";
 import { PageTitle } from "../../components/PageTitle";
+import { QueryState } from "../../components/QueryState";
 import { EventsTable } from "./EventsTable";
 import {
   eventsInfiniteQueryOptions,
@@ -21,7 +18,6 @@ import {
   prependEvents,
   useMarkEventsRead,
 } from "./events.queries";
-import { eventsKeys } from "./keys";
 
 const EVENTS_LIST_PREFIX = "events";
 
@@ -52,36 +48,16 @@ export function EventsPage() {
   const visible = all.slice(page * state.pageSize, (page + 1) * state.pageSize);
   const hasUnread = all.some((event) => !event.read);
 
-  let body: ReactNode;
-  if (events.isPending) {
-    body = (
-      <Stack sx={{ alignItems: "center", py: 6 }}>
-        <CircularProgress aria-label={t("app.loading")} />
-      </Stack>
-    );
-  } else if (events.isError) {
-    body = (
-      <Alert
-        severity="error"
-        sx={{ m: 2 }}
-        action={
-          <Button color="inherit" size="small" onClick={() => events.refetch()}>
-            {t("common.retry")}
-          </Button>
-        }
-      >
-        {apiErrorText(events.error)}
-      </Alert>
-    );
-  } else if (all.length === 0) {
-    body = (
-      <Typography color="text.secondary" sx={{ p: 4, textAlign: "center" }} data-testid="list-empty">
-        {isUnreadOnly ? t("fleet.events.noneUnread") : t("fleet.events.none")}
-      </Typography>
-    );
-  } else {
-    body = <EventsTable events={visible} onMarkRead={(event) => markRead.mutate({ ids: [event._id] })} />;
-  }
+  const body = (
+    <QueryState
+      query={events}
+      isInset
+      isEmpty={() => all.length === 0}
+      emptyText={isUnreadOnly ? t("fleet.events.noneUnread") : t("fleet.events.none")}
+    >
+      {() => <EventsTable events={visible} onMarkRead={(event) => markRead.mutate({ ids: [event._id] })} />}
+    </QueryState>
+  );
 
   return (
     <>

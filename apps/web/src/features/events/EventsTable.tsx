@@ -14,9 +14,9 @@ import Tooltip from "@mui/material/Tooltip";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
-import { RelativeTime } from "../devices/components/DeviceLabels";
-import { useNow } from "../devices/components/useNow";
-import { formatBytes } from "../devices/detail/format";
+import { formatBytes } from "../../components/format";
+import { RelativeTime } from "../../components/labels";
+import { useNow } from "../../components/useNow";
 
 const LEVEL_COLORS = { info: "info", warning: "warning", error: "error" } as const;
 

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useApprovalNotices } from "../commands/approvalNotices";
+import { useApprovalNotices } from "./approvalNotices";
 import { useHasUnreadEvents } from "./unread.queries";
 
 /**

@@ -11,7 +11,7 @@ import { apiRequest, apiStream } from "../../app/api/http";
 /** POST /api/events/all (NDJSON, newest first): one page of at most `limit` (default 2048) events. */
 export async function getEvents(request: EventsRequest, signal?: AbortSignal): Promise<FleetEvent[]> {
   const events: FleetEvent[] = [];
-  await apiStream("/api/events/all", {
+  await apiStream("POST /api/events/all", {
     body: { ...request },
     signal,
     schema: EventSchema,
@@ -27,7 +27,8 @@ export async function getDeviceEvents(
   signal?: AbortSignal,
 ): Promise<FleetEvent[]> {
   const events: FleetEvent[] = [];
-  await apiStream(`/api/events/${encodeURIComponent(deviceId)}`, {
+  await apiStream("POST /api/events/{dev_id}", {
+    params: { dev_id: deviceId },
     body: { ...request },
     signal,
     schema: EventSchema,
@@ -38,5 +39,5 @@ export async function getDeviceEvents(
 
 /** POST /api/events/read: marks the given events, or all of the domain's, read for the signed-in user. */
 export function markEventsRead(body: EventsRead): Promise<EventsReadResult> {
-  return apiRequest("/api/events/read", { body: { ...body }, schema: EventsReadResultSchema });
+  return apiRequest("POST /api/events/read", { body: { ...body }, schema: EventsReadResultSchema });
 }

@@ -1,8 +1,7 @@
 import { EVENTS_PAGE_SIZE, EventSchema, type EventsRead, type FleetEvent } from "@cellfleet/contract";
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import { devicesKeys } from "../devices/keys";
+import { devicesKeys, eventsKeys } from "../../app/queryKeys";
 import { getDeviceEvents, getEvents, markEventsRead } from "./events.api";
-import { eventsKeys } from "./keys";
 
 /**
  * The events list in pages of EVENTS_PAGE_SIZE (2048, spec section 9): a page that came back full

@@ -1,9 +1,9 @@
 import { can, EVENTS_REFRESH_MS, type EventsUnread } from "@cellfleet/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../app/api/http";
+import { eventsKeys } from "../../app/queryKeys";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import { useSession } from "../../app/session/useSession";
-import { eventsKeys } from "./keys";
 
 // The Events menu entry's 'new' badge, apart from the event lists: the signed-in shell shows it on
 // every page, so this module brings no zod (ADR 026).
@@ -15,7 +15,7 @@ import { eventsKeys } from "./keys";
  * Every signed-in start reads it: the answer is the server's checked one (ADR 026).
  */
 export function getUnreadEvents(signal?: AbortSignal): Promise<EventsUnread> {
-  return apiRequest<EventsUnread>("/api/events/unread", { body: {}, signal, quiet: true });
+  return apiRequest("POST /api/events/unread", { body: {}, signal, quiet: true });
 }
 
 /**

@@ -1,21 +1,23 @@
 import type { CommonFileType } from "@cellfleet/contract";
-import Tab from "@mui/material/Tab";
-import Tabs from "@mui/material/Tabs";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { useNavigate, useParams, useSearchParams } from "react-router";
+import { useNavigate, useParams } from "react-router";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
-import { SavedScriptPage } from "../commands/scripts/SavedScriptPage";
-import { SavedScriptsList } from "../commands/scripts/SavedScriptsList";
 import { FileDetails } from "./components/FileDetails";
 import { FilesListCard } from "./components/FilesListCard";
 import { UploadForm } from "./components/UploadForm";
-import { FILE_LIST_KINDS, fileTypeParam, SCRIPTS_FILE_TYPES } from "./fileLists";
+import { FILE_LIST_KINDS } from "./fileLists";
 import { fileQueryOptions } from "./files.queries";
 
 /** The list of one kind of common file (spec section 2): firmwares, packages, files. */
-function CommonFilesList({ fileType, header }: { fileType: CommonFileType; header?: React.ReactNode }) {
+export function CommonFilesList({
+  fileType,
+  header,
+}: {
+  fileType: CommonFileType;
+  header?: React.ReactNode;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const kind = FILE_LIST_KINDS[fileType];
@@ -56,47 +58,6 @@ export function PackagesPage() {
   );
 }
 
-/** /scripts with its file_type parameter: the common files of each type, one tab a type. */
-export function ScriptsFilesPage() {
-  const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const raw = params.get("file_type");
-  // Without a file_type the page opens on the saved scripts (issue 13); a file_type names a file list.
-  const fileType = fileTypeParam(raw, "file");
-  const tab = raw === null ? "saved" : fileType;
-  const tabs = (
-    <Tabs
-      value={tab}
-      onChange={(_event, value: CommonFileType | "saved") =>
-        setParams(value === "saved" ? {} : { file_type: value })
-      }
-      variant="scrollable"
-      allowScrollButtonsMobile
-      sx={{ width: "100%", minHeight: 40 }}
-    >
-      <Tab
-        value="saved"
-        label={t("scripts.script.tab")}
-        sx={{ minHeight: 40 }}
-        data-testid="saved-scripts-tab"
-      />
-      {SCRIPTS_FILE_TYPES.map((type) => (
-        <Tab key={type} value={type} label={t(`files.lists.${type}`)} sx={{ minHeight: 40 }} />
-      ))}
-    </Tabs>
-  );
-  return (
-    <>
-      <PageTitle>{t("routes.scripts")}</PageTitle>
-      {tab === "saved" ? (
-        <SavedScriptsList kind="script" header={tabs} />
-      ) : (
-        <CommonFilesList key={fileType} fileType={fileType} header={tabs} />
-      )}
-    </>
-  );
-}
-
 /** The upload page of a kind: /firmwares/new, /packages/new, /script/new?file_type=… */
 export function FileUploadPage({ fileType }: { fileType: CommonFileType }) {
   const { t } = useTranslation();
@@ -107,7 +68,6 @@ export function FileUploadPage({ fileType }: { fileType: CommonFileType }) {
       <PageTitle>{t(`files.new.${fileType}`)}</PageTitle>
       <UploadForm
         fileType={fileType}
-        uploadPath={kind.uploadPath}
         onDone={() => navigate(kind.list)}
         onCancel={() => navigate(kind.list)}
       />
@@ -134,19 +94,4 @@ export function FilePage({ fileType, fileId }: { fileType: CommonFileType; fileI
 export function FileRoutePage({ fileType }: { fileType: CommonFileType }) {
   const { file_id: fileId = "" } = useParams();
   return <FilePage fileType={fileType} fileId={fileId} />;
-}
-
-/**
- * /script/{script_id}: with a file_type parameter it is a file's page (`new`: its upload page), as
- * spec section 2 says; without one it is a script, which the actions feature builds.
- */
-export function ScriptRoutePage() {
-  const { script_id: scriptId = "" } = useParams();
-  const [params] = useSearchParams();
-  const raw = params.get("file_type");
-  // Without file_type it is a saved script's editor (issue 13); with it, a file of that kind.
-  if (raw === null) return <SavedScriptPage kind="script" id={scriptId} />;
-  const fileType = fileTypeParam(raw, "file");
-  if (scriptId === "new") return <FileUploadPage fileType={fileType} />;
-  return <FilePage fileType={fileType} fileId={scriptId} />;
 }

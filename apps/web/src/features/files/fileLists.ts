@@ -9,8 +9,6 @@ export interface FileListKind {
   list: string;
   create: string;
   item: (id: string) => string;
-  /** Where the upload goes (spec section 7: POST /api/file/{kind}, or the base URL with a type). */
-  uploadPath: string;
 }
 
 /** The lists of spec section 2: firmwares, packages, and the files of /scripts by file_type. */
@@ -20,28 +18,24 @@ export const FILE_LIST_KINDS: Record<CommonFileType, FileListKind> = {
     list: "/firmwares",
     create: "/firmwares/new",
     item: (id) => `/firmware/${id}`,
-    uploadPath: "/api/file/firmware",
   },
   package: {
     fileType: "package",
     list: "/packages",
     create: "/packages/new",
     item: (id) => `/package/${id}`,
-    uploadPath: "/api/file/package",
   },
   file: {
     fileType: "file",
     list: "/scripts?file_type=file",
     create: "/script/new?file_type=file",
     item: (id) => `/script/${id}?file_type=file`,
-    uploadPath: "/api/file/file",
   },
   bin: {
     fileType: "bin",
     list: "/scripts?file_type=bin",
     create: "/script/new?file_type=bin",
     item: (id) => `/script/${id}?file_type=bin`,
-    uploadPath: "/api/upload/bin",
   },
 };
 

@@ -1,16 +1,18 @@
 import {
   type CommonFilesRequest,
+  type CommonFileType,
   DeleteFilesResultSchema,
   type FileDto,
   FileListSchema,
   FileSchema,
 } from "@cellfleet/contract";
+import { resolveRoute } from "../../app/api/apiRoute";
 import { downloadCsvExport } from "../../app/api/csvExport";
 import { apiDownload, apiRequest, apiUpload } from "../../app/api/http";
 
 /** POST /api/commonfiles: common files (no body) or a router's files. */
 export async function getFiles(request: CommonFilesRequest, signal?: AbortSignal): Promise<FileDto[]> {
-  const answer = await apiRequest("/api/commonfiles", {
+  const answer = await apiRequest("POST /api/commonfiles", {
     body: request ? { ...request } : {},
     signal,
     schema: FileListSchema,
@@ -20,12 +22,13 @@ export async function getFiles(request: CommonFilesRequest, signal?: AbortSignal
 
 /** POST /api/files/{id} without fields: one file. */
 export function getFile(id: string, signal?: AbortSignal): Promise<FileDto> {
-  return apiRequest(`/api/files/${encodeURIComponent(id)}`, { signal, schema: FileSchema });
+  return apiRequest("POST /api/files/{fileId}", { params: { fileId: id }, signal, schema: FileSchema });
 }
 
 /** POST /api/files/{id} with a name: renames a common file. */
 export function renameFile(id: string, filename: string): Promise<FileDto> {
-  return apiRequest(`/api/files/${encodeURIComponent(id)}`, {
+  return apiRequest("POST /api/files/{fileId}", {
+    params: { fileId: id },
     body: { filename },
     schema: FileSchema,
     quiet: true,
@@ -36,12 +39,11 @@ export function renameFile(id: string, filename: string): Promise<FileDto> {
 export async function deleteFiles(ids: readonly string[]): Promise<number> {
   const answer =
     ids.length === 1
-      ? await apiRequest(`/api/file/${encodeURIComponent(ids[0] as string)}`, {
-          method: "DELETE",
+      ? await apiRequest("DELETE /api/file/{fileId}", {
+          params: { fileId: ids[0] as string },
           schema: DeleteFilesResultSchema,
         })
-      : await apiRequest("/api/file/many", {
-          method: "DELETE",
+      : await apiRequest("DELETE /api/file/many", {
           body: { targets: [...ids] },
           schema: DeleteFilesResultSchema,
         });
@@ -50,7 +52,7 @@ export async function deleteFiles(ids: readonly string[]): Promise<number> {
 
 /** GET /api/file/{id}, saved under the file's own name. */
 export function downloadFile(file: Pick<FileDto, "_id" | "filename">): Promise<void> {
-  return apiDownload(`/api/file/${encodeURIComponent(file._id)}`, file.filename, { method: "GET" });
+  return apiDownload("GET /api/file/{fileId}", file.filename, { params: { fileId: file._id } });
 }
 
 /** POST /api/files/export: the list as CSV, saved as files.csv. */
@@ -58,12 +60,22 @@ export function exportFiles(request: CommonFilesRequest): Promise<void> {
   return downloadCsvExport("files", request ?? {});
 }
 
-/** Uploads a common file to `path` (POST /api/file/{kind} or the base upload URL), reporting bytes sent. */
+/** Where a common file of a type is uploaded (spec section 7: POST /api/file/{kind}, or the base URL with a type). */
+export function fileUploadPath(fileType: CommonFileType): string {
+  return fileType === "bin"
+    ? resolveRoute("POST /api/upload/{file_type}", { file_type: fileType }).path
+    : resolveRoute("POST /api/file/{kind}", { kind: fileType }).path;
+}
+
+/** Uploads a common file to where its type goes ({@link fileUploadPath}), reporting bytes sent. */
 export function uploadFile(
-  path: string,
+  fileType: CommonFileType,
   file: File,
   onProgress: (sent: number, total: number) => void,
   signal?: AbortSignal,
 ): Promise<FileDto> {
-  return apiUpload(path, file, { onProgress, signal, schema: FileSchema, quiet: true });
+  const options = { onProgress, signal, schema: FileSchema, quiet: true };
+  return fileType === "bin"
+    ? apiUpload("POST /api/upload/{file_type}", file, { params: { file_type: fileType }, ...options })
+    : apiUpload("POST /api/file/{kind}", file, { params: { kind: fileType }, ...options });
 }

@@ -10,9 +10,9 @@ import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
+import { formatDecibels } from "../../components/format";
+import { SignalLabel } from "../../components/labels";
 import { QueryState } from "../../components/QueryState";
-import { SignalLabel } from "../devices/components/DeviceLabels";
-import { formatDecibels } from "../devices/detail/format";
 import { signalDeclinesQueryOptions } from "./declines.queries";
 
 /** The dashboard's routers whose signal got worse: the last 24 hours' mean against the day before. */

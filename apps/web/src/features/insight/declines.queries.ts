@@ -1,4 +1,4 @@
-import type { SignalDecline, SignalDeclines } from "@cellfleet/contract";
+import type { SignalDecline } from "@cellfleet/contract";
 import { queryOptions } from "@tanstack/react-query";
 import { apiRequest } from "../../app/api/http";
 import { insightKeys } from "./keys";
@@ -8,7 +8,7 @@ import { insightKeys } from "./keys";
 
 /** POST /api/dashboard/signal: routers whose signal got worse in the last 24 hours (the dashboard: ADR 026). */
 export async function getSignalDeclines(signal?: AbortSignal): Promise<SignalDecline[]> {
-  return (await apiRequest<SignalDeclines>("/api/dashboard/signal", { body: {}, signal })).devices;
+  return (await apiRequest("POST /api/dashboard/signal", { body: {}, signal })).devices;
 }
 
 export function signalDeclinesQueryOptions() {

@@ -16,35 +16,49 @@ import {
 } from "@cellfleet/contract";
 import { apiRequest } from "../../app/api/http";
 
-const device = (id: string, what: string) => `/api/device/${encodeURIComponent(id)}/${what}`;
-
 /** POST /api/device/{dev_id}/signal: the range's buckets, outages, changes, reboots and timeline. */
 export function getSignalHistory(
   id: string,
   range: HistoryRange,
   signal?: AbortSignal,
 ): Promise<SignalHistory> {
-  return apiRequest(device(id, "signal"), { body: { range }, schema: SignalHistorySchema, signal });
+  return apiRequest("POST /api/device/{dev_id}/signal", {
+    params: { dev_id: id },
+    body: { range },
+    schema: SignalHistorySchema,
+    signal,
+  });
 }
 
 /** POST /api/device/{dev_id}/usage: the SIMs of the router with their days, period and plan. */
 export function getDeviceUsage(id: string, signal?: AbortSignal): Promise<DeviceUsage> {
-  return apiRequest(device(id, "usage"), { body: {}, schema: DeviceUsageSchema, signal });
+  return apiRequest("POST /api/device/{dev_id}/usage", {
+    params: { dev_id: id },
+    schema: DeviceUsageSchema,
+    signal,
+  });
 }
 
 /** POST /api/device/{dev_id}/connect: what the router needs and the last refusal. */
 export function getConnectInfo(id: string, signal?: AbortSignal): Promise<DeviceConnectInfo> {
-  return apiRequest(device(id, "connect"), { body: {}, schema: DeviceConnectInfoSchema, signal });
+  return apiRequest("POST /api/device/{dev_id}/connect", {
+    params: { dev_id: id },
+    schema: DeviceConnectInfoSchema,
+    signal,
+  });
 }
 
 /** POST /api/device/{dev_id}/key: a new key, answered this once. */
 export async function newDeviceKey(id: string): Promise<string> {
-  return (await apiRequest(device(id, "key"), { body: {}, schema: NewDeviceKeySchema })).aes_key;
+  return (
+    await apiRequest("POST /api/device/{dev_id}/key", { params: { dev_id: id }, schema: NewDeviceKeySchema })
+  ).aes_key;
 }
 
 /** POST /api/sim/{iccid}/plan: a SIM's own plan, or null to remove it. */
 export async function setSimPlan(iccid: string, plan: DataPlan | null): Promise<void> {
-  await apiRequest(`/api/sim/${encodeURIComponent(iccid)}/plan`, {
+  await apiRequest("POST /api/sim/{iccid}/plan", {
+    params: { iccid },
     body: { plan },
     schema: SimPlanSavedSchema,
     quiet: true,
@@ -53,16 +67,17 @@ export async function setSimPlan(iccid: string, plan: DataPlan | null): Promise<
 
 /** POST /api/plans/tag: a tag's plan, or null to remove it. */
 export async function setTagPlan(tag: string, plan: DataPlan | null): Promise<TagPlan[]> {
-  return (await apiRequest("/api/plans/tag", { body: { tag, plan }, schema: TagPlansSchema, quiet: true }))
-    .plans;
+  return (
+    await apiRequest("POST /api/plans/tag", { body: { tag, plan }, schema: TagPlansSchema, quiet: true })
+  ).plans;
 }
 
 /** POST /api/plans: the domain's tag plans. */
 export async function getTagPlans(signal?: AbortSignal): Promise<TagPlan[]> {
-  return (await apiRequest("/api/plans", { body: {}, schema: TagPlansSchema, signal })).plans;
+  return (await apiRequest("POST /api/plans", { body: {}, schema: TagPlansSchema, signal })).plans;
 }
 
 /** POST /api/devices/connect: where routers connect. */
 export async function getBrokers(signal?: AbortSignal): Promise<BrokerAddress[]> {
-  return (await apiRequest("/api/devices/connect", { body: {}, schema: BrokersSchema, signal })).brokers;
+  return (await apiRequest("POST /api/devices/connect", { body: {}, schema: BrokersSchema, signal })).brokers;
 }

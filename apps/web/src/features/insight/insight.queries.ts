@@ -1,6 +1,6 @@
 import type { DataPlan, HistoryRange } from "@cellfleet/contract";
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import { devicesKeys } from "../devices/keys";
+import { devicesKeys } from "../../app/queryKeys";
 import {
   getBrokers,
   getConnectInfo,

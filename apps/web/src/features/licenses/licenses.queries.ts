@@ -17,7 +17,7 @@ export const LICENSE_POLL_MS = 1000;
 
 /** POST /api/licenses: the licences and the installation's router usage. */
 export async function getLicenses(signal?: AbortSignal): Promise<LicensesAnswer> {
-  return apiRequest("/api/licenses", { body: {}, schema: LicensesAnswerSchema, signal });
+  return apiRequest("POST /api/licenses", { body: {}, schema: LicensesAnswerSchema, signal });
 }
 
 /** The list; it polls while a licence is being activated or refreshed (a job on the server). */
@@ -35,7 +35,11 @@ export function fingerprintQueryOptions() {
   return queryOptions({
     queryKey: licenseKeys.fingerprint(),
     queryFn: ({ signal }) =>
-      apiRequest("/api/licenses/fingerprint", { body: {}, schema: LicenseFingerprintAnswerSchema, signal }),
+      apiRequest("POST /api/licenses/fingerprint", {
+        body: {},
+        schema: LicenseFingerprintAnswerSchema,
+        signal,
+      }),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
@@ -45,7 +49,7 @@ export function useAddLicense() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (key: string) =>
-      apiRequest("/api/licenses/new", { body: { key }, schema: LicenseAnswerSchema, quiet: true }),
+      apiRequest("POST /api/licenses/new", { body: { key }, schema: LicenseAnswerSchema, quiet: true }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: licenseKeys.list() }),
   });
 }
@@ -55,7 +59,10 @@ export function useRefreshLicenses() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string | undefined) =>
-      apiRequest("/api/licenses/update", { body: id ? { id } : {}, schema: RefreshLicensesAnswerSchema }),
+      apiRequest("POST /api/licenses/update", {
+        body: id ? { id } : {},
+        schema: RefreshLicensesAnswerSchema,
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: licenseKeys.list() }),
   });
 }
@@ -68,7 +75,11 @@ export function useUploadLicense() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (document: string) =>
-      apiRequest("/api/licenses/upload", { body: { document }, schema: LicenseAnswerSchema, quiet: true }),
+      apiRequest("POST /api/licenses/upload", {
+        body: { document },
+        schema: LicenseAnswerSchema,
+        quiet: true,
+      }),
     onSuccess: () => {
       pushInfoMessage({ level: "success", text: notice("success") });
       return queryClient.invalidateQueries({ queryKey: licenseKeys.list() });

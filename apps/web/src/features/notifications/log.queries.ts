@@ -19,7 +19,7 @@ export function deliveryListQueryOptions(body: Omit<DeliveryListRequest, "limit"
     queryKey: notificationsKeys.deliveryList(body),
     queryFn: async ({ signal }): Promise<Delivery[]> =>
       (
-        await apiRequest("/api/notifications/deliveries", {
+        await apiRequest("POST /api/notifications/deliveries", {
           body: { ...body, limit: DELIVERY_PAGE_SIZE },
           schema: DeliveryListAnswerSchema,
           signal,
@@ -34,7 +34,8 @@ export function useResendDelivery() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      apiRequest(`/api/notifications/delivery/${encodeURIComponent(id)}/resend`, {
+      apiRequest("POST /api/notifications/delivery/{id}/resend", {
+        params: { id },
         body: {},
         schema: DeliveryResendAnswerSchema,
       }),

@@ -1,4 +1,3 @@
-import type { NewsAnswer } from "@cellfleet/contract";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../app/api/http";
 import { useRealtime } from "../../app/realtime/useRealtime";
@@ -11,7 +10,7 @@ import { notificationsKeys } from "./keys";
 export function newsQueryOptions() {
   return queryOptions({
     queryKey: notificationsKeys.news(),
-    queryFn: ({ signal }) => apiRequest<NewsAnswer>("/api/notifications/news", { body: {}, signal }),
+    queryFn: ({ signal }) => apiRequest("POST /api/notifications/news", { body: {}, signal }),
   });
 }
 
@@ -19,8 +18,7 @@ export function newsQueryOptions() {
 export function useMarkNewsSeen() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (until: number) =>
-      apiRequest<NewsAnswer>("/api/notifications/news/seen", { body: { until } }),
+    mutationFn: (until: number) => apiRequest("POST /api/notifications/news/seen", { body: { until } }),
     onSuccess: (answer) => queryClient.setQueryData(notificationsKeys.news(), answer),
   });
 }

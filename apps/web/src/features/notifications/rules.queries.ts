@@ -9,7 +9,7 @@ export function ruleListQueryOptions(search: string) {
   return queryOptions({
     queryKey: notificationsKeys.ruleList(search),
     queryFn: ({ signal }) =>
-      apiRequest("/api/notifications/rules", {
+      apiRequest("POST /api/notifications/rules", {
         body: search ? { search } : {},
         schema: RuleListAnswerSchema,
         signal,
@@ -23,7 +23,8 @@ export function ruleQueryOptions(id: string) {
   return queryOptions({
     queryKey: notificationsKeys.rule(id),
     queryFn: ({ signal }) =>
-      apiRequest(`/api/notifications/rule/${encodeURIComponent(id)}`, {
+      apiRequest("POST /api/notifications/rule/{id}", {
+        params: { id },
         body: {},
         schema: RuleSchema,
         signal,
@@ -46,12 +47,14 @@ export function useSaveRule(id: string | null) {
   const invalidate = useInvalidateRules();
   return useMutation({
     mutationFn: (body: RuleFields): Promise<Rule> =>
-      apiRequest(id ? `/api/notifications/rule/${encodeURIComponent(id)}` : "/api/notifications/rule/new", {
-        method: id ? "PUT" : "POST",
-        body: { ...body },
-        schema: RuleSchema,
-        quiet: true,
-      }),
+      id
+        ? apiRequest("PUT /api/notifications/rule/{id}", {
+            params: { id },
+            body,
+            schema: RuleSchema,
+            quiet: true,
+          })
+        : apiRequest("POST /api/notifications/rule/new", { body, schema: RuleSchema, quiet: true }),
     onSuccess: invalidate,
   });
 }
@@ -61,8 +64,8 @@ export function useToggleRule() {
   const invalidate = useInvalidateRules();
   return useMutation({
     mutationFn: ({ id, active }: { id: string; active: boolean }) =>
-      apiRequest(`/api/notifications/rule/${encodeURIComponent(id)}`, {
-        method: "PATCH",
+      apiRequest("PATCH /api/notifications/rule/{id}", {
+        params: { id },
         body: { active },
         schema: RuleSchema,
       }),
@@ -75,8 +78,8 @@ export function useDeleteRule() {
   const invalidate = useInvalidateRules();
   return useMutation({
     mutationFn: (id: string) =>
-      apiRequest(`/api/notifications/rule/${encodeURIComponent(id)}`, {
-        method: "DELETE",
+      apiRequest("DELETE /api/notifications/rule/{id}", {
+        params: { id },
         body: {},
         schema: z.object({ ok: z.literal(true) }),
       }),

@@ -20,7 +20,7 @@ export function transportListQueryOptions() {
     queryKey: notificationsKeys.transportList(),
     queryFn: async ({ signal }) =>
       (
-        await apiRequest("/api/notifications/transports", {
+        await apiRequest("POST /api/notifications/transports", {
           body: {},
           schema: TransportListAnswerSchema,
           signal,
@@ -34,7 +34,8 @@ export function transportQueryOptions(id: string) {
   return queryOptions({
     queryKey: notificationsKeys.transport(id),
     queryFn: ({ signal }) =>
-      apiRequest(`/api/notifications/transport/${encodeURIComponent(id)}`, {
+      apiRequest("POST /api/notifications/transport/{id}", {
+        params: { id },
         body: {},
         schema: TransportSchema,
         signal,
@@ -47,10 +48,18 @@ export function useSaveTransport(id: string | null) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateTransport | UpdateTransport): Promise<Transport> =>
-      apiRequest(
-        id ? `/api/notifications/transport/${encodeURIComponent(id)}` : "/api/notifications/transport/new",
-        { method: id ? "PUT" : "POST", body: { ...body }, schema: TransportSchema, quiet: true },
-      ),
+      id
+        ? apiRequest("PUT /api/notifications/transport/{id}", {
+            params: { id },
+            body: body as UpdateTransport,
+            schema: TransportSchema,
+            quiet: true,
+          })
+        : apiRequest("POST /api/notifications/transport/new", {
+            body: body as CreateTransport,
+            schema: TransportSchema,
+            quiet: true,
+          }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: notificationsKeys.all }),
   });
 }
@@ -60,8 +69,8 @@ export function useDeleteTransport() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      apiRequest(`/api/notifications/transport/${encodeURIComponent(id)}`, {
-        method: "DELETE",
+      apiRequest("DELETE /api/notifications/transport/{id}", {
+        params: { id },
         body: {},
         schema: z.object({ ok: z.literal(true) }),
       }),
@@ -73,7 +82,7 @@ export function useDeleteTransport() {
 export function useTestTransport() {
   return useMutation({
     mutationFn: (body: TestTransport) =>
-      apiRequest("/api/notifications/transport/test", {
+      apiRequest("POST /api/notifications/transport/test", {
         body: { ...body },
         schema: TestTransportAnswerSchema,
         quiet: true,
@@ -85,7 +94,7 @@ export function useTestTransport() {
 export function useLookupChats() {
   return useMutation({
     mutationFn: (body: ChatLookup) =>
-      apiRequest("/api/notifications/transport/chats", {
+      apiRequest("POST /api/notifications/transport/chats", {
         body: { ...body },
         schema: ChatLookupAnswerSchema,
         quiet: true,

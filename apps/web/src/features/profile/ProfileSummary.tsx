@@ -6,7 +6,7 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { roleText } from "../accounting/shared/roleText";
+import { roleText } from "../../components/roleText";
 import { healthQueryOptions } from "./profile.queries";
 
 function Row({ label, value }: { label: string; value: string }) {

@@ -13,17 +13,17 @@ import { profileKeys } from "./keys";
 
 /** POST /api/profile with no fields reads the signed-in person's own profile. */
 export function getProfile(_vars: Record<string, never>, signal?: AbortSignal): Promise<Profile> {
-  return apiRequest("/api/profile", { body: {}, schema: ProfileSchema, signal });
+  return apiRequest("POST /api/profile", { body: {}, schema: ProfileSchema, signal });
 }
 
 /** GET /api/health: the software version is shown on the profile page. */
 export function getHealth(_vars: Record<string, never>, signal?: AbortSignal): Promise<Health> {
-  return apiRequest("/api/health", { method: "GET", schema: HealthSchema, signal });
+  return apiRequest("GET /api/health", { schema: HealthSchema, signal });
 }
 
 /** POST /api/profile with fields saves them and answers the updated profile. */
 export function updateProfile(update: ProfileUpdate, options: { quiet?: boolean } = {}): Promise<Profile> {
-  return apiRequest("/api/profile", { body: update, schema: ProfileSchema, quiet: options.quiet });
+  return apiRequest("POST /api/profile", { body: update, schema: ProfileSchema, quiet: options.quiet });
 }
 
 export function profileQueryOptions() {

@@ -21,8 +21,8 @@ import { useMutation } from "@tanstack/react-query";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
+import { rule } from "../../components/forms/formRules";
 import { PageTitle } from "../../components/PageTitle";
-import { rule } from "../accounting/shared/formRules";
 import { mailErrorText } from "./mailErrorText";
 import { type RegistrationForm, register, sendRegistrationCode } from "./registry.api";
 

@@ -10,19 +10,20 @@ export type RegistrationForm = Omit<RegistrationRequest, "consent"> & { consent:
 
 /** POST /api/registry/code: e-mails a registration key to the corporate address. */
 export function sendRegistrationCode(email: string): Promise<unknown> {
-  return apiRequest("/api/registry/code", { body: { email }, quiet: true });
+  return apiRequest("POST /api/registry/code", { body: { email }, quiet: true });
 }
 
 /** POST /api/registry: creates the company's domain and its admin; the password arrives by e-mail. */
 export function register(values: RegistrationForm): Promise<RegistrationAnswer> {
-  return apiRequest("/api/registry", {
+  return apiRequest("POST /api/registry", {
     body: {
       company_name: values.company_name.trim(),
       tin: values.tin.trim(),
       full_name: values.full_name.trim(),
       email: values.email.trim(),
       phone: values.phone.trim(),
-      consent: values.consent,
+      // The form's resolver refuses to submit without the consent, so it is given here.
+      consent: values.consent as true,
       key: values.key.trim(),
     },
     schema: async () => (await schemas()).RegistrationAnswerSchema,
@@ -32,12 +33,12 @@ export function register(values: RegistrationForm): Promise<RegistrationAnswer> 
 
 /** POST /api/password/forgot: e-mails a reset code and link for a username or e-mail. */
 export function requestPasswordReset(login: string): Promise<unknown> {
-  return apiRequest("/api/password/forgot", { body: { login }, quiet: true });
+  return apiRequest("POST /api/password/forgot", { body: { login }, quiet: true });
 }
 
 /** POST /api/password/reset: sets a new password with the e-mailed code; answers the username. */
 export function resetPassword(body: ResetPasswordRequest): Promise<{ ok: true; username: string }> {
-  return apiRequest("/api/password/reset", {
+  return apiRequest("POST /api/password/reset", {
     body: { ...body },
     schema: async () => (await schemas()).ResetPasswordAnswerSchema,
     quiet: true,

@@ -6,10 +6,10 @@ import { notice } from "../../app/messages/texts";
 import { useOffers } from "../../app/session/useOffers";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
-import { ScheduleRulesCard } from "../schedules/components/ScheduleRulesCard";
 import { CommandTypesCard } from "./components/CommandTypesCard";
 import { DomainSettingsForm } from "./components/DomainSettingsForm";
 import { EventTypesCard } from "./components/EventTypesCard";
+import { ScheduleRulesCard } from "./schedules/components/ScheduleRulesCard";
 import { domainSettingsQueryOptions } from "./settings.queries";
 
 /**

@@ -9,12 +9,12 @@ import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query
 import { apiRequest } from "../../app/api/http";
 import { pushInfoMessage } from "../../app/messages/messageStore";
 import { notice } from "../../app/messages/texts";
-import { devicesKeys } from "../devices/keys";
+import { devicesKeys } from "../../app/queryKeys";
 import { settingsKeys } from "./keys";
 
 /** POST /api/settings/all: the domain's status thresholds and saved copies. */
 export async function getDomainSettings(signal?: AbortSignal): Promise<DomainSettings> {
-  const answer = await apiRequest("/api/settings/all", {
+  const answer = await apiRequest("POST /api/settings/all", {
     body: {},
     schema: DomainSettingsAnswerSchema,
     signal,
@@ -32,7 +32,11 @@ export function domainSettingsQueryOptions() {
 
 /** POST /api/event_types: every event kind with its switch. */
 export async function getEventTypes(signal?: AbortSignal): Promise<EventType[]> {
-  const answer = await apiRequest("/api/event_types", { body: {}, schema: EventTypesAnswerSchema, signal });
+  const answer = await apiRequest("POST /api/event_types", {
+    body: {},
+    schema: EventTypesAnswerSchema,
+    signal,
+  });
   return answer.items;
 }
 
@@ -49,8 +53,7 @@ export function useSaveDomainSettings() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (settings: DomainSettings) =>
-      apiRequest("/api/settings/domains-all", {
-        method: "PATCH",
+      apiRequest("PATCH /api/settings/domains-all", {
         body: { ...settings },
         schema: DomainSettingsAnswerSchema,
       }),
@@ -68,8 +71,8 @@ export function useSetEventTypeActive() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, active }: { id: string; active: boolean }) =>
-      apiRequest(`/api/event_type/${encodeURIComponent(id)}`, {
-        method: "PATCH",
+      apiRequest("PATCH /api/event_type/{id}", {
+        params: { id },
         body: { active },
         schema: EventTypeAnswerSchema,
       }),

@@ -1,5 +1,6 @@
 import {
   LatestRolloutSchema,
+  RolloutDryRunSchema,
   type RolloutProgress,
   RolloutProgressSchema,
   type SoftwareRule,
@@ -23,9 +24,11 @@ import { useTranslation } from "react-i18next";
 import { apiErrorText } from "../../app/api/handleTransportError";
 import { apiRequest } from "../../app/api/http";
 import { useRealtimeLive } from "../../app/realtime/useRealtime";
+import { ConfirmDialog, type ConfirmQuestion } from "../../components/ConfirmDialog";
 import { softwareKeys } from "./keys";
 import { RolloutOptionsFields } from "./RolloutOptionsFields";
 import { RolloutWindowFields, windowOf } from "./RolloutWindowFields";
+import { rolloutFigures } from "./rolloutConfirm";
 
 /** While a rollout runs and the socket is down its progress is read again this often (pushes keep it live). */
 const FALLBACK_POLL_MS = 10_000;
@@ -162,7 +165,8 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
   const latest = useQuery({
     queryKey: key,
     queryFn: ({ signal }) =>
-      apiRequest(`/api/software/${encodeURIComponent(rule._id)}/rollouts`, {
+      apiRequest("POST /api/software/{id}/rollouts", {
+        params: { id: rule._id },
         body: {},
         schema: LatestRolloutSchema,
         signal,
@@ -173,7 +177,8 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
   const settled = () => queryClient.invalidateQueries({ queryKey: key });
   const start = useMutation({
     mutationFn: () =>
-      apiRequest(`/api/software/${encodeURIComponent(rule._id)}/rollout`, {
+      apiRequest("POST /api/software/{id}/rollout", {
+        params: { id: rule._id },
         body: {
           canary: { percent: Number(percent) },
           waveSize: Number(waveSize),
@@ -186,14 +191,48 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
   });
   const control = useMutation({
     mutationFn: (action: Action) =>
-      apiRequest(`/api/rollout/${encodeURIComponent(latest.data?.rollout?._id ?? "")}/${action}`, {
-        body: {},
+      apiRequest(`POST /api/rollout/{rollout_id}/${action}`, {
+        params: { rollout_id: latest.data?.rollout?._id ?? "" },
         schema: RolloutProgressSchema,
         quiet: true,
       }),
     onSuccess: settled,
   });
   const rollout = latest.data?.rollout ?? null;
+  // Starting and pausing ask once, naming how many routers in how many domains (issue 27).
+  const [asking, setAsking] = useState<{ question: ConfirmQuestion; run: () => void } | null>(null);
+  const handleStart = async () => {
+    const plan = await apiRequest("POST /api/software/{id}/rollout/dry-run", {
+      params: { id: rule._id },
+      body: { canary: { percent: Number(percent) }, waveSize: Number(waveSize) },
+      schema: RolloutDryRunSchema,
+      quiet: true,
+    }).catch(() => null);
+    const figures = plan ? rolloutFigures(plan) : null;
+    setAsking({
+      question: {
+        title: t("software.rollout.confirm.startTitle", { version: plan?.version ?? rule.models.join(", ") }),
+        text: figures
+          ? t("software.rollout.confirm.start", { ...figures })
+          : t("software.rollout.confirm.startUnknown"),
+        confirm: t("software.rollout.start"),
+        isDangerous: true,
+      },
+      run: () => start.mutate(undefined, { onSettled: () => setAsking(null) }),
+    });
+  };
+  const handleAction = (action: Action) => {
+    if (action !== "pause" || !rollout) return control.mutate(action);
+    const waiting = rollout.stages.reduce((sum, stage) => sum + stage.waiting, 0);
+    setAsking({
+      question: {
+        title: t("software.rollout.confirm.pauseTitle"),
+        text: t("software.rollout.confirm.pause", { waiting }),
+        confirm: t("software.rollout.pause"),
+      },
+      run: () => control.mutate("pause", { onSettled: () => setAsking(null) }),
+    });
+  };
   const canStart =
     rule.status === 2 &&
     (rollout === null || rollout.status === "cancelled" || rollout.status === "completed");
@@ -206,11 +245,7 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
             {t("software.rollout.runTitle")}
           </Typography>
           {rollout ? (
-            <ProgressView
-              rollout={rollout}
-              busy={control.isPending}
-              onAction={(action) => control.mutate(action)}
-            />
+            <ProgressView rollout={rollout} busy={control.isPending} onAction={handleAction} />
           ) : (
             <Typography color="text.secondary">{t("software.rollout.none")}</Typography>
           )}
@@ -234,13 +269,19 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
                 variant="contained"
                 loading={start.isPending}
                 disabled={!isWindowValid}
-                onClick={() => start.mutate()}
+                onClick={() => void handleStart()}
               >
                 {t("software.rollout.start")}
               </Button>
             </RolloutOptionsFields>
           ) : null}
           {error ? <Alert severity="error">{apiErrorText(error)}</Alert> : null}
+          <ConfirmDialog
+            question={asking?.question ?? null}
+            onConfirm={() => asking?.run()}
+            onClose={() => setAsking(null)}
+            isBusy={start.isPending || control.isPending}
+          />
         </Stack>
       </CardContent>
     </Card>

@@ -109,7 +109,8 @@ export function RolloutDryRunCard({ rule }: { rule: SoftwareRule }) {
   const [waveSize, setWaveSize] = useState("50");
   const dryRun = useMutation({
     mutationFn: () =>
-      apiRequest(`/api/software/${encodeURIComponent(rule._id)}/rollout/dry-run`, {
+      apiRequest("POST /api/software/{id}/rollout/dry-run", {
+        params: { id: rule._id },
         body: { canary: { percent: Number(percent) }, waveSize: Number(waveSize) },
         schema: RolloutDryRunSchema,
         quiet: true,

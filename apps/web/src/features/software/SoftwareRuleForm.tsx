@@ -19,7 +19,7 @@ import { useNavigate } from "react-router";
 import { apiErrorText } from "../../app/api/handleTransportError";
 import { pushInfoMessage } from "../../app/messages/messageStore";
 import { notice } from "../../app/messages/texts";
-import { FormTextField } from "../accounting/shared/formFields";
+import { FormTextField } from "../../components/forms/formFields";
 import { useSaveSoftwareRule } from "./software.queries";
 
 interface RuleFormValues {

@@ -20,15 +20,14 @@ export function isFetching(rule: Pick<SoftwareRule, "status">): boolean {
   return rule.status === FIRMWARE_STATUS.pending || rule.status === FIRMWARE_STATUS.accepted;
 }
 
-const rulePath = (id: string) => `/api/software/${encodeURIComponent(id)}`;
-
 /** POST /api/firmwares: every rule (searched in the browser: the list is root's and short). */
 export async function getSoftwareRules(signal?: AbortSignal): Promise<SoftwareRule[]> {
-  return (await apiRequest("/api/firmwares", { body: {}, schema: SoftwareRulesAnswerSchema, signal })).items;
+  return (await apiRequest("POST /api/firmwares", { body: {}, schema: SoftwareRulesAnswerSchema, signal }))
+    .items;
 }
 
 export function getSoftwareRule(vars: { id: string }, signal?: AbortSignal): Promise<SoftwareRule> {
-  return apiRequest(rulePath(vars.id), { body: {}, schema: SoftwareRuleSchema, signal });
+  return apiRequest("POST /api/software/{id}", { params: vars, schema: SoftwareRuleSchema, signal });
 }
 
 /** The rules; `isLive`: the socket is up (useRealtimeLive), so pushes replace the poll. */
@@ -63,11 +62,14 @@ export function useSaveSoftwareRule(id: string | null) {
   const settled = useSettled();
   return useMutation({
     mutationFn: (body: SaveSoftwareRule) =>
-      apiRequest(id === null ? "/api/software/new" : `${rulePath(id)}/save`, {
-        body: { ...body },
-        schema: SoftwareRuleSchema,
-        quiet: true,
-      }),
+      id === null
+        ? apiRequest("POST /api/software/new", { body, schema: SoftwareRuleSchema, quiet: true })
+        : apiRequest("POST /api/software/{id}/save", {
+            params: { id },
+            body,
+            schema: SoftwareRuleSchema,
+            quiet: true,
+          }),
     onSuccess: (rule) => settled(rule),
   });
 }
@@ -76,7 +78,8 @@ export function useSaveSoftwareRule(id: string | null) {
 export function useSyncSoftwareRule(id: string) {
   const settled = useSettled();
   return useMutation({
-    mutationFn: () => apiRequest(`${rulePath(id)}/sync`, { body: {}, schema: SoftwareRuleSchema }),
+    mutationFn: () =>
+      apiRequest("POST /api/software/{id}/sync", { params: { id }, schema: SoftwareRuleSchema }),
     onSuccess: (rule) => settled(rule),
   });
 }
@@ -84,7 +87,7 @@ export function useSyncSoftwareRule(id: string) {
 export function useDeleteSoftwareRule(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest(rulePath(id), { method: "DELETE" }),
+    mutationFn: () => apiRequest("DELETE /api/software/{id}", { params: { id } }),
     onSuccess: () => {
       queryClient.removeQueries({ queryKey: softwareKeys.rule(id) });
       return queryClient.invalidateQueries({ queryKey: softwareKeys.list() });
@@ -94,5 +97,7 @@ export function useDeleteSoftwareRule(id: string) {
 
 /** Saves the rule's fetched firmware under its name. */
 export function downloadSoftwareFile(rule: SoftwareRule): Promise<void> {
-  return apiDownload(`${rulePath(rule._id)}/file`, rule.file?.filename ?? "firmware.bin", { method: "GET" });
+  return apiDownload("GET /api/software/{id}/file", rule.file?.filename ?? "firmware.bin", {
+    params: { id: rule._id },
+  });
 }

@@ -24,11 +24,11 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { apiErrorText } from "../../app/api/handleTransportError";
 import { useOffers } from "../../app/session/useOffers";
+import { RelativeTime } from "../../components/labels";
 import { ListCard, TagsInput } from "../../components/list-card";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
-import { RelativeTime } from "../devices/components/DeviceLabels";
-import { useNow } from "../devices/components/useNow";
+import { useNow } from "../../components/useNow";
 import { tagFrequenciesQueryOptions } from "../devices/devices.queries";
 import { adoptionsQueryOptions, configsQueryOptions, decideAdoption, zeroTouchKeys } from "./zerotouch.api";
 

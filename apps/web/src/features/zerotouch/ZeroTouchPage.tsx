@@ -13,11 +13,11 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate } from "react-router";
 import { useOffers } from "../../app/session/useOffers";
+import { RelativeTime } from "../../components/labels";
 import { ListCard, SearchBox } from "../../components/list-card";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
-import { RelativeTime } from "../devices/components/DeviceLabels";
-import { useNow } from "../devices/components/useNow";
+import { useNow } from "../../components/useNow";
 import { adoptionsQueryOptions, configsQueryOptions } from "./zerotouch.api";
 
 const HIDE_ON_PHONE = { display: { xs: "none", md: "table-cell" } } as const;

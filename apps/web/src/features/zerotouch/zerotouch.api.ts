@@ -22,15 +22,18 @@ export const zeroTouchKeys = {
   adoptions: (status: AdoptionStatus | "all") => [...zeroTouchKeys.all, "adoptions", status] as const,
 };
 
-const one = (id: string) => `/api/zerotouch/config/${encodeURIComponent(id)}`;
-
 /** POST /api/zerotouch/configs. */
 export function configsQueryOptions() {
   return queryOptions({
     queryKey: zeroTouchKeys.configs(),
     queryFn: async ({ signal }) =>
-      (await apiRequest("/api/zerotouch/configs", { body: {}, schema: ZeroTouchConfigsAnswerSchema, signal }))
-        .items,
+      (
+        await apiRequest("POST /api/zerotouch/configs", {
+          body: {},
+          schema: ZeroTouchConfigsAnswerSchema,
+          signal,
+        })
+      ).items,
   });
 }
 
@@ -38,28 +41,43 @@ export function configsQueryOptions() {
 export function configQueryOptions(id: string) {
   return queryOptions({
     queryKey: zeroTouchKeys.config(id),
-    queryFn: ({ signal }) => apiRequest(one(id), { body: {}, schema: ZeroTouchConfigSchema, signal }),
+    queryFn: ({ signal }) =>
+      apiRequest("POST /api/zerotouch/config/{id}", {
+        params: { id },
+        schema: ZeroTouchConfigSchema,
+        signal,
+      }),
   });
 }
 
 /** POST /api/zerotouch/config/new: answers the secret, this once. */
 export function createConfig(body: ZeroTouchConfigInput): Promise<ZeroTouchSecretAnswer> {
-  return apiRequest("/api/zerotouch/config/new", { body: { ...body }, schema: ZeroTouchSecretAnswerSchema });
+  return apiRequest("POST /api/zerotouch/config/new", {
+    body: { ...body },
+    schema: ZeroTouchSecretAnswerSchema,
+  });
 }
 
 /** POST /api/zerotouch/config/{id}/save. */
 export function saveConfig(id: string, body: ZeroTouchConfigInput): Promise<ZeroTouchConfig> {
-  return apiRequest(`${one(id)}/save`, { body: { ...body }, schema: ZeroTouchConfigSchema });
+  return apiRequest("POST /api/zerotouch/config/{id}/save", {
+    params: { id },
+    body,
+    schema: ZeroTouchConfigSchema,
+  });
 }
 
 /** POST /api/zerotouch/config/{id}/secret: a new secret, answered this once. */
 export function renewSecret(id: string): Promise<ZeroTouchSecretAnswer> {
-  return apiRequest(`${one(id)}/secret`, { body: {}, schema: ZeroTouchSecretAnswerSchema });
+  return apiRequest("POST /api/zerotouch/config/{id}/secret", {
+    params: { id },
+    schema: ZeroTouchSecretAnswerSchema,
+  });
 }
 
 /** DELETE /api/zerotouch/config/{id}. */
 export async function deleteConfig(id: string): Promise<void> {
-  await apiRequest(one(id), { method: "DELETE" });
+  await apiRequest("DELETE /api/zerotouch/config/{id}", { params: { id } });
 }
 
 /** POST /api/zerotouch/adoptions. */
@@ -68,7 +86,7 @@ export function adoptionsQueryOptions(status: AdoptionStatus | "all") {
     queryKey: zeroTouchKeys.adoptions(status),
     queryFn: async ({ signal }) =>
       (
-        await apiRequest("/api/zerotouch/adoptions", {
+        await apiRequest("POST /api/zerotouch/adoptions", {
           body: { status },
           schema: AdoptionsAnswerSchema,
           signal,
@@ -83,8 +101,7 @@ export function decideAdoption(
   decision: "accept" | "reject",
   body: AcceptAdoptionInput = {},
 ): Promise<Adoption> {
-  return apiRequest(`/api/zerotouch/adoption/${encodeURIComponent(id)}/${decision}`, {
-    body: decision === "accept" ? { ...body } : {},
-    schema: AdoptionSchema,
-  });
+  return decision === "accept"
+    ? apiRequest("POST /api/zerotouch/adoption/{id}/accept", { params: { id }, body, schema: AdoptionSchema })
+    : apiRequest("POST /api/zerotouch/adoption/{id}/reject", { params: { id }, schema: AdoptionSchema });
 }

@@ -48,7 +48,7 @@ export async function queueMessage(
 ): Promise<NewsItem> {
   const now = ctx.now();
   const resolved = resolveTransport(ctx.secrets, message.transport);
-  const runAt = await rateSlotsRepo(trx).reserveSlotAcrossDomains(pacingKeysOf(resolved), now);
+  const runAt = await rateSlotsRepo(trx).reserveSlot(pacingKeysOf(resolved), now);
   const deliveryId = randomUUID();
   const deliveries = deliveriesRepo(trx);
   await deliveries.insertDelivery(message.domainId, {

@@ -3,8 +3,8 @@ import type { DB } from "../../../platform/db/schema";
 import type { PacingKey } from "./pacing";
 
 /**
- * The send times of the keys: shared by every domain using a bot or a webhook, so the functions
- * work across domains and say so.
+ * The send times of the keys: shared by every domain using a bot or a webhook, so the repo is
+ * installation-wide (apps/server/src/architecture.test.ts).
  */
 export function rateSlotsRepo(db: Kysely<DB>) {
   return {
@@ -13,7 +13,7 @@ export function rateSlotsRepo(db: Kysely<DB>) {
      * free time to that slot plus its spacing. Rows are locked in key order, so two transactions
      * reserving the same keys wait for each other instead of deadlocking.
      */
-    async reserveSlotAcrossDomains(keys: readonly PacingKey[], now: Date): Promise<Date> {
+    async reserveSlot(keys: readonly PacingKey[], now: Date): Promise<Date> {
       if (keys.length === 0) return now;
       const sorted = [...keys].sort((a, b) => a.key.localeCompare(b.key));
       await db
@@ -36,7 +36,7 @@ export function rateSlotsRepo(db: Kysely<DB>) {
     },
 
     /** The provider asked to wait (429 retry_after): nothing more under these keys before `until`. */
-    async deferKeysAcrossDomains(keys: readonly PacingKey[], until: Date): Promise<void> {
+    async deferKeys(keys: readonly PacingKey[], until: Date): Promise<void> {
       if (keys.length === 0) return;
       await sql`
         update notification_rate_slots set next_at = greatest(next_at, ${until}::timestamptz)

@@ -27,9 +27,7 @@ async function waitForSendSlot(
 ): Promise<void> {
   const keys = pacingKeysOf(transport).map((entry) => ({ ...entry, key: `send:${entry.key}` }));
   const now = ctx.now();
-  const slot = await ctx.db
-    .transaction()
-    .execute((trx) => rateSlotsRepo(trx).reserveSlotAcrossDomains(keys, now));
+  const slot = await ctx.db.transaction().execute((trx) => rateSlotsRepo(trx).reserveSlot(keys, now));
   const wait = slot.getTime() - now.getTime();
   if (wait <= 0) return;
   if (wait > MAX_SEND_WAIT_MS) throw new RetryLaterError("Waiting for the provider's rate limit", wait);
@@ -121,7 +119,7 @@ export function registerSendJob(ctx: AppContext, extra: { tlsCa?: string | Buffe
         if (isRetryAfter) {
           // Flood control is not a broken provider: the wait is honoured, by this and the queued messages.
           const until = new Date(now.getTime() + (failure.retryAfterMs ?? 0));
-          await rateSlotsRepo(ctx.db).deferKeysAcrossDomains(pacingKeysOf(resolved), until);
+          await rateSlotsRepo(ctx.db).deferKeys(pacingKeysOf(resolved), until);
           throw new RetryLaterError(failure.message, failure.retryAfterMs ?? 0);
         }
         await transports.recordTransportFailure(domainId, transport.id, failure.message, now);

@@ -19,9 +19,9 @@ import { useNavigate } from "react-router";
 import { apiErrorText } from "../../../app/api/handleTransportError";
 import { pushInfoMessage } from "../../../app/messages/messageStore";
 import { notice } from "../../../app/messages/texts";
+import { FormTextField } from "../../../components/forms/formFields";
+import { parseWhole, rule } from "../../../components/forms/formRules";
 import { policyListQueryOptions } from "../policies/policies.queries";
-import { FormTextField } from "../shared/formFields";
-import { parseWhole, rule } from "../shared/formRules";
 import { PolicySelectField } from "../shared/PolicySelectField";
 import { useSaveDomain } from "./domains.queries";
 

@@ -6,10 +6,10 @@ import Tooltip from "@mui/material/Tooltip";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate } from "react-router";
+import { AccountingList, type ListColumn } from "../../../components/AccountingList";
+import { formatDateTime } from "../../../components/formatDate";
 import { useListState } from "../../../components/list-card";
 import { PageTitle } from "../../../components/PageTitle";
-import { AccountingList, type ListColumn } from "../shared/AccountingList";
-import { formatDateTime } from "../shared/formatDate";
 import { domainListQueryOptions } from "./domains.queries";
 
 function DeviceCounts({ devices }: { devices: DomainListItem["devices"] }) {

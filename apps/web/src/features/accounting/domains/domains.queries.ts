@@ -1,4 +1,5 @@
 import {
+  AccountingUserSchema,
   type CreateDomain,
   type CreateManager,
   type DomainDetail,
@@ -7,7 +8,6 @@ import {
   type DomainListItem,
   type UpdateDomain,
   type UpdateManager,
-  UserSchema,
 } from "@cellfleet/contract";
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../app/api/http";
@@ -15,13 +15,18 @@ import { accountingKeys } from "../keys";
 
 /** POST /api/domains/: every domain, narrowed by `search`. */
 export async function getDomains(vars: { search?: string }, signal?: AbortSignal): Promise<DomainListItem[]> {
-  const answer = await apiRequest("/api/domains/", { body: vars, schema: DomainListAnswerSchema, signal });
+  const answer = await apiRequest("POST /api/domains/", {
+    body: vars,
+    schema: DomainListAnswerSchema,
+    signal,
+  });
   return answer.items;
 }
 
 /** POST /api/domain/{id} with no fields reads a domain with its admins. */
 export function getDomain(vars: { id: string }, signal?: AbortSignal): Promise<DomainDetail> {
-  return apiRequest(`/api/domain/${encodeURIComponent(vars.id)}`, {
+  return apiRequest("POST /api/domain/{domainId}", {
+    params: { domainId: vars.id },
     body: {},
     schema: DomainDetailSchema,
     signal,
@@ -48,11 +53,18 @@ export function useSaveDomain(id: string | null) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateDomain | UpdateDomain) =>
-      apiRequest(id === null ? "/api/domains/new" : `/api/domain/${encodeURIComponent(id)}`, {
-        body: body as Record<string, unknown>,
-        schema: DomainDetailSchema,
-        quiet: true,
-      }),
+      id === null
+        ? apiRequest("POST /api/domains/new", {
+            body: body as CreateDomain,
+            schema: DomainDetailSchema,
+            quiet: true,
+          })
+        : apiRequest("POST /api/domain/{domainId}", {
+            params: { domainId: id },
+            body: body as UpdateDomain,
+            schema: DomainDetailSchema,
+            quiet: true,
+          }),
     onSuccess: (domain) => {
       queryClient.setQueryData(accountingKeys.domain(domain._id), domain);
       return queryClient.invalidateQueries({ queryKey: accountingKeys.all });
@@ -60,44 +72,72 @@ export function useSaveDomain(id: string | null) {
   });
 }
 
-/** Where a manager (a domain admin or a superuser) is read, created ('new') and changed. */
-export function managerPath(scope: { domainId: string } | "superuser", userId: string): string {
-  const id = encodeURIComponent(userId);
+/** Whose managers a page shows: a domain's admins or the superusers. */
+type ManagerScope = { domainId: string } | "superuser";
+
+/** Reads one domain admin or superuser (no fields). */
+function getManager(scope: ManagerScope, userId: string, signal: AbortSignal) {
   return scope === "superuser"
-    ? `/api/superuser/${id}`
-    : `/api/domain/${encodeURIComponent(scope.domainId)}/admins/${id}`;
+    ? apiRequest("POST /api/superuser/{userId}", { params: { userId }, schema: AccountingUserSchema, signal })
+    : apiRequest("POST /api/domain/{domainId}/admins/{userId}", {
+        params: { domainId: scope.domainId, userId },
+        schema: AccountingUserSchema,
+        signal,
+      });
+}
+
+/** Creates (user id 'new') or changes a domain admin or a superuser; the form shows refusals. */
+function saveManager(scope: ManagerScope, userId: string, body: CreateManager | UpdateManager) {
+  const options = { schema: AccountingUserSchema, quiet: true };
+  if (scope === "superuser") {
+    return userId === "new"
+      ? apiRequest("POST /api/superuser/new", { body: body as CreateManager, ...options })
+      : apiRequest("POST /api/superuser/{userId}", { params: { userId }, body, ...options });
+  }
+  const { domainId } = scope;
+  return userId === "new"
+    ? apiRequest("POST /api/domain/{domainId}/admins/new", {
+        params: { domainId },
+        body: body as CreateManager,
+        ...options,
+      })
+    : apiRequest("POST /api/domain/{domainId}/admins/{userId}", {
+        params: { domainId, userId },
+        body,
+        ...options,
+      });
 }
 
 /** Reads one domain admin or superuser (no fields). */
-export function managerQueryOptions(scope: { domainId: string } | "superuser", userId: string) {
+export function managerQueryOptions(scope: ManagerScope, userId: string) {
   return queryOptions({
     queryKey:
       scope === "superuser"
         ? accountingKeys.superuser(userId)
         : [...accountingKeys.domain(scope.domainId), "admin", userId],
-    queryFn: ({ signal }) => apiRequest(managerPath(scope, userId), { body: {}, schema: UserSchema, signal }),
+    queryFn: ({ signal }) => getManager(scope, userId, signal),
   });
 }
 
 /** Creates or changes a domain admin or a superuser; the form shows refusals next to its fields. */
-export function useSaveManager(scope: { domainId: string } | "superuser", userId: string) {
+export function useSaveManager(scope: ManagerScope, userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateManager | UpdateManager) =>
-      apiRequest(managerPath(scope, userId), {
-        body: body as Record<string, unknown>,
-        schema: UserSchema,
-        quiet: true,
-      }),
+    mutationFn: (body: CreateManager | UpdateManager) => saveManager(scope, userId, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountingKeys.all }),
   });
 }
 
 /** Deletes a domain admin or a superuser. */
-export function useDeleteManager(scope: { domainId: string } | "superuser") {
+export function useDeleteManager(scope: ManagerScope) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) => apiRequest(managerPath(scope, userId), { method: "DELETE" }),
+    mutationFn: (userId: string) =>
+      scope === "superuser"
+        ? apiRequest("DELETE /api/superuser/{userId}", { params: { userId } })
+        : apiRequest("DELETE /api/domain/{domainId}/admins/{userId}", {
+            params: { domainId: scope.domainId, userId },
+          }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountingKeys.all }),
   });
 }

@@ -1,12 +1,11 @@
-import Button from "@mui/material/Button";
 import MenuItem from "@mui/material/MenuItem";
-import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useOffers } from "../../../app/session/useOffers";
-import { clampPage, ListCard, ListPaginator, pageCount, useListState } from "../../../components/list-card";
+import { clampPage, ListCard, pageCount, useListState } from "../../../components/list-card";
+import { LoadMoreFooter } from "../../../components/list-card/LoadMoreFooter";
 import { PageTitle } from "../../../components/PageTitle";
 import { QueryState } from "../../../components/QueryState";
 import { domainListQueryOptions } from "../domains/domains.queries";
@@ -96,28 +95,16 @@ export function JobsPage() {
         onReload={() => void query.refetch()}
         footer={
           rows.length > 0 ? (
-            <Stack
-              direction="row"
-              sx={{ alignItems: "center", justifyContent: "flex-end", flexWrap: "wrap" }}
-            >
-              {isLastPage && query.hasNextPage ? (
-                <Button
-                  data-testid="jobs-load-more"
-                  sx={{ ml: 2 }}
-                  onClick={() => void query.fetchNextPage()}
-                  loading={query.isFetchingNextPage}
-                >
-                  {t("accounting.jobs.loadMore")}
-                </Button>
-              ) : null}
-              <ListPaginator
-                total={rows.length}
-                page={page}
-                pageSize={state.pageSize}
-                onPageChange={(next) => update({ page: next })}
-                onPageSizeChange={(pageSize) => update({ pageSize, page: 0 })}
-              />
-            </Stack>
+            <LoadMoreFooter
+              total={rows.length}
+              page={page}
+              pageSize={state.pageSize}
+              update={update}
+              query={query}
+              isLastPage={isLastPage}
+              loadMoreText={t("accounting.jobs.loadMore")}
+              loadMoreTestId="jobs-load-more"
+            />
           ) : undefined
         }
       >

@@ -14,7 +14,7 @@ import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { formatDateTime } from "../shared/formatDate";
+import { formatDateTime } from "../../../components/formatDate";
 import { JobError } from "./JobError";
 
 const STATE_COLORS: Record<JobState, "default" | "info" | "success" | "warning" | "error"> = {

@@ -44,7 +44,7 @@ export function jobFilterBody(filter: JobFilter): Omit<JobsRequest, "limit" | "o
 
 /** POST /api/jobs/: one page of jobs, newest first. */
 export async function getJobs(vars: Partial<JobsRequest>, signal?: AbortSignal): Promise<Job[]> {
-  const answer = await apiRequest("/api/jobs/", { body: { ...vars }, schema: JobsAnswerSchema, signal });
+  const answer = await apiRequest("POST /api/jobs/", { body: { ...vars }, schema: JobsAnswerSchema, signal });
   return answer.items;
 }
 
@@ -70,7 +70,11 @@ export function useRetryJob() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      apiRequest(`/api/job/${encodeURIComponent(id)}/retry`, { body: {}, schema: JobRetryAnswerSchema }),
+      apiRequest("POST /api/job/{jobId}/retry", {
+        params: { jobId: id },
+        body: {},
+        schema: JobRetryAnswerSchema,
+      }),
     onSuccess: () => {
       pushInfoMessage({ level: "success", text: notice("success") });
       return queryClient.invalidateQueries({ queryKey: accountingKeys.jobs() });

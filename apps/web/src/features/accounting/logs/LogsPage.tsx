@@ -1,8 +1,6 @@
 import { LOGS_LOAD_DELAY_MS, type WebAction } from "@cellfleet/contract";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
-import Stack from "@mui/material/Stack";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
@@ -14,22 +12,22 @@ import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DateRangeFilter } from "../../../components/date-range/DateRangeFilter";
 import { ALL_DATES, type DateRange } from "../../../components/date-range/dateRange";
+import { formatDateTime } from "../../../components/formatDate";
 import {
   ActiveFilterChips,
   activeFilters,
   clampPage,
   initialListState,
   ListCard,
-  ListPaginator,
   pageCount,
   removeFilter,
   SearchBox,
   toggleFacet,
   useListState,
 } from "../../../components/list-card";
+import { LoadMoreFooter } from "../../../components/list-card/LoadMoreFooter";
 import { PageTitle } from "../../../components/PageTitle";
 import { QueryState } from "../../../components/QueryState";
-import { formatDateTime } from "../shared/formatDate";
 import { LogInfo } from "./LogInfo";
 import { downloadWebActions, type LogFilter, logsQueryOptions } from "./logs.queries";
 
@@ -164,28 +162,16 @@ export function LogsPage() {
         isDownloading={download.isPending}
         footer={
           rows.length > 0 ? (
-            <Stack
-              direction="row"
-              sx={{ alignItems: "center", justifyContent: "flex-end", flexWrap: "wrap" }}
-            >
-              {isLastPage && query.hasNextPage ? (
-                <Button
-                  data-testid="logs-load-more"
-                  sx={{ ml: 2 }}
-                  onClick={() => void query.fetchNextPage()}
-                  loading={query.isFetchingNextPage}
-                >
-                  {t("accounting.logs.loadMore")}
-                </Button>
-              ) : null}
-              <ListPaginator
-                total={rows.length}
-                page={page}
-                pageSize={state.pageSize}
-                onPageChange={(next) => update({ page: next })}
-                onPageSizeChange={(pageSize) => update({ pageSize, page: 0 })}
-              />
-            </Stack>
+            <LoadMoreFooter
+              total={rows.length}
+              page={page}
+              pageSize={state.pageSize}
+              update={update}
+              query={query}
+              isLastPage={isLastPage}
+              loadMoreText={t("accounting.logs.loadMore")}
+              loadMoreTestId="logs-load-more"
+            />
           ) : undefined
         }
       >

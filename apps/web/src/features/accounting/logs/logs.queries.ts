@@ -38,7 +38,7 @@ export function logFilterBody(filter: LogFilter): WebActionsExportRequest {
 
 /** POST /api/web_actions/: one page of log entries, newest first. */
 export async function getWebActions(vars: WebActionsRequest, signal?: AbortSignal): Promise<WebAction[]> {
-  const answer = await apiRequest("/api/web_actions/", {
+  const answer = await apiRequest("POST /api/web_actions/", {
     body: { ...vars },
     schema: WebActionsAnswerSchema,
     signal,

@@ -4,9 +4,9 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { useOffers } from "../../../app/session/useOffers";
+import { AccountingList, type ListColumn } from "../../../components/AccountingList";
 import { useListState } from "../../../components/list-card";
 import { PageTitle } from "../../../components/PageTitle";
-import { AccountingList, type ListColumn } from "../shared/AccountingList";
 import { policyListQueryOptions } from "./policies.queries";
 
 const LEVEL_COLORS = { 0: "default", 1: "info", 2: "warning" } as const;

@@ -15,7 +15,7 @@ import { useNavigate } from "react-router";
 import { apiErrorText } from "../../../app/api/handleTransportError";
 import { pushInfoMessage } from "../../../app/messages/messageStore";
 import { formError, notice } from "../../../app/messages/texts";
-import { FormTextField, FormToggle, HALF_ROW } from "../shared/formFields";
+import { FormTextField, FormToggle, HALF_ROW } from "../../../components/forms/formFields";
 import { DictionaryField, parseDictionaryFile } from "./DictionaryField";
 import { useSavePolicy, useUploadDictionary } from "./policies.queries";
 import {

@@ -3,7 +3,7 @@ import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import { type Control, type FieldPathByValue, type FieldValues, useController } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { HALF_ROW } from "./formFields";
+import { HALF_ROW } from "../../../components/forms/formFields";
 
 interface PolicySelectFieldProps<T extends FieldValues> {
   control: Control<T>;

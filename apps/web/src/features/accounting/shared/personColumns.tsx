@@ -1,8 +1,8 @@
 import type { User } from "@cellfleet/contract";
 import Chip from "@mui/material/Chip";
 import { useTranslation } from "react-i18next";
-import type { ListColumn } from "./AccountingList";
-import { formatDateTime } from "./formatDate";
+import type { ListColumn } from "../../../components/AccountingList";
+import { formatDateTime } from "../../../components/formatDate";
 
 /** What the columns of a list of people read from a row. */
 type Person = Pick<User, "username" | "full_name" | "email" | "last_login" | "blocked">;

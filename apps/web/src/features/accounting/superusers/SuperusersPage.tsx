@@ -2,9 +2,9 @@ import type { User } from "@cellfleet/contract";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { AccountingList, type ListColumn } from "../../../components/AccountingList";
 import { useListState } from "../../../components/list-card";
 import { PageTitle } from "../../../components/PageTitle";
-import { AccountingList, type ListColumn } from "../shared/AccountingList";
 import { usePersonColumns } from "../shared/personColumns";
 import { superuserListQueryOptions } from "./superusers.queries";
 

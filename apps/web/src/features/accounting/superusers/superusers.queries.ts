@@ -5,7 +5,7 @@ import { accountingKeys } from "../keys";
 
 /** POST /api/superusers/: every superuser, narrowed by `search`. */
 export async function getSuperusers(vars: { search?: string }, signal?: AbortSignal): Promise<User[]> {
-  const answer = await apiRequest("/api/superusers/", {
+  const answer = await apiRequest("POST /api/superusers/", {
     body: vars,
     schema: ManagerListAnswerSchema,
     signal,

@@ -21,10 +21,10 @@ import type { ReactNode } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { apiErrorText } from "../../../app/api/handleTransportError";
+import { FormTextField, FormToggle, HALF_ROW } from "../../../components/forms/formFields";
+import { rule } from "../../../components/forms/formRules";
 import { domainListQueryOptions } from "../domains/domains.queries";
 import { policyListQueryOptions, policyQueryOptions } from "../policies/policies.queries";
-import { FormTextField, FormToggle, HALF_ROW } from "../shared/formFields";
-import { rule } from "../shared/formRules";
 import { PolicySelectField } from "../shared/PolicySelectField";
 import { PasswordFields, PluginsField } from "./UserFormParts";
 import {
@@ -36,6 +36,7 @@ import {
   type UserFormMode,
   type UserFormShape,
   type UserFormValues,
+  type UserSaveBody,
 } from "./userForm";
 
 interface UserFormProps {
@@ -48,7 +49,7 @@ interface UserFormProps {
   shape: Omit<UserFormShape, "isNew" | "hasRole">;
   isSaving: boolean;
   error: unknown;
-  onSave: (body: Record<string, unknown>) => void;
+  onSave: (body: UserSaveBody) => void;
   /** Extra actions beside Save (a delete button). */
   actions?: ReactNode;
 }

@@ -8,8 +8,8 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { type Control, Controller, type UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { FormTextField } from "../shared/formFields";
-import { rule } from "../shared/formRules";
+import { FormTextField } from "../../../components/forms/formFields";
+import { rule } from "../../../components/forms/formRules";
 import { checkPasswordConfirmation, checkUserPassword, type UserFormValues } from "./userForm";
 
 interface PasswordFieldsProps {

@@ -11,7 +11,7 @@ import { DeleteButton } from "../../../components/DeleteButton";
 import { PageTitle } from "../../../components/PageTitle";
 import { QueryState } from "../../../components/QueryState";
 import { UserForm } from "./UserForm";
-import { assignableRoles, userFormMode } from "./userForm";
+import { assignableRoles, type UserSaveBody, userFormMode } from "./userForm";
 import { useDeleteUser, userQueryOptions, useSaveUser } from "./users.queries";
 
 function UserEditor({ viewer, user }: { viewer: SessionUser; user: AccountingUser | null }) {
@@ -26,7 +26,7 @@ function UserEditor({ viewer, user }: { viewer: SessionUser; user: AccountingUse
     return <Alert severity="warning">{notice("accessDenied")}</Alert>;
   }
 
-  const handleSave = (body: Record<string, unknown>) =>
+  const handleSave = (body: UserSaveBody) =>
     save.mutate(body, {
       onSuccess: (saved) => {
         pushInfoMessage({ level: "success", text: notice("informationUpdated") });

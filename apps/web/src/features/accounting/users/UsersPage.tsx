@@ -5,11 +5,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate } from "react-router";
 import { useOffers } from "../../../app/session/useOffers";
+import { AccountingList, type ListColumn, stopRowClick } from "../../../components/AccountingList";
 import { useListState } from "../../../components/list-card";
 import { PageTitle } from "../../../components/PageTitle";
-import { AccountingList, type ListColumn, stopRowClick } from "../shared/AccountingList";
+import { isJuniorAssistant, roleText } from "../../../components/roleText";
 import { usePersonColumns } from "../shared/personColumns";
-import { isJuniorAssistant, roleText } from "../shared/roleText";
 import { userListQueryOptions } from "./users.queries";
 
 /** The title of the users list is the list of roles it holds (spec section 2). */

@@ -8,6 +8,7 @@ import {
   type PermissionSubject,
   type Plugin,
   type Role,
+  type UpdateAccountingUser,
   validateEmail,
   validatePassword,
   validatePhone,
@@ -100,22 +101,22 @@ export interface UserFormShape {
   hasPlugins: boolean;
 }
 
+/** What the user form saves: POST /api/user/{id}'s fields, and a new user's domain. */
+export type UserSaveBody = UpdateAccountingUser & { domain_id?: string };
+
 /** The body that saves the form: the create body for a new user, the changed fields otherwise. */
-export function fromUserForm(
-  values: UserFormValues,
-  shape: UserFormShape,
-  mode: UserFormMode,
-): Record<string, unknown> {
+export function fromUserForm(values: UserFormValues, shape: UserFormShape, mode: UserFormMode): UserSaveBody {
   if (mode === "selfPassword") return { password: values.password };
-  const body: Record<string, unknown> = {
+  const body: UserSaveBody = {
     username: values.username.trim(),
     full_name: values.full_name.trim(),
     email: values.email.trim() || null,
     phone: values.phone.trim() || null,
   };
-  if (shape.hasRole) {
+  // The role field refuses to submit without a role (validateRole).
+  if (shape.hasRole && values.role !== "") {
     body.role = values.role;
-    body.is_junior = values.role !== "" && mayBeJunior(values.role) && values.is_junior;
+    body.is_junior = mayBeJunior(values.role) && values.is_junior;
   }
   if (shape.hasPolicy) body.policy_id = values.policy_id || null;
   if (shape.hasPlugins) body.plugins = values.plugins;

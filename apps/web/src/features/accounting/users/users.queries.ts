@@ -13,12 +13,13 @@ import { accountingKeys } from "../keys";
 
 /** POST /api/users/: the users the caller may see, narrowed by `search`. */
 export function getUsers(vars: UserListRequest, signal?: AbortSignal): Promise<UserListAnswer> {
-  return apiRequest("/api/users/", { body: { ...vars }, schema: UserListAnswerSchema, signal });
+  return apiRequest("POST /api/users/", { body: { ...vars }, schema: UserListAnswerSchema, signal });
 }
 
 /** POST /api/user/{id} with no fields reads one user. */
 export function getUser(vars: { id: string }, signal?: AbortSignal): Promise<AccountingUser> {
-  return apiRequest(`/api/user/${encodeURIComponent(vars.id)}`, {
+  return apiRequest("POST /api/user/{userId}", {
+    params: { userId: vars.id },
     body: {},
     schema: AccountingUserSchema,
     signal,
@@ -45,11 +46,18 @@ export function useSaveUser(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateAccountingUser | UpdateAccountingUser) =>
-      apiRequest(`/api/user/${encodeURIComponent(id)}`, {
-        body: body as Record<string, unknown>,
-        schema: AccountingUserSchema,
-        quiet: true,
-      }),
+      id === "new"
+        ? apiRequest("POST /api/user/new", {
+            body: body as CreateAccountingUser,
+            schema: AccountingUserSchema,
+            quiet: true,
+          })
+        : apiRequest("POST /api/user/{userId}", {
+            params: { userId: id },
+            body: body as UpdateAccountingUser,
+            schema: AccountingUserSchema,
+            quiet: true,
+          }),
     onSuccess: (user) => {
       queryClient.setQueryData(accountingKeys.user(user._id), user);
       return queryClient.invalidateQueries({ queryKey: accountingKeys.all });
@@ -61,7 +69,7 @@ export function useSaveUser(id: string) {
 export function useDeleteUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest(`/api/user/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    mutationFn: (id: string) => apiRequest("DELETE /api/user/{userId}", { params: { userId: id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountingKeys.all }),
   });
 }

@@ -9,8 +9,8 @@ import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
-import { RelativeTime } from "../../devices/components/DeviceLabels";
-import { useNow } from "../../devices/components/useNow";
+import { RelativeTime } from "../../../components/labels";
+import { useNow } from "../../../components/useNow";
 import { typeLabel } from "../commandTypes";
 import { ExecutionStatusChip } from "./CommandStatusChip";
 

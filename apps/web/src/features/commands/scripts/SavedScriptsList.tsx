@@ -12,10 +12,10 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate } from "react-router";
 import { useOffers } from "../../../app/session/useOffers";
+import { RelativeTime } from "../../../components/labels";
 import { ListCard, SearchBox } from "../../../components/list-card";
 import { QueryState } from "../../../components/QueryState";
-import { RelativeTime } from "../../devices/components/DeviceLabels";
-import { useNow } from "../../devices/components/useNow";
+import { useNow } from "../../../components/useNow";
 import { listScriptsQueryOptions } from "./scripts.api";
 
 /** Where a kind's pages are: a saved script's editor is /script/{id} without file_type. */

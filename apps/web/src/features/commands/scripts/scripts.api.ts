@@ -8,12 +8,6 @@ import {
 import { queryOptions } from "@tanstack/react-query";
 import { apiRequest } from "../../../app/api/http";
 
-/** The API paths of a kind: saved scripts (/api/scripts/, /api/script/…) or templates. */
-const PATHS: Record<ScriptKind, { list: string; one: string }> = {
-  script: { list: "/api/scripts/", one: "/api/script" },
-  template: { list: "/api/templates/", one: "/api/template" },
-};
-
 /** Query keys of saved scripts and templates. */
 export const scriptsKeys = {
   all: ["scripts"] as const,
@@ -26,7 +20,7 @@ export function listScriptsQueryOptions(kind: ScriptKind) {
   return queryOptions({
     queryKey: scriptsKeys.list(kind),
     queryFn: async ({ signal }) =>
-      (await apiRequest(PATHS[kind].list, { body: {}, schema: ScriptsAnswerSchema, signal })).items,
+      (await apiRequest(`POST /api/${kind}s/`, { body: {}, schema: ScriptsAnswerSchema, signal })).items,
   });
 }
 
@@ -35,8 +29,8 @@ export function scriptQueryOptions(kind: ScriptKind, id: string) {
   return queryOptions({
     queryKey: scriptsKeys.detail(kind, id),
     queryFn: ({ signal }) =>
-      apiRequest(`${PATHS[kind].one}/${encodeURIComponent(id)}`, {
-        body: {},
+      apiRequest(`POST /api/${kind}/{id}`, {
+        params: { id },
         schema: SavedScriptSchema,
         signal,
       }),
@@ -45,11 +39,12 @@ export function scriptQueryOptions(kind: ScriptKind, id: string) {
 
 /** POST …/new (version 1) or …/{id}/save (a new version). */
 export function saveScript(kind: ScriptKind, id: string, body: SaveScript): Promise<SavedScript> {
-  const url = id === "new" ? `${PATHS[kind].one}/new` : `${PATHS[kind].one}/${encodeURIComponent(id)}/save`;
-  return apiRequest(url, { body: { ...body }, schema: SavedScriptSchema });
+  return id === "new"
+    ? apiRequest(`POST /api/${kind}/new`, { body, schema: SavedScriptSchema })
+    : apiRequest(`POST /api/${kind}/{id}/save`, { params: { id }, body, schema: SavedScriptSchema });
 }
 
 /** DELETE /api/script/{id} or /api/template/{id}. */
 export async function deleteScript(kind: ScriptKind, id: string): Promise<void> {
-  await apiRequest(`${PATHS[kind].one}/${encodeURIComponent(id)}`, { method: "DELETE" });
+  await apiRequest(`DELETE /api/${kind}/{id}`, { params: { id } });
 }

@@ -4,7 +4,8 @@ import type { TFunction } from "i18next";
 import { memo } from "react";
 import { Link as RouterLink } from "react-router";
 import { formatClock, formatMoment, formatNumber } from "../../../app/format";
-import { relativeTimeText, STATUS_COLORS, signalTitle } from "./DeviceLabels";
+import { relativeTimeText, signalTitle } from "../../../components/labels";
+import { STATUS_COLORS } from "./DeviceLabels";
 import { chipColorClass, rowClasses as cls, signalClass } from "./deviceTableStyles";
 
 interface DeviceRowProps {

@@ -9,8 +9,8 @@ import { StatusTotals } from "./StatusTotals";
 
 // Counts how often a row renders: relativeTimeText is called once per row render.
 const labels = vi.hoisted(() => ({ timeTexts: 0 }));
-vi.mock("./DeviceLabels", async (importOriginal) => {
-  const original = await importOriginal<typeof import("./DeviceLabels")>();
+vi.mock("../../../components/labels", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../../components/labels")>();
   return {
     ...original,
     relativeTimeText: (...args: Parameters<typeof original.relativeTimeText>) => {

@@ -8,9 +8,9 @@ import TableRow from "@mui/material/TableRow";
 import TableSortLabel from "@mui/material/TableSortLabel";
 import { useTranslation } from "react-i18next";
 import type { ListSort } from "../../../components/list-card";
+import { useNow } from "../../../components/useNow";
 import { DeviceRow } from "./DeviceRow";
 import { DeviceTableRoot } from "./deviceTableStyles";
-import { useNow } from "./useNow";
 
 const COLUMNS = [
   { id: "ident", sort: "ident" },

@@ -5,9 +5,10 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { RelativeTime, SignalLabel, StatusChip } from "../components/DeviceLabels";
+import { formatBytes, formatDuration, orDash } from "../../../components/format";
+import { RelativeTime, SignalLabel } from "../../../components/labels";
+import { StatusChip } from "../components/DeviceLabels";
 import { CollectSection } from "./CollectSection";
-import { formatBytes, formatDuration, orDash } from "./format";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -6,7 +6,7 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { RelativeTime } from "../components/DeviceLabels";
+import { RelativeTime } from "../../../components/labels";
 
 interface CollectSectionProps {
   title: string;

@@ -19,8 +19,8 @@ import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import { Fragment, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { SignalLabel } from "../components/DeviceLabels";
-import { formatBytes, formatDecibels, formatDuration, orDash } from "./format";
+import { formatBytes, formatDecibels, formatDuration, orDash } from "../../../components/format";
+import { SignalLabel } from "../../../components/labels";
 
 const COLUMNS = ["state", "role", "mode", "sim", "operator", "ip", "module", "band", "signal"] as const;
 

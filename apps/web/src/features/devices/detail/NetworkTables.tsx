@@ -9,7 +9,7 @@ import {
 } from "@cellfleet/contract";
 import Chip from "@mui/material/Chip";
 import { useTranslation } from "react-i18next";
-import { formatBytes, orDash } from "./format";
+import { formatBytes, orDash } from "../../../components/format";
 import { SimpleTable } from "./SimpleTable";
 
 function UpDown({ isUp, label }: { isUp: boolean; label: string }) {

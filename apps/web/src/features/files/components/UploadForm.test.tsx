@@ -16,7 +16,7 @@ function renderForm() {
   const client = new QueryClient();
   render(
     <QueryClientProvider client={client}>
-      <UploadForm fileType="firmware" uploadPath="/api/file/firmware" onDone={vi.fn()} onCancel={vi.fn()} />
+      <UploadForm fileType="firmware" onDone={vi.fn()} onCancel={vi.fn()} />
     </QueryClientProvider>,
   );
   return screen.getByTestId("upload-input") as HTMLInputElement;

@@ -22,13 +22,11 @@ import { currentLocale } from "../../../app/i18n";
 import { pushInfoMessage } from "../../../app/messages/messageStore";
 import { notice, translateErrorCode } from "../../../app/messages/texts";
 import { useFormatFileSize } from "../fileLists";
-import { uploadFile } from "../files.api";
+import { fileUploadPath, uploadFile } from "../files.api";
 import { useInvalidateFiles } from "../files.queries";
 
 interface UploadFormProps {
   fileType: CommonFileType;
-  /** Where the file goes (POST /api/file/{kind} or the base upload URL). */
-  uploadPath: string;
   /** Called 2 s after a successful upload (spec section 9), to return to the list. */
   onDone: (file: FileDto) => void;
   onCancel: () => void;
@@ -42,7 +40,7 @@ type Phase = { kind: "idle" } | { kind: "sending"; sent: number; total: number }
  * again. Success says 'File upload success' and returns after 2 s; failure says 'File upload error'
  * with the path, the reason and the file's name (spec section 8).
  */
-export function UploadForm({ fileType, uploadPath, onDone, onCancel }: UploadFormProps) {
+export function UploadForm({ fileType, onDone, onCancel }: UploadFormProps) {
   const { t } = useTranslation();
   const formatSize = useFormatFileSize();
   const invalidate = useInvalidateFiles();
@@ -78,7 +76,7 @@ export function UploadForm({ fileType, uploadPath, onDone, onCancel }: UploadFor
     setPhase({ kind: "sending", sent: 0, total: file.size });
     try {
       const stored = await uploadFile(
-        uploadPath,
+        fileType,
         file,
         (sent, total) => setPhase({ kind: "sending", sent, total }),
         controller.signal,
@@ -90,7 +88,11 @@ export function UploadForm({ fileType, uploadPath, onDone, onCancel }: UploadFor
     } catch (error) {
       if (controller.signal.aborted) return;
       const reason = isApiError(error) ? translateErrorCode(error.code, error.message) : String(error);
-      const text = notice("fileUploadError", { name: plainFileName(file.name), path: uploadPath, reason });
+      const text = notice("fileUploadError", {
+        name: plainFileName(file.name),
+        path: fileUploadPath(fileType),
+        reason,
+      });
       setFailure(text);
       setPhase({ kind: "idle" });
       pushInfoMessage({ level: "warning", text });

@@ -3,7 +3,7 @@ import Box from "@mui/material/Box";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import { formatBytes } from "../../devices/detail/format";
+import { formatBytes } from "../../../components/format";
 
 /** Height of the busiest day's bar. */
 const BARS_PX = 64;

@@ -10,7 +10,7 @@ import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import { useTranslation } from "react-i18next";
-import { formatDateTime } from "../../accounting/shared/formatDate";
+import { formatDateTime } from "../../../components/formatDate";
 
 /** What a delivery said and each of its attempts with the provider's answer. */
 export function DeliveryDetails({ delivery }: { delivery: Delivery }) {

@@ -13,9 +13,9 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useOffers } from "../../../app/session/useOffers";
+import { formatDateTime } from "../../../components/formatDate";
 import { ListCard } from "../../../components/list-card";
 import { QueryState } from "../../../components/QueryState";
-import { formatDateTime } from "../../accounting/shared/formatDate";
 import { deliveryListQueryOptions, useResendDelivery } from "../log.queries";
 import { DeliveryDetails } from "./DeliveryDetails";
 

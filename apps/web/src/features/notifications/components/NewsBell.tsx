@@ -22,8 +22,8 @@ import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useOffers } from "../../../app/session/useOffers";
-import { formatDateTime } from "../../accounting/shared/formatDate";
-import { useWaitingApprovals } from "../../commands/approvalNotices";
+import { formatDateTime } from "../../../components/formatDate";
+import { useWaitingApprovals } from "../../events/approvalNotices";
 import { newsQueryOptions, useMarkNewsSeen, useNotificationsLive } from "../news.queries";
 
 const ICONS: Record<NewsLevel, ReactNode> = {

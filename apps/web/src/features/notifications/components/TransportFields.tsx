@@ -13,8 +13,8 @@ import Grid from "@mui/material/Grid";
 import MenuItem from "@mui/material/MenuItem";
 import type { UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { FormTextField, FormToggle } from "../../accounting/shared/formFields";
-import { rule } from "../../accounting/shared/formRules";
+import { FormTextField, FormToggle } from "../../../components/forms/formFields";
+import { rule } from "../../../components/forms/formRules";
 import type { TransportFormValues } from "../transportForm";
 
 interface FieldsProps {

@@ -9,8 +9,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { useOffers } from "../../../app/session/useOffers";
+import { AccountingList, type ListColumn } from "../../../components/AccountingList";
 import { useListState } from "../../../components/list-card";
-import { AccountingList, type ListColumn } from "../../accounting/shared/AccountingList";
 import { transportListQueryOptions } from "../transports.queries";
 
 /** Where a provider sends: the chat, the webhook's host, or the mail's recipients. */

@@ -11,8 +11,8 @@ import { useMemo } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { formError } from "../../../app/messages/texts";
-import { FormTextField } from "../../accounting/shared/formFields";
-import { rule as check } from "../../accounting/shared/formRules";
+import { FormTextField } from "../../../components/forms/formFields";
+import { rule as check } from "../../../components/forms/formRules";
 import { useSaveDomainSettings } from "../settings.queries";
 import {
   copiesError,

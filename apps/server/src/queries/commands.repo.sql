@@ -1,0 +1,183 @@
+-- The SQL of src/modules/actions/commands.repo.ts, written by `npm run queries -w apps/server`: do not edit.
+-- Each function ran once with generated arguments against a database answering no rows.
+
+-- commandsRepo.insertCommand(domainId, row)
+insert into
+  "commands" ("domain_id")
+values
+  ($1);
+
+-- commandsRepo.findCommand(domainId, id)
+select
+  *
+from
+  "commands"
+where
+  "domain_id" = $1
+  and "id" = $2;
+
+-- commandsRepo.lockCommand(domainId, id)
+select
+  *
+from
+  "commands"
+where
+  "domain_id" = $1
+  and "id" = $2
+for update;
+
+-- commandsRepo.lockCommandCounts(domainId, ids)
+select
+  "id",
+  "counts"
+from
+  "commands"
+where
+  "domain_id" = $1
+  and "id" in ($2)
+order by
+  "id"
+for update;
+
+-- commandsRepo.findCommands(domainId, filter, limit, offset)
+select
+  *
+from
+  "commands"
+where
+  "domain_id" = $1
+order by
+  "create_time" desc,
+  "id"
+limit
+  $2
+offset
+  $3;
+
+-- commandsRepo.findCommandsAfter(domainId, filter, after, limit)
+select
+  *
+from
+  "commands" as "c"
+where
+  "c"."domain_id" = $1
+  and (
+    c.create_time < (
+      select
+        k.create_time
+      from
+        commands k
+      where
+        k.domain_id = $2
+        and k.id = $3
+    )
+    or (
+      c.create_time = (
+        select
+          k.create_time
+        from
+          commands k
+        where
+          k.domain_id = $4
+          and k.id = $5
+      )
+      and c.id > $6
+    )
+  )
+order by
+  "c"."create_time" desc,
+  "c"."id"
+limit
+  $7;
+
+-- commandsRepo.updateCommand(domainId, id, changes)
+update "commands"
+set
+where
+  "domain_id" = $1
+  and "id" = $2;
+
+-- commandsRepo.setCommandCounts(domainId, id, counts, status, now)
+update "commands"
+set
+  "counts" = $1,
+  "status" = $2,
+  "update_time" = $3
+where
+  "domain_id" = $4
+  and "id" = $5;
+
+-- commandsRepo.findTargetDevices(domainId, targets)
+select
+  "id",
+  "ident",
+  "tags",
+  "last_contact",
+  "model",
+  "serial",
+  "firmware",
+  "description",
+  "command_types"
+from
+  "devices"
+where
+  "domain_id" = $1
+  and (
+    "id" in ($2)
+    or tags ?| $3::text[]
+  )
+order by
+  "ident";
+
+-- commandsRepo.findMostUsedTypes(domainId, limit)
+select
+  "type",
+  count(*) as "uses"
+from
+  "commands"
+where
+  "domain_id" = $1
+group by
+  "type"
+order by
+  "uses" desc,
+  "type"
+limit
+  $2;
+
+-- commandsRepo.insertPersonEvent(domainId, row)
+insert into
+  "events" ("domain_id", "device_id", "is_quiet", "is_read")
+values
+  ($1, $2, $3, $4);
+
+-- commandsRepo.findCommandTypes(domainId)
+select
+  *
+from
+  "command_types"
+where
+  "domain_id" = $1
+order by
+  "type";
+
+-- commandsRepo.findCommandTypeByName(domainId, type)
+select
+  *
+from
+  "command_types"
+where
+  "domain_id" = $1
+  and lower(type) = $2;
+
+-- commandsRepo.insertCommandType(domainId, row)
+insert into
+  "command_types" ("domain_id")
+values
+  ($1);
+
+-- commandsRepo.deleteCommandType(domainId, id)
+delete from "command_types"
+where
+  "domain_id" = $1
+  and "id" = $2;
