@@ -36,6 +36,12 @@ export default defineConfig({
     trace: "off",
     screenshot: "only-on-failure",
   },
+  // The first run (root's factory password) is the setup project's; every spec depends on it and not
+  // on the order of the files, which is free (ADR 027).
+  projects: [
+    { name: "setup", testMatch: /\.setup\.ts$/ },
+    { name: "chromium", testMatch: /\.spec\.ts$/, dependencies: ["setup"] },
+  ],
   webServer: {
     command: "npx tsx support/start-server.ts",
     url: `${baseURL}/api/health`,

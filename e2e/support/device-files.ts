@@ -21,13 +21,18 @@ async function adminToken(request: APIRequestContext): Promise<string> {
   return (await login.json()).token as string;
 }
 
-/** The demo routers' ids by ident. */
-async function routerIds(request: APIRequestContext, token: string): Promise<string[]> {
+/** The domain's routers as the device list answers them (its first 100). */
+async function listRouters(request: APIRequestContext, token: string) {
   const list = await request.post("/api/devices/", { data: { token, size: 100 } });
-  const rows = (await list.text())
+  return (await list.text())
     .trim()
     .split("\n")
-    .map((line) => JSON.parse(line) as { _id?: string; ident?: string });
+    .map((line) => JSON.parse(line) as { _id?: string; ident?: string; has_backups?: boolean });
+}
+
+/** The demo routers' ids by ident. */
+async function routerIds(request: APIRequestContext, token: string): Promise<string[]> {
+  const rows = await listRouters(request, token);
   return ROUTERS_WITH_FILES.map((ident) => {
     const row = rows.find((candidate) => candidate.ident === ident);
     expect(row?._id, ident).toBeTruthy();
@@ -59,4 +64,13 @@ export async function takeDeviceFiles(request: APIRequestContext): Promise<void>
       )
       .toBe("completed");
   }
+}
+
+/**
+ * The routers that have a backup now, by ident: ROUTERS_WITH_FILES, and any other a spec backed up
+ * (schedules.spec.ts's rule backs up the routers of its tag), whichever ran first.
+ */
+export async function routersWithBackups(request: APIRequestContext): Promise<string[]> {
+  const rows = await listRouters(request, await adminToken(request));
+  return rows.filter((row) => row.has_backups).map((row) => row.ident as string);
 }

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import {
   type APIRequestContext,
   type Browser,
@@ -5,8 +6,11 @@ import {
   expect,
   type Page,
 } from "@playwright/test";
-import { FLEET_ADMIN, ROOT_NEW_PASSWORD, ROOT_PASSWORD } from "./accounts";
+import { FLEET_ADMIN, ROOT_NEW_PASSWORD } from "./accounts";
 import type { LOOKS } from "./looks";
+
+/** Root's signed-in browser state, saved by the setup project (tests/first-run.setup.ts). */
+export const ROOT_STATE = fileURLToPath(new URL("../.auth/root.json", import.meta.url));
 
 /** Makes the console speak English in this context, so tests can find texts by their English names. */
 export async function useEnglish(context: BrowserContext, baseURL: string): Promise<void> {
@@ -59,34 +63,27 @@ export async function changeFactoryPassword(page: Page, current: string, next: s
   await expect(page).not.toHaveURL(/\/profile$/, { timeout: 15_000 });
 }
 
-/** Signs root in whether or not a-foundation.spec.ts ran first (it changes the factory password). */
+/** Signs root in through the login form (the setup project changed its factory password). */
 export async function signInRoot(page: Page): Promise<void> {
   await signIn(page, "root", ROOT_NEW_PASSWORD);
-  const landed = await Promise.race([
-    page.waitForURL(/\/accounting$/, { timeout: 10_000 }).then(() => "in" as const),
-    page
-      .getByRole("alert")
-      .first()
-      .waitFor({ timeout: 10_000 })
-      .then(() => "refused" as const),
-  ]);
-  if (landed === "in") return;
-  await signIn(page, "root", ROOT_PASSWORD);
-  await changeFactoryPassword(page, ROOT_PASSWORD, ROOT_NEW_PASSWORD);
   await expect(page).toHaveURL(/\/accounting$/);
 }
 
-/** A signed-in root page in a browser of its own in one of the four looks (signed in in English, then shown in the look's language). */
+/** A signed-in root page (the setup project's saved session) in a browser of its own, in one of the four looks. */
 export async function openRootLook(
   browser: Browser,
   baseURL: string,
   look: (typeof LOOKS)[number],
 ): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: { width: look.width, height: look.height } });
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: look.width, height: look.height },
+    storageState: ROOT_STATE,
+  });
   await context.addInitScript((theme) => localStorage.setItem("cellfleet.theme", theme), look.theme);
-  await useEnglish(context, baseURL);
-  const page = await context.newPage();
-  await signInRoot(page);
   await context.addCookies([{ name: "locale", value: look.locale, url: baseURL }]);
+  const page = await context.newPage();
+  await page.goto("/accounting");
+  await expect(page).toHaveURL(/\/accounting$/);
   return page;
 }

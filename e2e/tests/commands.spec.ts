@@ -81,14 +81,17 @@ for (const variant of LOOKS) {
     await signInAs(page, FLEET_ADMIN);
     await context.addCookies([{ name: "locale", value: variant.locale, url: baseURL as string }]);
     const snap = async (name: string) => {
-      await page.waitForTimeout(500);
       await shot(page, `commands-${variant.name}-${name}`);
     };
     await page.goto("/commands");
     await expect(page.getByTestId("command-row").first()).toBeVisible();
     await snap("list");
     await page.goto("/commands/new");
-    await page.getByTestId("quick-list").locator(".MuiChip-root").first().click();
+    // The quick list puts recently used types first, which other specs change: take Reboot by name.
+    await page
+      .getByTestId("quick-list")
+      .getByText(/^(Reboot|Перезагрузка)$/)
+      .click();
     await page.getByRole("combobox", { name: /^(tags|теги)/i }).fill(TAG);
     await page.getByRole("combobox", { name: /^(tags|теги)/i }).press("Enter");
     await page.getByTestId("dry-run-button").click();

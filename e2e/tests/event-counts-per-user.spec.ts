@@ -70,6 +70,11 @@ test("an operator's 'all read' zeroes the operator's router counts, not the admi
 
   // The operator marks everything read on the events page, then goes back to the dashboard.
   await operator.page.goto("/events");
+  // The admin's open dashboard hears of the read and reads its device list again (POST /api/devices/).
+  const adminReread = admin.page.waitForResponse(
+    (response) =>
+      new URL(response.url()).pathname === "/api/devices/" && response.request().method() === "POST",
+  );
   await operator.page.getByRole("button", { name: /mark all read/i }).click();
   await expect(operator.page.getByTestId("nav-drawer").getByText(/^new$/i)).toHaveCount(0, {
     timeout: 10_000,
@@ -78,8 +83,10 @@ test("an operator's 'all read' zeroes the operator's router counts, not the admi
   await operator.page.getByRole("combobox", { name: /search/i }).fill(IDENT);
   await expect(eventsCell(operator.page)).toHaveText("0", { timeout: 10_000 });
 
-  // The admin's open dashboard hears of the read (and re-reads its own counts): still all unread.
-  await admin.page.waitForTimeout(1500);
+  // Once the admin's dashboard has read its counts again (its list's fetching bar gone): still all
+  // unread for the admin.
+  await adminReread;
+  await expect(admin.page.locator(".MuiLinearProgress-indeterminate")).toHaveCount(0);
   await expect(eventsCell(admin.page)).toHaveText(String(EVENTS));
   await admin.page.reload();
   await admin.page.getByRole("combobox", { name: /search/i }).fill(IDENT);
@@ -98,7 +105,6 @@ test("an operator's 'all read' zeroes the operator's router counts, not the admi
       const row = who.page.locator(`[data-testid="device-row"][data-ident="${IDENT}"]`);
       await expect(row).toBeVisible();
       if (variant.width > 600) await expect(eventsCell(who.page)).toHaveText(count);
-      await who.page.waitForTimeout(300);
       await shot(who.page, `event-counts-${label}-${variant.name}`);
     }
   }

@@ -128,11 +128,9 @@ for (const variant of LOOKS) {
     await page.goto("/settings");
     await expect(page.getByTestId("command-types").locator("tbody tr").first()).toBeVisible();
     await page.getByTestId("command-types").scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
     await shot(page, `export-settings-command-types-${variant.name}`);
     await page.goto("/events");
     await expect(page.getByTestId("list-card")).toBeVisible();
-    await page.waitForTimeout(300);
     await shot(page, `export-events-list-${variant.name}`);
   });
 }

@@ -27,7 +27,9 @@ test("deleting a router from its edit page lands on the dashboard with no error,
   await page.getByRole("button", { name: /^delete$/i }).click();
   await page.getByRole("button", { name: /^tap again$/i }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-  await page.waitForTimeout(2500);
+  // Once the dashboard has loaded and every request the deletion set off has been answered.
+  await expect(page.getByTestId("device-row").first()).toBeVisible({ timeout: 30_000 });
+  await page.waitForLoadState("networkidle");
   const shown = await infoMessages(page);
   expect(shown.filter((text) => /not found|\/api\//i.test(text))).toEqual([]);
 

@@ -67,7 +67,6 @@ test("a router created with a generated key gets its first contact from the snip
   }).toPass({ timeout: 30_000 });
   await expect(page.getByTestId("connect-snippet")).toBeVisible();
   await expect(page.getByTestId("signal-none")).toBeVisible();
-  await page.waitForTimeout(400);
   await shot(page, "insight-refused-desktop-light-en");
 });
 
@@ -102,13 +101,11 @@ for (const variant of LOOKS) {
     await expect(charts.locator("canvas")).toHaveCount(6);
     await expect(page.getByTestId("changes-list")).toContainText(/1→2|B3→B20/);
     await expect(page.getByTestId("sim-usage")).toHaveCount(2);
-    await page.waitForTimeout(300);
     await shot(page, `insight-${variant.name}-device`);
 
     if (variant.name === "desktop-dark-ru") {
       await page.getByTestId("range-30d").click();
       await expect(charts.locator("canvas")).toHaveCount(6);
-      await page.waitForTimeout(300);
       await shot(page, `insight-${variant.name}-device-30d`);
     }
     if (variant.name === "desktop-light-en") {
@@ -130,12 +127,10 @@ for (const variant of LOOKS) {
     await page
       .locator('input[name="ident"]')
       .fill(`LOOK${variant.name.replaceAll("-", "").toUpperCase()}${Date.now() % 100_000}`);
-    await page.waitForTimeout(400);
     await shot(page, `insight-${variant.name}-new-device`);
     await page.locator('button[type="submit"]').click();
     await expect(page.getByTestId("waiting-first-contact")).toBeVisible();
     await expect(page.getByTestId("connect-snippet")).toContainText("mosquitto_pub");
-    await page.waitForTimeout(400);
     await shot(page, `insight-${variant.name}-pending`);
   });
 }

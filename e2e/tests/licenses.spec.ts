@@ -111,18 +111,15 @@ test.describe
         await context.addCookies([{ name: "locale", value: look.locale, url: baseURL as string }]);
         await page.goto("/licenses");
         await expect(page.getByTestId("license-row")).toHaveCount(4);
-        await page.waitForTimeout(500);
         await shot(page, `licenses-${look.name}-list`);
         await page.getByTestId("license-fingerprint").click();
         await expect(page.getByTestId("license-fingerprint-value")).toBeVisible();
         // The dialog fades in: wait until it is opaque.
         await expect(page.locator(".MuiDialog-container")).toHaveCSS("opacity", "1");
-        await page.waitForTimeout(300);
         await shot(page, `licenses-${look.name}-fingerprint`);
         await page.goto("/license/new");
         await page.getByTestId("license-key").fill("0123");
         await page.getByTestId("license-key").blur();
-        await page.waitForTimeout(300);
         await shot(page, `licenses-${look.name}-new`);
       });
     }

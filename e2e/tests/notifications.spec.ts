@@ -188,7 +188,6 @@ for (const variant of VARIANTS) {
     const look = async (path: string, screen: string, ready: () => Promise<void>) => {
       await page.goto(`${baseURL}${path}`);
       await ready();
-      await page.waitForTimeout(300);
       await shot(page, `notifications-${variant.name}-${screen}`);
     };
     await look("/notifications", "rules", () => expect(page.getByTestId("rules-table")).toBeVisible());
@@ -215,7 +214,6 @@ for (const variant of VARIANTS) {
     for (const type of ["webhook", "smtp"] as const) {
       await page.getByTestId("transport-type").locator("..").click();
       await page.locator(`li[data-value="${type}"]`).click();
-      await page.waitForTimeout(300);
       await shot(page, `notifications-${variant.name}-provider-${type}`);
     }
     await look("/notifications?tab=log", "log", async () => {
@@ -226,7 +224,6 @@ for (const variant of VARIANTS) {
     });
     await page.getByTestId("news-bell").click();
     await expect(page.getByTestId("news-list")).toBeVisible();
-    await page.waitForTimeout(300);
     await shot(page, `notifications-${variant.name}-bell`);
   });
 }

@@ -36,7 +36,6 @@ for (const variant of VARIANTS) {
     await expect(page.getByTestId("page-title")).toHaveText("SIM000001");
     await expect(page.getByTestId("modem-row").first()).toBeVisible({ timeout: 20_000 });
     await expect(page.getByRole("link", { name: /^(edit|изменить|редактировать)$/i })).toHaveCount(0);
-    await page.waitForTimeout(500);
     await shot(page, `operator-${variant.name}-device`);
 
     // The edit page by its address: every field read-only, nothing to save or delete.
@@ -49,7 +48,6 @@ for (const variant of VARIANTS) {
     }
     await expect(page.getByRole("button", { name: /^(save|сохранить)$/i })).toHaveCount(0);
     await expect(page.getByRole("button", { name: /^(delete|удалить)$/i })).toHaveCount(0);
-    await page.waitForTimeout(500);
     await shot(page, `operator-${variant.name}-device-edit`);
   });
 }

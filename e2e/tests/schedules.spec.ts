@@ -174,11 +174,9 @@ for (const variant of LOOKS) {
     await page.goto("/settings");
     await expect(page.getByTestId(`schedule-rule-${ruleId}`)).toBeVisible();
     await page.getByTestId("schedule-rules-backup").scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
     await shot(page, `schedules-settings-${variant.name}`);
     await page.goto(`/backup/task/${ruleId}`);
     await expect(page.getByTestId("schedule-name")).toHaveValue("Nightly backup");
-    await page.waitForTimeout(300);
     await shot(page, `schedules-rule-${variant.name}`);
   });
 }

@@ -84,7 +84,6 @@ for (const variant of LOOKS) {
     await signInFleetAdmin(page);
     await context.addCookies([{ name: "locale", value: variant.locale, url: baseURL as string }]);
     const snap = async (name: string) => {
-      await page.waitForTimeout(500);
       await shot(page, `scripts-${variant.name}-${name}`);
     };
     await page.goto("/scripts");

@@ -171,7 +171,6 @@ for (const variant of LOOKS) {
     await page.goto("/settings");
     await expect(page.getByTestId("event-type-router_started")).toBeVisible();
     await enter(page, "pending", "90");
-    await page.waitForTimeout(400);
     await shot(page, `settings-${variant.name}`);
   });
 }

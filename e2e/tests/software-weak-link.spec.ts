@@ -159,7 +159,6 @@ for (const look of LOOKS) {
     await expect(page.getByTestId("rollout-skipped")).toBeVisible();
     // Back to the top, so the phone's app bar (hidden while scrolled) is in the picture.
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(500);
     await shot(page, `software-weak-link-${look.name}`);
     await page.context().close();
   });

@@ -244,7 +244,6 @@ for (const look of LOOKS) {
         await expect(page.getByText(/RUT9_R_00\.07\.08$/).first()).toBeVisible();
         await expect(page.getByTestId("rollout-status")).toBeVisible();
       }
-      await page.waitForTimeout(700);
       await shot(page, `software-${look.name}-${name}`);
     }
   });

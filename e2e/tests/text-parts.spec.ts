@@ -60,7 +60,6 @@ async function switchLanguage(page: Page, to: "ru" | "en") {
   await expect(page.locator("html")).toHaveAttribute("lang", to);
   await page.keyboard.press("Escape");
   await expect(page.getByRole("menu")).toBeHidden();
-  await page.waitForTimeout(300); // the menu's fade, out of the screenshots
 }
 
 async function firstDevicePath(page: Page): Promise<string> {
@@ -144,7 +143,6 @@ test("the dashboard and the device page in every look", async ({ page, context, 
     await shot(page, `text-parts-${name}-dashboard`);
     await page.goto(device);
     await expectAllTexts(page, look.locale as "ru" | "en", `the device page, ${name}`);
-    await page.waitForTimeout(500);
     await shot(page, `text-parts-${name}-device`);
   }
 });

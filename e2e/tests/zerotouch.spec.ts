@@ -93,7 +93,6 @@ for (const variant of LOOKS) {
     await signInAdmin(page);
     await context.addCookies([{ name: "locale", value: variant.locale, url: baseURL as string }]);
     const snap = async (name: string) => {
-      await page.waitForTimeout(500);
       await shot(page, `zerotouch-${variant.name}-${name}`);
     };
     await page.goto("/zerotouch");

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from "./platform/config";
 import { openDatabase } from "./platform/db/database";
 import { migrateToLatest, readSchemaVersion } from "./platform/db/migrate";
 import { createLogger } from "./platform/log";
+import { AedesInternalsError } from "./platform/mqtt/aedes-internals";
 import { MqttPortInUseError } from "./platform/mqtt/embedded-broker";
 import { describeFileStorage } from "./platform/storage/create-file-storage";
 
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
     });
     app.deviceLink.attach(deviceSide.ingest.gateway);
   } catch (error) {
-    if (!(error instanceof MqttPortInUseError)) throw error;
+    if (!(error instanceof MqttPortInUseError || error instanceof AedesInternalsError)) throw error;
     log.fatal(error.message);
     process.exit(1);
   }

@@ -1,7 +1,7 @@
 import type { Device, SessionUser } from "@cellfleet/contract";
 
 /** A signed-in domain admin, for tests that need a session in the store. */
-export const TEST_USER: SessionUser = {
+export const TEST_USER = {
   token: "tok-1",
   _id: "u1",
   username: "admin",
@@ -14,7 +14,7 @@ export const TEST_USER: SessionUser = {
   password_expire_date: null,
   email: null,
   is_demo: false,
-};
+} satisfies SessionUser;
 
 /** Device number `n` as the list answers it (ident R0001…), with `patch` over the defaults. */
 export function testDevice(n: number, patch: Partial<Device> = {}): Device {

@@ -31,6 +31,25 @@ describe("SessionCache", () => {
     off.set("hash", off.stamp, records);
     expect(off.get("hash")).toBeUndefined();
   });
+
+  it("stays within its bound, dropping the least recently used token rather than every one", () => {
+    const cache = new SessionCache(60_000, 2);
+    cache.set("a", cache.stamp, records);
+    cache.set("b", cache.stamp, records);
+    expect(cache.get("a")).toBe(records);
+    cache.set("c", cache.stamp, records);
+    expect(cache.get("b")).toBeUndefined();
+    expect(cache.get("a")).toBe(records);
+    expect(cache.get("c")).toBe(records);
+  });
+
+  it("forgets a token's records once the TTL has passed", async () => {
+    const cache = new SessionCache(50);
+    cache.set("hash", cache.stamp, records);
+    expect(cache.get("hash")).toBe(records);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(cache.get("hash")).toBeUndefined();
+  });
 });
 
 let t: TestApp;

@@ -1,4 +1,5 @@
 import type { SecurityPolicy } from "@cellfleet/contract";
+import { LRUCache } from "lru-cache";
 import type { SessionRow, UserRecord } from "../../platform/db/schema";
 
 /** What a token resolves to in the database: the session, its user and the user's policy. */
@@ -22,13 +23,13 @@ export const SESSION_CACHE_TTL_MS = 5000;
  * cache before its answer goes out; a resolve that started before a clear never stores what it read.
  */
 export class SessionCache {
-  private readonly entries = new Map<string, { expiresAt: number; records: SessionRecords }>();
+  private readonly entries: LRUCache<string, SessionRecords> | null;
   private generation = 0;
 
-  constructor(
-    private readonly ttlMs = SESSION_CACHE_TTL_MS,
-    private readonly maxEntries = 10_000,
-  ) {}
+  /** Keeps up to `maxEntries` tokens' records (the least recently used go first); a TTL of 0 keeps none. */
+  constructor(ttlMs = SESSION_CACHE_TTL_MS, maxEntries = 10_000) {
+    this.entries = ttlMs > 0 ? new LRUCache({ max: maxEntries, ttl: ttlMs }) : null;
+  }
 
   /** The cache's state now; hand it back to `set` so a clear in between discards the stale read. */
   get stamp(): number {
@@ -36,21 +37,15 @@ export class SessionCache {
   }
 
   get(tokenHash: string): SessionRecords | undefined {
-    const entry = this.entries.get(tokenHash);
-    if (!entry) return undefined;
-    if (entry.expiresAt > performance.now()) return entry.records;
-    this.entries.delete(tokenHash);
-    return undefined;
+    return this.entries?.get(tokenHash);
   }
 
   set(tokenHash: string, stamp: number, records: SessionRecords): void {
-    if (this.ttlMs <= 0 || stamp !== this.generation) return;
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(tokenHash, { expiresAt: performance.now() + this.ttlMs, records });
+    if (stamp === this.generation) this.entries?.set(tokenHash, records);
   }
 
   clear(): void {
     this.generation++;
-    this.entries.clear();
+    this.entries?.clear();
   }
 }

@@ -7,6 +7,7 @@ import { type BatchPlan, type CommandStatusReport, type ParsedReport, planBatch 
 import { publishBatch, type WrittenBatch } from "./ingest.realtime";
 import { type IngestRepo, ingestRepo, type StoredCollect } from "./ingest.repo";
 import { ingestInsightRepo } from "./insight.repo";
+import { latestCollectsCache } from "./latest-collects";
 import { devicesStartingEpoch, renumberReports } from "./seq-epochs";
 
 /** Batching and backpressure settings of the ingest pipeline. */
@@ -163,18 +164,15 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
     flushing.add(running);
   };
 
-  // The latest data per device and type, as last written by this node. Used only when its seq is the
-  // stored one, so another node's newer write is never diffed against stale data.
-  const latestData = new Map<string, { seq: number; data: unknown }>();
-  const LATEST_CACHE_MAX = 200_000;
+  const latestData = latestCollectsCache();
 
   const readLatest = async (r: IngestRepo, deviceIds: string[]): Promise<StoredCollect[]> => {
     const seqs = await r.findCollectSeqsAcrossDomains(deviceIds);
     const stored: StoredCollect[] = [];
     const missing = new Set<string>();
     for (const row of seqs) {
-      const cached = latestData.get(`${row.device_id}\u0000${row.type}`);
-      if (cached && cached.seq === row.seq) stored.push({ ...row, data: cached.data });
+      const cached = latestData.find(row.device_id, row.type, row.seq);
+      if (cached) stored.push({ ...row, data: cached.data });
       else missing.add(row.device_id);
     }
     if (missing.size === 0) return stored;
@@ -182,11 +180,7 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
     return [...stored.filter((row) => !missing.has(row.device_id)), ...fetched];
   };
 
-  const rememberLatest = (plan: BatchPlan) => {
-    if (latestData.size > LATEST_CACHE_MAX) latestData.clear();
-    for (const row of plan.collects)
-      latestData.set(`${row.device_id}\u0000${row.type}`, { seq: row.seq, data: row.data });
-  };
+  const rememberLatest = (plan: BatchPlan) => latestData.remember(plan.collects);
 
   const writeBatch = async (
     sent: readonly ParsedReport[],

@@ -199,8 +199,8 @@ describe.each(KINDS)("the $name bus", (kind) => {
     expect(onB.received).toEqual(["from A", "from B"]);
   });
 
-  it("keeps deployments with different prefixes apart", async () => {
-    if (!kind.isNetworked) return;
+  // In-process there is one emitter and no prefix to keep apart: reported as skipped there.
+  it.skipIf(!kind.isNetworked)("keeps deployments with different prefixes apart", async () => {
     const ours = await node(uniqueBusPrefix(separator));
     const theirs = await node(uniqueBusPrefix(separator));
     const heard = recorder(theirs, "auth:changed");

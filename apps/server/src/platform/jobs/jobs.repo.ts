@@ -2,8 +2,6 @@ import type { JobState } from "@cellfleet/contract";
 import { type Kysely, sql } from "kysely";
 import type { DB, JobRow, NewJobRow } from "../db/schema";
 
-/** States a job is still alive in: it will run (again) without a person doing anything. */
-export const LIVE_JOB_STATES: readonly JobState[] = ["queued", "running", "failed"];
 /** States the dispatcher claims from, once run_at has come. */
 const DUE_STATES: readonly JobState[] = ["queued", "failed"];
 

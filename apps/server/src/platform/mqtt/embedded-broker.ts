@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { createServer as createTlsServer } from "node:tls";
 import { MAX_PAYLOAD_BYTES } from "@cellfleet/contract";
 import { Aedes, type AuthenticateError, type Client } from "aedes";
+import { assertAedesInternals } from "./aedes-internals";
 import type { GatewayCounters, RefusalReason } from "./counters";
 import { createNotifier } from "./notices";
 import { refuseUnsupportedProtocol } from "./protocol-version";
@@ -59,7 +60,8 @@ interface PacketParser {
 
 /** Closes a connection whose next packet announces more than MAX_PACKET_BYTES, before reading it. */
 function guardPacketSize(client: Client, socket: Socket, counters: GatewayCounters): void {
-  // Aedes has no packet-size option; its mqtt-packet parser learns each packet's length first.
+  // Aedes has no packet-size option; its mqtt-packet parser learns each packet's length first. What
+  // this patches is checked at start (aedes-internals.ts).
   const parser = (client as unknown as { _parser?: PacketParser })._parser;
   if (!parser) return;
   const parseLength = parser._parseLength.bind(parser);
@@ -144,6 +146,12 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     // Notices (notices.ts) are the server's too; no device may publish on either topic.
     authorizeForward: (_client, packet) => (/\/(command|notice)$/.test(packet.topic) ? packet : null),
   });
+  try {
+    assertAedesInternals(broker);
+  } catch (error) {
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
+    throw error;
+  }
   publishNotice = (topic, payload) =>
     broker.publish({ cmd: "publish", topic, payload, qos: 0, retain: false, dup: false }, () => {});
   const server: Server = createServer((socket) => guardPacketSize(broker.handle(socket), socket, counters));

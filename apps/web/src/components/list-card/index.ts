@@ -1,14 +1,10 @@
 export { ActiveFilterChips } from "./ActiveFilterChips";
-export { debounce } from "./debounce";
 export { EventsFilterSelect } from "./EventsFilterSelect";
 export { ListCard } from "./ListCard";
 export { ListPaginator } from "./ListPaginator";
 export * from "./listState";
-export { clearListChoices, listStorageKey, readListChoice, writeListChoice } from "./listStorage";
-export { clampPage, pageButtons, pageCount } from "./paginator";
+export { clampPage, pageCount } from "./paginator";
 export { SearchBox } from "./SearchBox";
-export { pushSearchHistory } from "./searchHistory";
 export { TagsInput } from "./TagsInput";
-export { suggestTags, tagHint } from "./tagSuggestions";
-export { type CsvExportSpec, useCsvExport } from "./useCsvExport";
+export type { CsvExportSpec } from "./useCsvExport";
 export { useListState } from "./useListState";

@@ -72,11 +72,6 @@ export async function setTagPlan(tag: string, plan: DataPlan | null): Promise<Ta
   ).plans;
 }
 
-/** POST /api/plans: the domain's tag plans. */
-export async function getTagPlans(signal?: AbortSignal): Promise<TagPlan[]> {
-  return (await apiRequest("POST /api/plans", { body: {}, schema: TagPlansSchema, signal })).plans;
-}
-
 /** POST /api/devices/connect: where routers connect. */
 export async function getBrokers(signal?: AbortSignal): Promise<BrokerAddress[]> {
   return (await apiRequest("POST /api/devices/connect", { body: {}, schema: BrokersSchema, signal })).brokers;

@@ -6,7 +6,6 @@ import {
   getConnectInfo,
   getDeviceUsage,
   getSignalHistory,
-  getTagPlans,
   newDeviceKey,
   setSimPlan,
   setTagPlan,
@@ -48,10 +47,6 @@ export function brokersQueryOptions() {
     queryFn: ({ signal }) => getBrokers(signal),
     staleTime: 5 * 60_000,
   });
-}
-
-export function tagPlansQueryOptions() {
-  return queryOptions({ queryKey: insightKeys.plans(), queryFn: ({ signal }) => getTagPlans(signal) });
 }
 
 /** Replaces the router's key; the device and its connect card are read again (has_key). */

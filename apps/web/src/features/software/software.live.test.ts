@@ -36,7 +36,7 @@ function rollout(id: string, status: RolloutProgress["status"], created: string,
     held: { window: 0, cellEdge: 0, backupSim: 0, roaming: 0 },
     create_time: created,
     update_time: updated,
-  } as RolloutProgress;
+  } satisfies RolloutProgress;
 }
 
 const none = { rules: [], deleted: [], rollouts: [] };

@@ -1,11 +1,4 @@
-import type {
-  Locale,
-  ProviderFailure,
-  SmtpSettings,
-  TelegramSettings,
-  TransportType,
-  WebhookSettings,
-} from "@cellfleet/contract";
+import type { ProviderFailure, SmtpSettings, TelegramSettings, WebhookSettings } from "@cellfleet/contract";
 
 // What every provider client shares: the message it sends, what a success answers, and the one
 // error a refusal becomes, with the reason the web shows (spec section 8) and the provider's words.
@@ -70,13 +63,3 @@ export function scrubSecrets(text: string, secrets: ReadonlyArray<string | undef
   }
   return scrubbed.slice(0, 2000);
 }
-
-/** The language a message is written in. */
-export type MessageLocale = Locale;
-
-/** Kinds with their secret's field name, for the form and the store. */
-export const SECRET_FIELD: Readonly<Record<TransportType, string>> = {
-  telegram: "token",
-  webhook: "webhook_url",
-  smtp: "password",
-};

@@ -1,5 +1,5 @@
-// Accounting and security in a real browser (issue 4). The file name sorts after a-foundation.spec.ts
-// on purpose: that spec starts from root's factory password, and this one needs root's changed one.
+// Accounting and security in a real browser (issue 4). Root signs in with the password the setup
+// project (first-run.setup.ts) set.
 import { expect, test } from "@playwright/test";
 import { readMails } from "../support/mailbox";
 import { changeFactoryPassword, signIn, signInRoot, useEnglish } from "../support/session";

@@ -1,46 +1,12 @@
-// Named a-… so it runs first: it signs root in with the factory password, which any later signInRoot changes.
+// The console's foundation: the demo user, language and theme switches, an operator kept out of
+// admin pages. Root's first sign-in (the factory password) is the setup project's (first-run.setup.ts).
 import { expect, test } from "@playwright/test";
-import { OPERATOR, ROOT_NEW_PASSWORD, ROOT_PASSWORD } from "../support/accounts";
+import { OPERATOR } from "../support/accounts";
 import { openUserMenu, signIn, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
-test.describe.configure({ mode: "serial" });
-
 test.beforeEach(async ({ context, baseURL }) => {
   await useEnglish(context, baseURL as string);
-});
-
-test("root signs in with the factory password, is held on /profile, changes it and lands on /accounting", async ({
-  page,
-}) => {
-  await signIn(page, "root", ROOT_PASSWORD);
-  await expect(page).toHaveURL(/\/profile$/);
-  await shot(page, "01-root-factory-profile");
-
-  // Every other route is locked while the factory password is unchanged.
-  await page.goto("/accounting");
-  await expect(page).toHaveURL(/\/profile$/);
-  await expect(page.getByTestId("info-message")).toContainText(/access denied/i);
-
-  await page.getByLabel(/current password/i).fill(ROOT_PASSWORD);
-  await page.getByLabel(/^new password/i).fill(ROOT_NEW_PASSWORD);
-  await page.getByLabel(/confirm/i).fill(`${ROOT_NEW_PASSWORD}x`);
-  await page.getByRole("button", { name: /change password/i }).click();
-  await expect(page.getByText("Passwords do not match!")).toBeVisible();
-  await shot(page, "02-root-passwords-do-not-match");
-
-  await page.getByLabel(/confirm/i).fill(ROOT_NEW_PASSWORD);
-  await page.getByRole("button", { name: /change password/i }).click();
-  await expect(page).toHaveURL(/\/accounting$/, { timeout: 15_000 });
-  await expect(page.getByTestId("nav-drawer")).toContainText(/accounting/i);
-  await expect(page.getByTestId("nav-drawer")).not.toContainText(/dashboard/i);
-  await shot(page, "03-root-accounting");
-
-  // The new password works after signing out.
-  await page.goto("/logout");
-  await expect(page).toHaveURL(/\/login$/);
-  await signIn(page, "root", ROOT_NEW_PASSWORD);
-  await expect(page).toHaveURL(/\/accounting$/);
 });
 
 test("/demo lands on /dashboard and a save is refused", async ({ page }) => {
