@@ -1,6 +1,24 @@
 // The import rules of docs/ARCHITECTURE.md, checked by `npm run check` (npm run lint:imports).
 // dependency-cruiser parses with swc because TypeScript 7 has no compiler API (ADR 010).
 
+const { layers } = require("./apps/server/src/module-layers.json");
+
+const MODULES = "^apps/server/src/modules/";
+/** Test code may reach anywhere: a test of one module starts the whole app. */
+const TEST_FILE = "\\.(test|test-support|cases)\\.ts$";
+const modulesPattern = (names) => `${MODULES}(${names.join("|")})/`;
+
+/** One rule per layer below the top: its modules never import a module of a layer above (ADR 027). */
+const layerRules = layers.slice(1).map((layer, index) => ({
+  name: `${layer.name}-imports-nothing-above`,
+  comment:
+    `A module of layer '${layer.name}' imports its own layer or below, never one above ` +
+    "(apps/server/src/module-layers.json); ask upwards through a hook (platform/hooks.ts).",
+  severity: "error",
+  from: { path: modulesPattern(layer.modules), pathNot: TEST_FILE },
+  to: { path: modulesPattern(layers.slice(0, index + 1).flatMap((above) => above.modules)) },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -42,6 +60,23 @@ module.exports = {
       severity: "error",
       from: { path: "^apps/server/src/platform/", pathNot: "\\.test(-support)?\\.ts$" },
       to: { path: "^apps/server/src/modules/" },
+    },
+    ...layerRules,
+    {
+      name: "modules-below-root",
+      comment: "app.ts, main.ts and the root's wiring compose the modules; no module imports them.",
+      severity: "error",
+      from: { path: MODULES, pathNot: TEST_FILE },
+      to: { path: "^apps/server/src/[^/]+\\.ts$" },
+    },
+    {
+      name: "no-circular",
+      comment:
+        "No server file reaches itself again through imports that run (a type-only import is erased). " +
+        "Cycles between module folders, type imports included, are the architecture test's.",
+      severity: "error",
+      from: { path: "^apps/server/src/" },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
     },
     {
       name: "imports-resolve",

@@ -79,7 +79,7 @@ async function main(): Promise<void> {
       mqttPort: 0,
       host: "127.0.0.1",
       jobs: app.jobs,
-      commandStatuses: app.commandStatuses,
+      commandStatuses: app.hooks.get("ingest.commandStatuses"),
     });
     app.deviceLink.attach(ingest.gateway);
     // The fleet runs in a process of its own (the simulator's CLI), so routers and server do not

@@ -6,7 +6,7 @@ import { cpus, loadavg } from "node:os";
 import { createInProcessBus } from "../apps/server/src/platform/bus/in-process-bus";
 import { migrateToLatest } from "../apps/server/src/platform/db/migrate";
 import { createDispatcher } from "../apps/server/src/platform/jobs/dispatcher";
-import { createJobs } from "../apps/server/src/platform/jobs/jobs";
+import { createJobs, type NoPayload } from "../apps/server/src/platform/jobs/jobs";
 import { loadPlatformSecrets } from "../apps/server/src/platform/secrets";
 import { openBenchStore } from "./bench-store";
 
@@ -15,6 +15,13 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const ENGINES = (process.env.BENCH_ENGINES ?? "pglite,postgres").split(",") as Array<"pglite" | "postgres">;
 const silent = { warn() {}, error() {} };
+
+// The benchmark's own kind, declared like any module's (apps/server/src/platform/jobs/jobs.ts).
+declare module "../apps/server/src/platform/jobs/jobs" {
+  interface JobPayloads {
+    "bench.noop": NoPayload;
+  }
+}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;

@@ -127,7 +127,7 @@ export async function runRolloutBench(): Promise<{ status: string; stages: Stage
       mqttPort: 0,
       host: "127.0.0.1",
       jobs: app.jobs,
-      commandStatuses: app.commandStatuses,
+      commandStatuses: app.hooks.get("ingest.commandStatuses"),
     });
     app.deviceLink.attach(ingest.gateway);
 

@@ -6,8 +6,8 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { buildApp } from "../../apps/server/src/app";
+import { startDeviceSide } from "../../apps/server/src/device-side";
 import { runStatusSweep } from "../../apps/server/src/modules/devices-status/status-sweep.service";
-import { startDeviceSide } from "../../apps/server/src/modules/ingest/device-side";
 import { runFirstStart } from "../../apps/server/src/modules/setup/first-start";
 import { usersRepo } from "../../apps/server/src/modules/users/users.repo";
 import { hashPassword } from "../../apps/server/src/platform/auth/passwords";
@@ -78,6 +78,7 @@ const deviceSide = await startDeviceSide(config, {
   now,
   log: quiet,
   jobs: app.jobs,
+  hooks: app.hooks,
   refusals: app.refusals,
 });
 await app.listen({ port: config.port, host: "127.0.0.1" });

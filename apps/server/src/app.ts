@@ -8,43 +8,32 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
-import { accountingRoutes } from "./modules/accounting/accounting.routes";
-import { setUpActions } from "./modules/actions/actions.jobs";
-import { actionsRoutes } from "./modules/actions/actions.routes";
+import { accountingModule } from "./modules/accounting/accounting.module";
+import { createActionsModule } from "./modules/actions/actions.module";
 import type { DeliveryTimings } from "./modules/actions/delivery.service";
-import { authRoutes } from "./modules/auth/auth.routes";
+import { authModule } from "./modules/auth/auth.module";
 import { announceAuthChange, createSessionResolver } from "./modules/auth/session.service";
-import { registerBrokerAccountJobs } from "./modules/broker-accounts/broker-accounts.jobs";
-import { devicesRoutes } from "./modules/devices/devices.routes";
-import { registerStatusSweepJob } from "./modules/devices-status/status-sweep.jobs";
-import { eventsRoutes } from "./modules/events/events.routes";
+import { brokerAccountsModule } from "./modules/broker-accounts/broker-accounts.module";
+import { devicesModule } from "./modules/devices/devices.module";
+import { devicesStatusModule } from "./modules/devices-status/devices-status.module";
+import { eventsModule } from "./modules/events/events.module";
 import { createFileTransferHooks } from "./modules/files/device-uploads.service";
-import { registerFileJobs } from "./modules/files/files.jobs";
-import { filesRoutes } from "./modules/files/files.routes";
-import { registerFirmwareJobs } from "./modules/firmware/firmware.jobs";
-import { firmwareRoutes } from "./modules/firmware/firmware.routes";
-import { firmwareUpdateSource } from "./modules/firmware/firmware-updates";
-import { rolloutRoutes } from "./modules/firmware/rollout.routes";
-import { registerRolloutJobs } from "./modules/firmware/rollout-driver";
-import { healthRoutes } from "./modules/health/health.routes";
-import type { ZeroTouchCheck } from "./modules/ingest/device-auth";
-import type { CommandStatusHook } from "./modules/ingest/ingest.service";
-import { type MqttStatsSource, mqttRoutes } from "./modules/ingest/mqtt.routes";
+import { filesModule } from "./modules/files/files.module";
+import { firmwareModule } from "./modules/firmware/firmware.module";
+import { healthModule } from "./modules/health/health.module";
+import { createIngestModule } from "./modules/ingest/ingest.module";
+import type { MqttStatsSource } from "./modules/ingest/mqtt.routes";
 import { createRefusalRecorder, type RefusalRecorder } from "./modules/ingest/refusal-recorder";
-import { registerInsightJobs } from "./modules/insight/insight.jobs";
-import { type GatewayPortSource, insightRoutes } from "./modules/insight/insight.routes";
-import { jobsRoutes } from "./modules/jobs/jobs.routes";
-import { licenceExpirySource, registerLicenceJobs } from "./modules/licences/licences.jobs";
-import { licencesRoutes } from "./modules/licences/licences.routes";
-import { setUpNotifications } from "./modules/notifications/notifications.module";
-import { notificationsRoutes } from "./modules/notifications/notifications.routes";
-import { profileRoutes } from "./modules/profile/profile.routes";
-import { registerScheduleJobs } from "./modules/schedules/schedules.jobs";
-import { schedulesRoutes } from "./modules/schedules/schedules.routes";
-import { scriptsRoutes } from "./modules/scripts/scripts.routes";
-import { settingsRoutes } from "./modules/settings/settings.routes";
-import { createZeroTouchCheck } from "./modules/zerotouch/zerotouch.join";
-import { zeroTouchRoutes } from "./modules/zerotouch/zerotouch.routes";
+import { createInsightModule } from "./modules/insight/insight.module";
+import type { GatewayPortSource } from "./modules/insight/insight.routes";
+import { jobsModule } from "./modules/jobs/jobs.module";
+import { licencesModule } from "./modules/licences/licences.module";
+import { notificationsModule } from "./modules/notifications/notifications.module";
+import { profileModule } from "./modules/profile/profile.module";
+import { schedulesModule } from "./modules/schedules/schedules.module";
+import { scriptsModule } from "./modules/scripts/scripts.module";
+import { settingsModule } from "./modules/settings/settings.module";
+import { zeroTouchModule } from "./modules/zerotouch/zerotouch.module";
 import { createAuditLog } from "./platform/audit/audit-log";
 import { type ApiRouteEntry, recordApiRoutes } from "./platform/auth/permissions";
 import { decorateSessionRequest, installSessionGuard } from "./platform/auth/session-guard";
@@ -54,6 +43,8 @@ import type { AppContext } from "./platform/context";
 import type { Database } from "./platform/db/database";
 import { createUnitOfWorkDb, deferPublishesToCommit } from "./platform/db/unit-of-work";
 import { AppError, installErrorHandling } from "./platform/errors";
+import type { FeatureModule, ModuleRuntime } from "./platform/feature-module";
+import { createHookRegistry, type HookRegistry } from "./platform/hooks";
 import { installInputGuard } from "./platform/http/input-guard";
 import { registerOpenApi } from "./platform/http/openapi";
 import { registerSecurityHeaders } from "./platform/http/security-headers";
@@ -115,11 +106,39 @@ declare module "fastify" {
     refusals: RefusalRecorder;
     /** The way down to routers; main.ts (or a test) attaches the running gateway. */
     deviceLink: DeviceLink;
-    /** The actions feature's hook for routers' command statuses, handed to ingest. */
-    commandStatuses: CommandStatusHook;
-    /** The zero-touch path of the gateway's authentication, handed to ingest. */
-    zeroTouch: ZeroTouchCheck;
+    /** The modules' hooks (platform/hooks.ts); main.ts hands them to the device side. */
+    hooks: HookRegistry;
   }
+}
+
+/**
+ * The features, as the app is made of them (ADR 027). Each sets up in this order (its jobs, the
+ * hooks it fills; notifications before the licences and firmware that register its sources), then
+ * each one's routes go into the guarded /api scope in the same order.
+ */
+function featureModules(deps: AppDeps, refusals: RefusalRecorder): FeatureModule[] {
+  return [
+    healthModule,
+    authModule,
+    profileModule,
+    devicesModule,
+    devicesStatusModule,
+    eventsModule,
+    accountingModule,
+    createIngestModule({ refusals, stats: deps.mqttStats }),
+    brokerAccountsModule,
+    jobsModule,
+    notificationsModule,
+    filesModule,
+    createActionsModule(deps.deliveryTimings),
+    scriptsModule,
+    firmwareModule,
+    createInsightModule(deps.gatewayPort),
+    settingsModule,
+    licencesModule,
+    schedulesModule,
+    zeroTouchModule,
+  ];
 }
 
 /** Builds the Fastify app, ready for inject() or listen(); it does not listen by itself. */
@@ -170,29 +189,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     storage,
     transferUrls: createTransferUrlSigner(secrets, now, deps.config.fileUrlTtlMinutes * 60_000),
     deviceLink: createDeviceLink(),
+    hooks: createHookRegistry(),
   };
   registerMailJobs(jobs, ctx.mailer);
-  registerFileJobs(ctx);
-  registerFirmwareJobs(ctx);
-  registerRolloutJobs(ctx);
-  const brokerAccounts = registerBrokerAccountJobs(ctx);
-  const node = createNodeId();
-  const notifications = setUpNotifications(ctx);
-  app.decorate("notificationHooks", notifications.hooks);
-  registerLicenceJobs(ctx);
-  notifications.hooks.registerLicenseSource(licenceExpirySource);
-  // The 'firmware update available' timer reads the ready software rules.
-  notifications.hooks.registerFirmwareSource(firmwareUpdateSource);
-  app.decorate("jobs", jobs);
   const refusals = createRefusalRecorder({ db: ctx.db, now, log: app.log });
+  const modules = featureModules(deps, refusals);
+  const runtimes: ModuleRuntime[] = [];
+  for (const feature of modules) {
+    const runtime = feature.setUp?.(ctx);
+    if (runtime) runtimes.push(runtime);
+  }
+  app.decorate("jobs", jobs);
   app.decorate("refusals", refusals);
-  registerInsightJobs(ctx);
-  const actions = setUpActions(ctx, deps.deliveryTimings);
   app.decorate("deviceLink", ctx.deviceLink);
-  app.decorate("commandStatuses", actions.commandStatuses);
-  app.decorate("zeroTouch", createZeroTouchCheck(ctx));
-  registerStatusSweepJob(ctx);
-  registerScheduleJobs(ctx);
+  app.decorate("hooks", ctx.hooks);
+  const node = createNodeId();
   const jobDispatcher = createDispatcher({
     db: ctx.db,
     bus: ctx.bus,
@@ -213,7 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await auditLog.settle();
     await refusals.close();
     ctx.mailer.close();
-    await brokerAccounts?.close();
+    for (const runtime of runtimes.reverse()) await runtime.close();
     if (!deps.storage) await storage.close();
   });
   const resolveSession = createSessionResolver(ctx);
@@ -223,28 +234,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       recordApiRoutes(api, apiRoutes);
-      installSessionGuard(api, resolveSession, () => announceAuthChange(ctx));
+      installSessionGuard(api, {
+        resolveSession,
+        afterWrite: () => announceAuthChange(ctx),
+        assertRecentSignIn: (session) => ctx.hooks.get("auth.recentSignIn")(session),
+      });
       installInputGuard(api);
       auditLog.install(api);
-      await api.register(healthRoutes, { ctx });
-      await api.register(authRoutes, { ctx });
-      await api.register(profileRoutes, { ctx });
-      await api.register(devicesRoutes, { ctx });
-      await api.register(eventsRoutes, { ctx });
-      await api.register(accountingRoutes, { ctx });
-      await api.register(mqttRoutes, { ctx, refusals, stats: deps.mqttStats, zeroTouch: app.zeroTouch });
-      await api.register(jobsRoutes, { ctx });
-      await api.register(notificationsRoutes, { ctx });
-      await api.register(filesRoutes, { ctx });
-      await api.register(actionsRoutes, { ctx });
-      await api.register(scriptsRoutes, { ctx });
-      await api.register(firmwareRoutes, { ctx });
-      await api.register(rolloutRoutes, { ctx });
-      await api.register(insightRoutes, { ctx, gatewayPort: deps.gatewayPort });
-      await api.register(settingsRoutes, { ctx });
-      await api.register(licencesRoutes, { ctx });
-      await api.register(schedulesRoutes, { ctx });
-      await api.register(zeroTouchRoutes, { ctx });
+      for (const feature of modules) if (feature.routes) await api.register(feature.routes, { ctx });
       // Production's hooks are the files feature's: a URL reaches only what was granted to its router.
       await api.register(transferRoutes, { ctx, hooks: deps.transferHooks ?? createFileTransferHooks(ctx) });
       await registerRealtimeSocket(api, {

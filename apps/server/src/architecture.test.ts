@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findCycle, readModuleEdges } from "./module-graph.test-support";
+import moduleLayers from "./module-layers.json";
 import { type DomainTables, filtersByDomain, readDomainTables, statementTables } from "./test/domain-sql";
 import { DOMAIN_ID, REPO_ARGUMENTS } from "./test/repo-arguments";
 import {
@@ -214,5 +216,57 @@ describe("repos", () => {
           !run.fn.key.includes(ACROSS),
       );
     expect(Object.keys(INSTALLATION_WIDE).filter((key) => !needed(key))).toEqual([]);
+  });
+});
+
+// docs/ARCHITECTURE.md promises: "No module imports one above it, and the module graph has no
+// cycle." A module is a folder of modules/; its layer is in module-layers.json (the import rules
+// read the same file). This holds the folder graph, where dependency-cruiser sees files.
+const SOURCE_ROOT = import.meta.dirname;
+
+describe("modules", () => {
+  const edges = [...readModuleEdges(SOURCE_ROOT).values()];
+  const layerOf = new Map(
+    moduleLayers.layers.flatMap((layer, rank) => layer.modules.map((name) => [name, rank] as const)),
+  );
+
+  it("each sit in one layer", () => {
+    const folders = readdirSync(join(SOURCE_ROOT, "modules")).sort();
+    const listed = moduleLayers.layers.flatMap((layer) => layer.modules);
+    expect(listed.filter((name, index) => listed.indexOf(name) !== index)).toEqual([]);
+    expect([...listed].sort()).toEqual(folders);
+  });
+
+  it("import none above them, and platform imports none", () => {
+    const upward = edges
+      .filter(({ from, to }) => {
+        if (to === "root") return from !== "root";
+        if (from === "platform") return to !== "platform";
+        const fromRank = layerOf.get(from);
+        const toRank = layerOf.get(to);
+        return fromRank !== undefined && toRank !== undefined && toRank < fromRank;
+      })
+      .flatMap((edge) => edge.files);
+    expect(edges.length).toBeGreaterThan(50);
+    expect(upward).toEqual([]);
+  });
+
+  it("import one another without a cycle", () => {
+    const cycle = findCycle(edges);
+    const through = (cycle ?? []).slice(1).flatMap((to, index) => {
+      const from = cycle?.[index];
+      return edges.find((edge) => edge.from === from && edge.to === to)?.files ?? [];
+    });
+    expect({ cycle: cycle?.join(" → ") ?? null, through }).toEqual({ cycle: null, through: [] });
+  });
+
+  it("finds a cycle when there is one", () => {
+    const graph = [
+      { from: "a", to: "b" },
+      { from: "b", to: "c" },
+      { from: "c", to: "b" },
+    ];
+    expect(findCycle(graph)).toEqual(["b", "c", "b"]);
+    expect(findCycle(graph.slice(0, 2))).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { buildApp } from "./app";
-import { type DeviceSide, startDeviceSide } from "./modules/ingest/device-side";
+import { type DeviceSide, startDeviceSide } from "./device-side";
 import { runFirstStart } from "./modules/setup/first-start";
 import { createBus } from "./platform/bus/create-bus";
 import { ConfigError, loadConfig } from "./platform/config";
@@ -57,9 +57,8 @@ async function main(): Promise<void> {
       now: () => new Date(),
       log,
       jobs: app.jobs,
-      commandStatuses: app.commandStatuses,
+      hooks: app.hooks,
       refusals: app.refusals,
-      zeroTouch: app.zeroTouch,
     });
     app.deviceLink.attach(deviceSide.ingest.gateway);
   } catch (error) {

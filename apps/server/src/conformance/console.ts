@@ -86,14 +86,14 @@ export async function openConformanceConsole(
     host: "127.0.0.1",
     ingest: { flushIntervalMs: 10 },
     jobs: t.app.jobs,
-    zeroTouch: t.app.zeroTouch,
+    zeroTouch: t.app.hooks.get("ingest.zeroTouch"),
     commandStatuses: (trx, reports) => {
       for (const { message } of reports) {
         const list = reported.get(message.id) ?? [];
         list.push({ state: message.state, code: message.code });
         reported.set(message.id, list);
       }
-      return t.app.commandStatuses(trx, reports);
+      return t.app.hooks.get("ingest.commandStatuses")(trx, reports);
     },
   });
   t.app.deviceLink.attach(ingest.gateway);

@@ -4,6 +4,7 @@ import type { Bus } from "./bus/bus";
 import type { Config } from "./config";
 import type { DatabaseKind } from "./db/database";
 import type { DB } from "./db/schema";
+import type { HookRegistry } from "./hooks";
 import type { Jobs } from "./jobs/jobs";
 import type { Mailer } from "./mail/mailer";
 import type { DeviceLink } from "./mqtt/device-link";
@@ -32,4 +33,6 @@ export interface AppContext {
   transferUrls: TransferUrlSigner;
   /** Publishes to routers through the gateway (commands); attached once the device side runs. */
   deviceLink: DeviceLink;
+  /** What a module asks of one above it without importing it (platform/hooks.ts); filled at set-up. */
+  hooks: HookRegistry;
 }

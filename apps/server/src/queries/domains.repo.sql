@@ -1,4 +1,4 @@
--- The SQL of src/modules/domains/domains.repo.ts, written by `npm run queries -w apps/server`: do not edit.
+-- The SQL of src/platform/db/domains.repo.ts, written by `npm run queries -w apps/server`: do not edit.
 -- Each function ran once with generated arguments against a database answering no rows.
 
 -- domainsRepo.findDomain(domainId)

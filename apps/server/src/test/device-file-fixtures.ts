@@ -63,7 +63,7 @@ export async function openDeviceFilesFixture(
   const opened = await backend.open();
   const uploaded: FileUploadedEvent[] = [];
   const subscriber: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (_api, { ctx }) => {
-    ctx.jobs.subscribe<FileUploadedEvent>(FILE_UPLOADED_EVENT, "test-recorder", {
+    ctx.jobs.subscribe(FILE_UPLOADED_EVENT, "test-recorder", {
       handle: async ({ payload }) => {
         uploaded.push(payload);
       },

@@ -36,6 +36,12 @@ export const DEFAULT_DELIVERY_TIMINGS: DeliveryTimings = {
 
 /** The job that sends routers the heads of their queues. */
 export const PUMP_JOB = "actions.pump";
+
+declare module "../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "actions.pump": PumpPayload;
+  }
+}
 /** Routers a pump job covers at most. */
 export const PUMP_CHUNK = 500;
 

@@ -1,11 +1,11 @@
-import { checkPasswordChangeAllowed, type SecurityPolicy } from "@cellfleet/contract";
+import type { SecurityPolicy } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../platform/context";
 import type { DB, UserRecord, UserUpdate } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { OUTBOX_EVENTS, type UserPasswordPayload } from "../../platform/jobs/outbox-events";
 import { enqueueMail, MAIL_SECRET_PLACEHOLDER } from "../../platform/mail/mail.jobs";
-import { newPasswordMail } from "../registration/mails";
+import { newPasswordMail } from "../account-mail/account-mails";
 import { accountingUsersRepo } from "../users/accounting-users.repo";
 import { applyPasswordChange, generatePolicyPassword, preparePassword } from "../users/password.service";
 import { usersRepo } from "../users/users.repo";
@@ -49,20 +49,6 @@ export async function endUserSessions(
  */
 export function signedInColumns(at: Date): UserUpdate {
   return { last_login: at, failed_attempts: 0, blocked_until: null };
-}
-
-/**
- * Throws PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES when people change their own password again too soon,
- * by the contract's one rule (spec section 5). A factory password was never chosen by the person, so
- * it is always changeable, however recently it was set.
- */
-export function assertOwnPasswordChangeAllowed(
-  user: Pick<UserRecord, "factory_password" | "password_changed_at">,
-  now: Date,
-): void {
-  const lastChosenMs = user.factory_password ? null : user.password_changed_at.getTime();
-  const refused = checkPasswordChangeAllowed(lastChosenMs, now.getTime());
-  if (refused) throw new AppError(refused, "The password was changed less than 5 minutes ago");
 }
 
 /**

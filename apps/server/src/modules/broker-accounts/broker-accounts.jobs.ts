@@ -1,11 +1,18 @@
 import { hostname } from "node:os";
 import type { AppContext } from "../../platform/context";
-import { type DeviceCredentialsChangedPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
+import type { NoPayload } from "../../platform/jobs/jobs";
+import { OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
 import { connectDynsec, type DynsecClient } from "../../platform/mqtt/dynsec";
 import { syncAllBrokerAccounts, syncBrokerAccounts } from "./broker-accounts.service";
 
 /** Reconciles every router's broker account; enqueued at start with MQTT_DYNSEC. */
 export const BROKER_ACCOUNTS_SYNC_ALL_JOB = "broker.accounts_sync_all";
+
+declare module "../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "broker.accounts_sync_all": NoPayload;
+  }
+}
 
 /**
  * With MQTT_URL and MQTT_DYNSEC, registers the jobs that keep Mosquitto's dynamic-security accounts
@@ -26,18 +33,14 @@ export function registerBrokerAccountJobs(ctx: AppContext): { close(): Promise<v
     );
     return client;
   };
-  ctx.jobs.subscribe<DeviceCredentialsChangedPayload>(
-    OUTBOX_EVENTS.deviceCredentialsChanged,
-    "broker-accounts",
-    {
-      // A broker that is down for a while must not make a router's account give up.
-      maxAttempts: 30,
-      backoff: { baseMs: 1000, maxMs: 5 * 60_000 },
-      handle: async ({ payload }) => {
-        await syncBrokerAccounts(ctx.db, await dynsec(), payload.idents);
-      },
+  ctx.jobs.subscribe(OUTBOX_EVENTS.deviceCredentialsChanged, "broker-accounts", {
+    // A broker that is down for a while must not make a router's account give up.
+    maxAttempts: 30,
+    backoff: { baseMs: 1000, maxMs: 5 * 60_000 },
+    handle: async ({ payload }) => {
+      await syncBrokerAccounts(ctx.db, await dynsec(), payload.idents);
     },
-  );
+  });
   ctx.jobs.register(BROKER_ACCOUNTS_SYNC_ALL_JOB, {
     maxAttempts: 30,
     timeoutMs: 60 * 60_000,

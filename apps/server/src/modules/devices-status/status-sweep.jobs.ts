@@ -1,18 +1,27 @@
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../platform/context";
 import type { DB } from "../../platform/db/schema";
-import { runStatusSweep } from "./status-sweep.service";
+import type { NoPayload } from "../../platform/jobs/jobs";
+import { runStatusSweep, STATUS_SWEEP_INTERVAL_MS } from "./status-sweep.service";
 
-/** A sweep asked for now (the periodic one runs every 20 s under its lease). */
-export const STATUS_SWEEP_NOW_JOB = "devices.statusSweep";
+/** The status sweep: periodic (`jobs.every`), and queued at once when a domain's thresholds change. */
+export const STATUS_SWEEP_JOB = "devices.statusSweep";
 
-/** Registers the on-demand sweep: a domain's thresholds changed, so statuses move at once. */
+declare module "../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "devices.statusSweep": NoPayload;
+  }
+}
+
+/** Registers the sweep and runs it every STATUS_SWEEP_INTERVAL_MS, once across worker nodes. */
 export function registerStatusSweepJob(ctx: AppContext): void {
-  ctx.jobs.register(STATUS_SWEEP_NOW_JOB, {
+  ctx.jobs.register(STATUS_SWEEP_JOB, {
     handle: async () => {
-      await runStatusSweep({ db: ctx.db, bus: ctx.bus, now: ctx.now, jobs: ctx.jobs });
+      const changed = await runStatusSweep({ db: ctx.db, bus: ctx.bus, now: ctx.now, jobs: ctx.jobs });
+      if (changed > 0) ctx.log.info({ changed }, "device statuses changed");
     },
   });
+  ctx.jobs.every(STATUS_SWEEP_JOB, STATUS_SWEEP_INTERVAL_MS);
 }
 
 /**
@@ -21,5 +30,5 @@ export function registerStatusSweepJob(ctx: AppContext): void {
  * One queued sweep serves every change made before it runs.
  */
 export async function enqueueStatusSweep(ctx: AppContext, trx: Kysely<DB>, domainId: string): Promise<void> {
-  await ctx.jobs.enqueue(trx, { kind: STATUS_SWEEP_NOW_JOB, domainId, dedupeKey: STATUS_SWEEP_NOW_JOB });
+  await ctx.jobs.enqueue(trx, { kind: STATUS_SWEEP_JOB, domainId, dedupeKey: STATUS_SWEEP_JOB });
 }

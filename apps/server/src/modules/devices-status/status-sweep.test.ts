@@ -4,7 +4,8 @@ import { startPeriodicJob, tryTakeLease } from "../../platform/scheduler/lease";
 import { buildDomain } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
 import { insertDevice } from "../ingest/ingest.test-support";
-import { runStatusSweep } from "./status-sweep.service";
+import { STATUS_SWEEP_JOB } from "./status-sweep.jobs";
+import { runStatusSweep, STATUS_SWEEP_INTERVAL_MS } from "./status-sweep.service";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -93,6 +94,23 @@ describe("status sweep", () => {
       .where("id", "=", d.id)
       .execute();
     await sweep();
+    expect(await lastStatus(d.id)).toBe("online");
+  });
+});
+
+describe("the periodic sweep", () => {
+  it("is a durable periodic job: enqueued when due by a worker's schedule tick, run by the dispatcher", async () => {
+    expect(t.app.jobs.schedules()).toContainEqual({
+      kind: STATUS_SWEEP_JOB,
+      intervalMs: STATUS_SWEEP_INTERVAL_MS,
+    });
+    await t.db.deleteFrom("devices").execute();
+    const domain = await buildDomain(t);
+    const d = await insertDevice(t, domain.id);
+    await t.db.updateTable("devices").set({ last_contact: t.clock.now() }).where("id", "=", d.id).execute();
+    t.clock.advance(STATUS_SWEEP_INTERVAL_MS);
+    expect(await t.jobs.runSchedules()).toContain(STATUS_SWEEP_JOB);
+    await t.jobs.runUntilIdle();
     expect(await lastStatus(d.id)).toBe("online");
   });
 });

@@ -25,14 +25,31 @@ import {
   type DeviceUserActionPayload,
   OUTBOX_EVENTS,
 } from "../../platform/jobs/outbox-events";
-import { assertLicensedDeviceRoom } from "../licences/licences.service";
 import { type DeviceDtoRow, type DevicePushRow, toDeviceDto, toDevicePush } from "./devices.mapper";
 import { type DevicesRepo, devicesRepo } from "./devices.repo";
 import { type BulkCandidate, parseBulkDevices } from "./devices-bulk";
 import { listCountCache } from "./list-count-cache";
 
+// What adding routers asks of the licences feature (above devices), which fills the hook.
+
+declare module "../../platform/hooks" {
+  interface Hooks {
+    /**
+     * Refuses routers beyond what the installation may hold (DEVICE_COUNT_LIMITED), inside the
+     * caller's transaction that inserts `adding` of them.
+     */
+    "devices.deviceRoom": (trx: Kysely<DB>, adding: number) => Promise<void>;
+  }
+}
+
 /** The outbox event of deleted routers: `{ domainId, deviceIds }` (the files feature subscribes). */
 export const DEVICE_DELETED_EVENT = "device.deleted";
+
+declare module "../../platform/jobs/outbox-events" {
+  interface OutboxPayloads {
+    "device.deleted": { domainId: string; deviceIds: string[] };
+  }
+}
 
 /** The domain of a device view: superusers have none, so they have no device views at all. */
 export function requireDeviceDomain(session: SessionContext): string {
@@ -147,7 +164,7 @@ async function insertWithinLimit(
       const repo: DevicesRepo = devicesRepo(trx);
       const limit = await repo.lockDomainForDeviceCount(domainId);
       if (limit === undefined) throw new AppError("DEVICE_CREATE_ERROR", "The domain does not exist");
-      await assertLicensedDeviceRoom(ctx, trx, candidates.length);
+      await ctx.hooks.get("devices.deviceRoom")(trx, candidates.length);
       if (limit > 0) {
         const count = await repo.countDevices(domainId);
         if (count + candidates.length > limit) {

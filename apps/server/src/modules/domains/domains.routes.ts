@@ -10,16 +10,13 @@ import {
   UpdateManagerSchema,
 } from "@cellfleet/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { registerCsvExport } from "../../platform/http/csv-export";
+import { hasFields, savesWhenFields } from "../../platform/http/read-or-save";
 import { ERROR_RESPONSES, OkSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
-import {
-  DomainIdParamsSchema,
-  hasFields,
-  savesWhenFields,
-  UserIdParamsSchema,
-} from "../accounting/accounting.shared";
+import { UserIdParamsSchema } from "../users/users.routes";
 import {
   changeDomainAdmin,
   createDomainAdmin,
@@ -30,6 +27,8 @@ import {
 import { DOMAIN_CSV_COLUMNS, exportDomainsRows } from "./domains.export";
 import { createDomain, listDomains, readDomain, updateDomain } from "./domains.service";
 
+/** The path parameter of a domain page. */
+const DomainIdParamsSchema = z.object({ domainId: z.string().min(1).max(64) });
 const AdminParamsSchema = DomainIdParamsSchema.merge(UserIdParamsSchema);
 
 /** Domains and their admins (spec sections 2 and 3): superusers, by the permission table. */

@@ -9,6 +9,7 @@ import {
 import type { Updateable } from "kysely";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
+import { domainsRepo } from "../../platform/db/domains.repo";
 import type { DomainsTable } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { policiesRepo } from "../policies/policies.repo";
@@ -16,7 +17,6 @@ import { accountingUsersRepo } from "../users/accounting-users.repo";
 import { presentUser } from "../users/users.service";
 import { domainListRepo } from "./domain-list.repo";
 import { toDomainDetail, toDomainListItem } from "./domains.mapper";
-import { domainsRepo } from "./domains.repo";
 
 // Domains for superusers (spec sections 2 and 3); the routes admit whom the permission table lets.
 

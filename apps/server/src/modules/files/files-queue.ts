@@ -72,3 +72,17 @@ export async function enqueueDomainRetention(
 ): Promise<void> {
   await ctx.jobs.enqueue(trx, { kind: FILE_DOMAIN_RETENTION_JOB, payload: { fileType }, domainId });
 }
+
+declare module "../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "files.deleteBlob": { key: string };
+    "files.retention": { deviceId: string; fileType: DeviceFileType };
+    "files.retentionDomain": { fileType: DeviceFileType };
+  }
+}
+
+declare module "../../platform/jobs/outbox-events" {
+  interface OutboxPayloads {
+    "file.uploaded": FileUploadedEvent;
+  }
+}

@@ -1,5 +1,5 @@
-import type { DeviceFileType } from "@cellfleet/contract";
 import type { AppContext } from "../../platform/context";
+import type { NoPayload } from "../../platform/jobs/jobs";
 import { fileTransfersRepo } from "./file-transfers.repo";
 import { filesRepo } from "./files.repo";
 import {
@@ -17,6 +17,12 @@ import { applyRetention } from "./files-retention";
 
 /** The periodic sweep of uploads that never came (`jobs.every`, once across nodes). */
 export const FILE_SWEEP_JOB = "files.sweep";
+
+declare module "../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "files.sweep": NoPayload;
+  }
+}
 /** How often lapsed uploads are swept. */
 export const FILE_SWEEP_INTERVAL_MS = 10 * 60_000;
 /** An upload still running past its URL's expiry is left alone this long before it counts as lapsed. */
@@ -36,14 +42,14 @@ export function registerFileJobs(ctx: AppContext): void {
   });
   ctx.jobs.every(FILE_SWEEP_JOB, FILE_SWEEP_INTERVAL_MS);
 
-  ctx.jobs.register<{ key: string }>(FILE_BLOB_DELETE_JOB, {
+  ctx.jobs.register(FILE_BLOB_DELETE_JOB, {
     maxAttempts: 10,
     backoff: { baseMs: 5000, maxMs: 30 * 60_000 },
     // Deleting a missing blob succeeds, so a repeat after a crash does no harm.
     handle: async ({ payload }) => ctx.storage.delete(payload.key),
   });
 
-  ctx.jobs.register<{ deviceId: string; fileType: DeviceFileType }>(FILE_RETENTION_JOB, {
+  ctx.jobs.register(FILE_RETENTION_JOB, {
     maxAttempts: 8,
     handle: async ({ payload, domainId }) => {
       if (domainId === null) return;
@@ -51,7 +57,7 @@ export function registerFileJobs(ctx: AppContext): void {
     },
   });
 
-  ctx.jobs.register<{ fileType: DeviceFileType }>(FILE_DOMAIN_RETENTION_JOB, {
+  ctx.jobs.register(FILE_DOMAIN_RETENTION_JOB, {
     handle: async ({ payload, domainId }) => {
       if (domainId === null) return;
       await ctx.jobs.transaction(async (trx) => {
@@ -62,7 +68,7 @@ export function registerFileJobs(ctx: AppContext): void {
     },
   });
 
-  ctx.jobs.subscribe<{ domainId: string; deviceIds: string[] }>(DEVICE_DELETED_EVENT, "files", {
+  ctx.jobs.subscribe(DEVICE_DELETED_EVENT, "files", {
     handle: async ({ payload }) => {
       await ctx.jobs.transaction(async (trx) => {
         const repo = filesRepo(trx);

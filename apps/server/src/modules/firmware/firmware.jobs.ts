@@ -13,6 +13,12 @@ export interface FirmwareFetchPayload extends Record<string, unknown> {
   generation: number;
 }
 
+declare module "../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "firmware.fetch": FirmwareFetchPayload;
+  }
+}
+
 /** The storage key of one fetch: a re-run after a crash writes the same key again. */
 export function firmwareFileKey(ruleId: string, generation: number): string {
   return `fw-${ruleId.toLowerCase()}-${generation}`;
@@ -20,7 +26,7 @@ export function firmwareFileKey(ruleId: string, generation: number): string {
 
 /** Registers the fetch job: at least once (ADR 007), so the outcome is written only for its own generation. */
 export function registerFirmwareJobs(ctx: AppContext): void {
-  ctx.jobs.register<FirmwareFetchPayload>(FIRMWARE_FETCH_JOB, {
+  ctx.jobs.register(FIRMWARE_FETCH_JOB, {
     // A crash mid-download runs it again; an HTTP refusal or a timeout is an outcome, not a retry.
     maxAttempts: 3,
     // Long files: the storage's put streams, and the fetch's own timeout catches a silent server.

@@ -7,7 +7,7 @@ import type { SoftwareRuleRow } from "../../platform/db/schema-firmware";
 import { AppError } from "../../platform/errors";
 import type { FileRead } from "../../platform/storage/file-storage";
 import { FILE_BLOB_DELETE_JOB } from "../files/files-queue";
-import { FIRMWARE_FETCH_JOB, type FirmwareFetchPayload } from "./firmware.jobs";
+import { FIRMWARE_FETCH_JOB } from "./firmware.jobs";
 import { toSoftwareRule } from "./firmware.mapper";
 import { firmwareRepo } from "./firmware.repo";
 import { publishRule, publishRuleDeleted } from "./software-live";
@@ -21,7 +21,7 @@ function notFound(): AppError {
 }
 
 async function enqueueFetch(ctx: AppContext, trx: Kysely<DB>, ruleId: string, generation: number) {
-  await ctx.jobs.enqueue<FirmwareFetchPayload>(trx, {
+  await ctx.jobs.enqueue(trx, {
     kind: FIRMWARE_FETCH_JOB,
     payload: { ruleId, generation },
     dedupeKey: `firmware.fetch:${ruleId}:${generation}`,

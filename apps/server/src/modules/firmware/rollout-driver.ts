@@ -27,6 +27,26 @@ export const ROLLOUT_ADVANCE_EVERY_MS = 5_000;
 /** The outbox event a paused rollout emits (notifications, audit). */
 export const ROLLOUT_PAUSED_EVENT = "rollout.paused";
 
+/** What {@link ROLLOUT_PAUSED_EVENT} carries. */
+export interface RolloutPausedPayload {
+  rolloutId: string;
+  ruleId: string;
+  stage: number;
+  reason: string;
+}
+
+declare module "../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "rollout.advance": { rolloutId: string; tick: number };
+  }
+}
+
+declare module "../../platform/jobs/outbox-events" {
+  interface OutboxPayloads {
+    "rollout.paused": RolloutPausedPayload;
+  }
+}
+
 const FAILED_EXECUTIONS = new Set(["failed", "expired", "cancelled", "timed_out", "attempts_exceeded"]);
 
 /** Queues the next advance: `tick` moves on, so an older queued advance finds itself stale. */
@@ -279,7 +299,7 @@ export async function advanceRollout(ctx: AppContext, rolloutId: string, tick: n
 
 /** Registers the advance job: at least once and idempotent (a stale tick returns). */
 export function registerRolloutJobs(ctx: AppContext): void {
-  ctx.jobs.register<{ rolloutId: string; tick: number }>(ROLLOUT_ADVANCE_JOB, {
+  ctx.jobs.register(ROLLOUT_ADVANCE_JOB, {
     maxAttempts: 10,
     // Its progress goes to root's screens after the commit when the advance changed it.
     handle: async ({ payload, attempt }) =>
@@ -291,7 +311,7 @@ export function registerRolloutJobs(ctx: AppContext): void {
       ),
   });
   // The superusers' in-app notification of a pause (the rollout is theirs); once per pause.
-  ctx.jobs.subscribe<{ rolloutId: string; stage: number; reason: string }>(ROLLOUT_PAUSED_EVENT, "news", {
+  ctx.jobs.subscribe(ROLLOUT_PAUSED_EVENT, "news", {
     handle: async ({ payload }) =>
       postSystemNews(ctx, null, {
         level: "error",

@@ -1,11 +1,10 @@
 import type { ServerSocketMessage } from "@cellfleet/contract";
-import { domainTopic } from "../../platform/bus/bus";
+import { type Bus, domainTopic } from "../../platform/bus/bus";
 import type { DeviceRow, EventRow } from "../../platform/db/schema";
 import { toDevicePush } from "../devices/devices.mapper";
 import { toEventDto } from "../events/events.mapper";
 import type { BatchPlan } from "./ingest.plan";
 import type { IngestRepo } from "./ingest.repo";
-import type { IngestDeps } from "./ingest.service";
 
 /** What a committed batch wrote: the devices as they are now and the events that were new. */
 export interface WrittenBatch {
@@ -25,7 +24,7 @@ interface DomainMessages {
  * The DTOs are the ones HTTP answers with (same mappers).
  */
 export async function publishBatch(
-  deps: Pick<IngestDeps, "bus" | "now">,
+  deps: { bus: Bus; now: () => Date },
   written: WrittenBatch,
   plan: BatchPlan,
   repo: IngestRepo,

@@ -1,7 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { DB, DeviceRow, EventRow, StoredDomainSettings } from "../../platform/db/schema";
 import { toJsonb } from "../../platform/db/schema";
-import type { SeqNumbering } from "./seq-epochs";
 
 /** Rows per multi-row insert of events: well under PostgreSQL's 65,535 bind parameters. */
 const CHUNK_ROWS = 1000;
@@ -19,6 +18,17 @@ export interface IngestDevice {
   ident: string;
   /** The contact before this batch (read under its lock): a long gap is an outage. */
   last_contact: Date | null;
+}
+
+/** A device's numbering as stored: its current and previous epoch and what is added to each's seqs (seq-epochs.ts). */
+export interface SeqNumbering {
+  id: string;
+  ident: string;
+  last_seq: number;
+  seq_epoch: number | null;
+  seq_offset: number;
+  seq_prev_epoch: number | null;
+  seq_prev_offset: number;
 }
 
 /** A locked device with its seq numbering (seq-epochs.ts). */

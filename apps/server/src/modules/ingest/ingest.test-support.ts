@@ -72,8 +72,10 @@ export async function startTestIngest(
     shareGroup: options.shareGroup ?? `test${randomBytes(4).toString("hex")}`,
     ingest: { flushIntervalMs: options.flushIntervalMs ?? 20 },
     tls: options.tls,
-    ...(options.withCommands ? { jobs: t.app.jobs, commandStatuses: t.app.commandStatuses } : {}),
-    ...(options.withZeroTouch ? { zeroTouch: t.app.zeroTouch } : {}),
+    ...(options.withCommands
+      ? { jobs: t.app.jobs, commandStatuses: t.app.hooks.get("ingest.commandStatuses") }
+      : {}),
+    ...(options.withZeroTouch ? { zeroTouch: t.app.hooks.get("ingest.zeroTouch") } : {}),
   });
   if (!options.mqttUrl || options.clientId) return runtime;
   const mqttUrl = options.mqttUrl;

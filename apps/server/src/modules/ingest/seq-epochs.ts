@@ -1,15 +1,5 @@
 import type { ParsedReport } from "./ingest.plan";
-
-/** A device's numbering as stored: its current and previous epoch and what is added to each's seqs. */
-export interface SeqNumbering {
-  id: string;
-  ident: string;
-  last_seq: number;
-  seq_epoch: number | null;
-  seq_offset: number;
-  seq_prev_epoch: number | null;
-  seq_prev_offset: number;
-}
+import type { SeqNumbering } from "./ingest.repo";
 
 /** What a batch renumbered: its reports with stored seqs, and the devices whose epoch moved on. */
 export interface Renumbered {

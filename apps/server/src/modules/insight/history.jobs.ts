@@ -1,11 +1,18 @@
 import type { Kysely } from "kysely";
 import type { Config } from "../../platform/config";
 import type { DB } from "../../platform/db/schema";
+import type { NoPayload } from "../../platform/jobs/jobs";
 import { ROLLUP_GRACE_MS } from "../ingest/insight.plan";
 import { maintenanceRepo } from "./maintenance.repo";
 
 /** The job kind that rolls samples up and applies retention, hourly (ADR 013). */
 export const HISTORY_MAINTENANCE_JOB = "history.maintain";
+
+declare module "../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "history.maintain": NoPayload;
+  }
+}
 /** How often it runs. */
 export const HISTORY_MAINTENANCE_INTERVAL_MS = 3_600_000;
 

@@ -10,12 +10,19 @@ import type { Kysely } from "kysely";
 import type { Bus } from "../../platform/bus/bus";
 import { domainTopic } from "../../platform/bus/bus";
 import type { DB } from "../../platform/db/schema";
+import type { NoPayload } from "../../platform/jobs/jobs";
 import { toEventDto } from "../events/events.mapper";
 import { usageRepo } from "./usage.repo";
 import { effectivePlan } from "./usage.service";
 
 /** The job kind that compares each SIM's period usage with its plan (every 10 minutes). */
 export const DATA_PLAN_CHECK_JOB = "dataPlans.check";
+
+declare module "../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "dataPlans.check": NoPayload;
+  }
+}
 /** How often it runs. */
 export const DATA_PLAN_CHECK_INTERVAL_MS = 10 * 60_000;
 /** The kind of the event it raises (server-raised, beside the protocol's EVENT_KINDS). */

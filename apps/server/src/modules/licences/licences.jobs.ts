@@ -1,4 +1,5 @@
 import type { AppContext } from "../../platform/context";
+import type { NoPayload } from "../../platform/jobs/jobs";
 import type { LicenseExpirySource } from "../notifications/engine/hooks";
 import { licencesRepo } from "./licences.repo";
 import { shortLicenseId } from "./licences.rules";
@@ -6,6 +7,12 @@ import { LICENSE_ACTIVATE_JOB, refreshAllLicenses, runActivation } from "./licen
 
 /** The daily re-ask of every licence, so a ban, a renewal or an expiry reaches the console. */
 export const LICENSE_REFRESH_ALL_JOB = "licences.refreshAll";
+
+declare module "../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "licences.refreshAll": NoPayload;
+  }
+}
 const DAY_MS = 24 * 3600_000;
 
 /**
@@ -13,7 +20,7 @@ const DAY_MS = 24 * 3600_000;
  * included, is what root sees; 'Refresh' or the daily job asks again) with room for a slow service.
  */
 export function registerLicenceJobs(ctx: AppContext): void {
-  ctx.jobs.register<{ licenseId: string }>(LICENSE_ACTIVATE_JOB, {
+  ctx.jobs.register(LICENSE_ACTIVATE_JOB, {
     maxAttempts: 1,
     timeoutMs: 30_000,
     handle: (run) => runActivation(ctx, run.payload.licenseId, run.signal),

@@ -14,6 +14,12 @@ import { createLicenseVerifier, type LicenseVerifier } from "./license-signature
 /** The durable job that asks the vendor's service for one licence (activation and refresh alike). */
 export const LICENSE_ACTIVATE_JOB = "licences.activate";
 
+declare module "../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "licences.activate": { licenseId: string };
+  }
+}
+
 const verifiers = new WeakMap<AppContext["config"], LicenseVerifier>();
 
 function verifierOf(ctx: AppContext): LicenseVerifier {

@@ -4,19 +4,19 @@ import { buildApp } from "../../app";
 import { createInProcessBus } from "../../platform/bus/in-process-bus";
 import { type Config, loadConfig } from "../../platform/config";
 import { type Database, openDatabase } from "../../platform/db/database";
-import { startPeriodicJob } from "../../platform/scheduler/lease";
 import { type BotApiServer, startBotApiServer } from "../../test/bot-api-server";
 import { buildDevice } from "../../test/device-factories";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
 import type { TestApp } from "../../test/test-app";
 import { createTestClock } from "../../test/test-clock";
 import { createTestDatabase, type TestDatabase } from "../../test/test-db";
-import { runStatusSweep, STATUS_SWEEP_INTERVAL_MS } from "../devices-status/status-sweep.service";
+import { STATUS_SWEEP_JOB } from "../devices-status/status-sweep.jobs";
+import { runStatusSweep } from "../devices-status/status-sweep.service";
 import { NOTIFY_TIMERS_JOB } from "./engine/timers";
 import { BOT_TOKEN, call, createRule, createTelegram, PRIVATE_CHAT } from "./notifications.test-support";
 
 // Two server nodes on one database, as in production: their dispatchers claim under SKIP LOCKED,
-// the timers run as a periodic job and the status sweep under a lease. Each monitor must fire
+// the timers and the status sweep run as periodic jobs. Each monitor must fire
 // exactly once per incident. And a node that stops before its queued messages went out loses
 // none: the next node sends them.
 
@@ -83,28 +83,6 @@ async function tickTimers(nodes: FastifyInstance[]): Promise<boolean[]> {
   return enqueued.map((kinds) => kinds.includes(NOTIFY_TIMERS_JOB));
 }
 
-/** Both nodes' periodic sweep under its lease, as the device side runs it. */
-function leasedSweep(app: FastifyInstance, holder: string) {
-  return startPeriodicJob(
-    {
-      db: store.database.db,
-      name: "status-sweep",
-      holder,
-      intervalMs: STATUS_SWEEP_INTERVAL_MS,
-      now: clock.now,
-      log: { error() {} },
-      run: async () =>
-        void (await runStatusSweep({
-          db: store.database.db,
-          bus: createInProcessBus(),
-          now: clock.now,
-          jobs: app.jobs,
-        })),
-    },
-    false,
-  );
-}
-
 describe("two nodes", () => {
   it("send each incident's messages once, and the timers fire once", { timeout: 60_000 }, async () => {
     const a = await startNode();
@@ -138,11 +116,10 @@ describe("two nodes", () => {
       a.jobDispatcher.start();
       b.jobDispatcher.start();
 
-      const sweeps = [leasedSweep(a, "node-a"), leasedSweep(b, "node-b")];
-      const ticked = await Promise.all(sweeps.map((sweep) => sweep.tick()));
-      expect(ticked.filter(Boolean)).toHaveLength(1);
-      const timers = await tickTimers([a, b]);
-      expect(timers.filter(Boolean)).toHaveLength(1);
+      // Both nodes' schedule ticks at once: the sweep and the timers are each enqueued by one.
+      const due = (await Promise.all([a, b].map((node) => node.jobDispatcher.runSchedules()))).flat();
+      expect(due.filter((kind) => kind === STATUS_SWEEP_JOB)).toHaveLength(1);
+      expect(due.filter((kind) => kind === NOTIFY_TIMERS_JOB)).toHaveLength(1);
       // Let the flush window pass, with both dispatchers polling.
       for (let step = 0; step < 4; step += 1) {
         clock.advance(2000);
@@ -168,7 +145,6 @@ describe("two nodes", () => {
           .filter((line) => line.startsWith("Digest")),
       ).toEqual(["Digest: 1 devices critical or worse"]);
       expect(bot.messages).toHaveLength(3);
-      await Promise.all(sweeps.map((sweep) => sweep.stop()));
     } finally {
       await a.close();
       await b.close();

@@ -13,9 +13,9 @@ import { assertCan } from "../../platform/auth/permissions";
 import { hasPlugin } from "../../platform/auth/plugins";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
+import { domainsRepo } from "../../platform/db/domains.repo";
 import type { SecurityPolicyRow } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
-import { domainsRepo } from "../domains/domains.repo";
 import { toSecurityPolicy } from "./policies.mapper";
 import { policiesRepo } from "./policies.repo";
 

@@ -14,8 +14,8 @@ import { z } from "zod";
 import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
+import { hasFields, savesWhenFields } from "../../platform/http/read-or-save";
 import { ERROR_RESPONSES } from "../../platform/http/schemas";
-import { hasFields, savesWhenFields } from "../accounting/accounting.shared";
 import {
   createPolicy,
   type DictionaryUpload,

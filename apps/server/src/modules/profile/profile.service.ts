@@ -4,11 +4,10 @@ import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import type { UserUpdate } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
-import { assertOwnPasswordChangeAllowed } from "../auth/account-rules";
 import { findEffectivePolicy } from "../policies/policies.service";
 import { toProfile } from "../users/users.mapper";
 import { usersRepo } from "../users/users.repo";
-import { computePasswordExpiry, isAdminRole } from "../users/users.rules";
+import { assertOwnPasswordChangeAllowed, computePasswordExpiry, isAdminRole } from "../users/users.rules";
 
 const PASSWORD_MESSAGES: Partial<Record<string, string>> = {
   PASSWORD_INVALID: "The password is empty",

@@ -11,12 +11,13 @@ import {
 import { hashPassword } from "../../platform/auth/passwords";
 import { generateToken, hashToken } from "../../platform/auth/tokens";
 import type { AppContext } from "../../platform/context";
+import { domainsRepo } from "../../platform/db/domains.repo";
 import { toJsonb } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
 import { enqueueMail, MAIL_SECRET_PLACEHOLDER } from "../../platform/mail/mail.jobs";
+import { accountCreatedMail, passwordResetMail, registrationKeyMail } from "../account-mail/account-mails";
 import { emitPasswordEvent } from "../auth/account-rules";
-import { domainsRepo } from "../domains/domains.repo";
 import { findEffectivePolicy } from "../policies/policies.service";
 import { accountingUsersRepo } from "../users/accounting-users.repo";
 import {
@@ -28,7 +29,6 @@ import {
 import { usersRepo } from "../users/users.repo";
 import { computePasswordExpiry } from "../users/users.rules";
 import { emailCodesRepo } from "./email-codes.repo";
-import { accountCreatedMail, passwordResetMail, registrationKeyMail } from "./mails";
 
 const CODE_TTL_MS = EMAIL_CODE_TTL_MINUTES * 60_000;
 

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../platform/context";
 import type { DB } from "../../platform/db/schema";
+import type { NoPayload } from "../../platform/jobs/jobs";
 import {
   announceScheduledCommand,
   createScheduledCommand,
@@ -29,6 +30,13 @@ interface FirePayload {
   ruleId: string;
   /** The occurrence, ms. */
   occurrence: number;
+}
+
+declare module "../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "schedules.fire": FirePayload;
+    "schedules.catchUp": NoPayload;
+  }
 }
 
 /** Queues the firing of a rule's occurrence, in the caller's transaction (a second one is a no-op). */
@@ -126,7 +134,7 @@ export async function rescheduleDomainRules(ctx: AppContext, domainId: string): 
 
 /** Registers the firing, the catch-up and the recomputation on a new domain time zone. */
 export function registerScheduleJobs(ctx: AppContext): void {
-  ctx.jobs.register<FirePayload>(SCHEDULE_FIRE_JOB, {
+  ctx.jobs.register(SCHEDULE_FIRE_JOB, {
     maxAttempts: 8,
     // 10,000 routers' executions in one transaction take seconds on a slow disk.
     timeoutMs: 5 * 60_000,

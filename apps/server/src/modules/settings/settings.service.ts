@@ -2,6 +2,7 @@ import { type DomainSettings, EVENT_KINDS, type EventKind, type EventType } from
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
+import type { NoPayload } from "../../platform/jobs/jobs";
 import { requireDeviceDomain } from "../devices/devices.service";
 import { listCountCache } from "../devices/list-count-cache";
 import { enqueueStatusSweep } from "../devices-status/status-sweep.jobs";
@@ -13,6 +14,12 @@ import { settingsRepo } from "./settings.repo";
  * schedule rules register its handler (they recompute every active rule's next occurrence).
  */
 export const DOMAIN_TIME_ZONE_CHANGED_JOB = "settings.timeZoneChanged";
+
+declare module "../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "settings.timeZoneChanged": NoPayload;
+  }
+}
 
 /** POST /api/settings/all: the domain's thresholds and copies. */
 export async function getDomainSettings(ctx: AppContext, session: SessionContext): Promise<DomainSettings> {

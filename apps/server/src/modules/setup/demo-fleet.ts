@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { DEFAULT_FLEET_SECRET, deriveFleetKey, Fleet, fleetIdent } from "@cellfleet/simulator";
 import type { Kysely } from "kysely";
+import { domainsRepo } from "../../platform/db/domains.repo";
 import { type DB, toJsonb } from "../../platform/db/schema";
-import { domainsRepo } from "../domains/domains.repo";
 import { DEMO_DOMAIN_NAME } from "./first-start";
 
 /** Ident prefix of the demo fleet: SIM000001, SIM000002, … */

@@ -2,9 +2,9 @@ import { DEFAULT_POLICY, PLUGINS, ROOT_USERNAME } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import { hashPassword, hashUnusablePassword } from "../../platform/auth/passwords";
 import { generatePassword } from "../../platform/auth/tokens";
+import { domainsRepo } from "../../platform/db/domains.repo";
 import { takeTransactionLock } from "../../platform/db/locks";
 import { type DB, toJsonb } from "../../platform/db/schema";
-import { domainsRepo } from "../domains/domains.repo";
 import { policiesRepo } from "../policies/policies.repo";
 import { usersRepo } from "../users/users.repo";
 

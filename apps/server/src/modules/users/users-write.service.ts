@@ -17,17 +17,15 @@ import { assertCan, subjectOf } from "../../platform/auth/permissions";
 import { hasPlugin } from "../../platform/auth/plugins";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
+import { domainsRepo } from "../../platform/db/domains.repo";
 import { toJsonb, type UserUpdate } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
-import { assertOwnPasswordChangeAllowed, endUserSessions } from "../auth/account-rules";
-import { signInRepo } from "../auth/sign-in.repo";
-import { domainsRepo } from "../domains/domains.repo";
 import { policiesRepo } from "../policies/policies.repo";
 import { findEffectivePolicy } from "../policies/policies.service";
 import { type AccountingUserRow, accountingUsersRepo } from "./accounting-users.repo";
 import { applyPasswordChange, assertAcceptablePassword, preparePassword } from "./password.service";
 import { usersRepo } from "./users.repo";
-import { computePasswordExpiry } from "./users.rules";
+import { assertOwnPasswordChangeAllowed, computePasswordExpiry } from "./users.rules";
 import { assertNotDemoUser, findVisibleUser, presentUser } from "./users.service";
 
 /** The fields of a new account, whichever screen creates it. */
@@ -216,9 +214,9 @@ export async function updateAccount(
   } else {
     await usersRepo(ctx.db).updateUser(target.domain_id, target.id, columns);
   }
-  if (changes.blocked === true) await endUserSessions(ctx, target);
+  if (changes.blocked === true) await ctx.hooks.get("users.endSessions")(target);
   // An unblock lifts every block sign-in set: the account's and each of its browsers' (ADR 016).
-  if (changes.blocked === false) await signInRepo(ctx.db).resetDevicesOfUserAcrossDomains(target.id);
+  if (changes.blocked === false) await ctx.hooks.get("users.unblocked")(target.id);
   return findVisibleUser(ctx, session, target.id);
 }
 

@@ -10,11 +10,12 @@ import {
   UserListRequestSchema,
 } from "@cellfleet/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { registerCsvExport } from "../../platform/http/csv-export";
+import { hasFields, savesWhenFields } from "../../platform/http/read-or-save";
 import { ERROR_RESPONSES, OkSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
-import { hasFields, savesWhenFields, UserIdParamsSchema } from "../accounting/accounting.shared";
 import { exportUsersRows, USER_CSV_COLUMNS } from "./users.export";
 import {
   listSuperusers,
@@ -25,6 +26,9 @@ import {
   removeUser,
 } from "./users.service";
 import { changeSuperuser, changeUser, createSuperuser, createUser } from "./users-write.service";
+
+/** The path parameter of a user page. */
+export const UserIdParamsSchema = z.object({ userId: z.string().min(1).max(64) });
 
 /** The users list and page and the superusers (spec sections 2 and 6; who may: the permission table). */
 export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {

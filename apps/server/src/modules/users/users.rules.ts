@@ -1,4 +1,11 @@
-import { type Role, type SecurityPolicy, usesAdminPasswordRules } from "@cellfleet/contract";
+import {
+  checkPasswordChangeAllowed,
+  type Role,
+  type SecurityPolicy,
+  usesAdminPasswordRules,
+} from "@cellfleet/contract";
+import type { UserRecord } from "../../platform/db/schema";
+import { AppError } from "../../platform/errors";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -16,4 +23,18 @@ export function isAdminRole(role: number): boolean {
 export function computePasswordExpiry(policy: SecurityPolicy, role: number, changedAt: Date): Date | null {
   const days = isAdminRole(role) ? policy.admin_expiration_days : policy.expiration_days;
   return days > 0 ? new Date(changedAt.getTime() + days * DAY_MS) : null;
+}
+
+/**
+ * Throws PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES when people change their own password again too soon,
+ * by the contract's one rule (spec section 5). A factory password was never chosen by the person, so
+ * it is always changeable, however recently it was set.
+ */
+export function assertOwnPasswordChangeAllowed(
+  user: Pick<UserRecord, "factory_password" | "password_changed_at">,
+  now: Date,
+): void {
+  const lastChosenMs = user.factory_password ? null : user.password_changed_at.getTime();
+  const refused = checkPasswordChangeAllowed(lastChosenMs, now.getTime());
+  if (refused) throw new AppError(refused, "The password was changed less than 5 minutes ago");
 }

@@ -9,13 +9,25 @@ import {
 import { assertCan, subjectOf } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
+import type { UserRecord } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
-import { endUserSessions } from "../auth/account-rules";
 import { type AccountingUserRow, accountingUsersRepo } from "./accounting-users.repo";
 import { toAccountingUser } from "./users.mapper";
 
 // Reading and removing users with the permissions of spec section 6; creating and changing them
 // lives in users-write.service.ts.
+
+// What the users feature asks of sign-in (the auth module, above it) when an admin blocks, unblocks
+// or removes someone. Auth fills both hooks in its setUp.
+
+declare module "../../platform/hooks" {
+  interface Hooks {
+    /** Ends every open session of a user (removed or blocked); its sockets close. */
+    "users.endSessions": (user: Pick<UserRecord, "id" | "domain_id">) => Promise<void>;
+    /** Lifts the sign-in blocks of each of the user's browsers once an admin unblocks it (ADR 016). */
+    "users.unblocked": (userId: string) => Promise<void>;
+  }
+}
 
 /** The caller's view of a user: the policy column only for superusers and admins with accounting. */
 export function presentUser(
@@ -106,7 +118,7 @@ export async function removeUser(
   if (target.username === ROOT_USERNAME && hasNoDomain(target.role as Role))
     throw new AppError("PERMISSION_DENIED", "The root cannot be removed");
   await accountingUsersRepo(ctx.db).removeUser(target.domain_id, target.id, ctx.now());
-  await endUserSessions(ctx, target);
+  await ctx.hooks.get("users.endSessions")(target);
 }
 
 /** POST /api/superusers/: the superusers list. */

@@ -11,7 +11,7 @@ import {
 } from "./zerotouch.test-support";
 
 // The zero-touch routes: configurations, secrets, the adoption list, and who may call them. The
-// gateway's path is asked directly (app.zeroTouch), as the broker asks it at a CONNECT.
+// gateway's path is asked directly (its hook, "ingest.zeroTouch"), as the broker asks it at a CONNECT.
 
 let f: ZeroTouchFixture;
 let otherAdmin: string;
@@ -26,7 +26,9 @@ afterAll(async () => {
 });
 
 const join = (ident: string, credentials: { username: string; password: string }) =>
-  f.t.app.zeroTouch(ident, credentials.username, credentials.password, { address: "192.0.2.7" });
+  f.t.app.hooks.get("ingest.zeroTouch")(ident, credentials.username, credentials.password, {
+    address: "192.0.2.7",
+  });
 
 describe("zero-touch configurations", () => {
   it("answers the secret once: never in the list or the configuration itself", async () => {

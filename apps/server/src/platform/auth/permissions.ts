@@ -8,7 +8,7 @@ import {
 } from "@cellfleet/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../errors";
-import type { SessionContext } from "./session-guard";
+import type { SessionContext } from "./session-context";
 
 // The server's reading of the contract's permission table (docs/adr/009-one-permission-table.md):
 // every guarded route names its action in its config, the session guard checks it before the body

@@ -1,26 +1,10 @@
-import type { Role } from "@cellfleet/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { UserRecord } from "../db/schema";
 import { AppError } from "../errors";
 import { checkRoutePermission } from "./permissions";
+import type { SessionContext, SessionResolver } from "./session-context";
 
-/** Who is calling: set on every request of a non-public route once its token is accepted. */
-export interface SessionContext {
-  sessionId: string;
-  user: UserRecord;
-  /** The user's domain; null for superusers. */
-  domainId: string | null;
-  role: Role;
-  /** Demo sessions may read but never save. */
-  isDemo: boolean;
-  token: string;
-}
-
-/**
- * Turns a token into a session or throws the AppError of the first check it fails.
- * `touch` records activity (HTTP calls do; the socket's periodic re-check does not).
- */
-export type SessionResolver = (token: string | null, options: { touch: boolean }) => Promise<SessionContext>;
+// The session types live apart so the permission table can name them without importing the guard.
+export type { SessionContext, SessionResolver } from "./session-context";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -30,6 +14,8 @@ declare module "fastify" {
     allowsFactoryPassword?: boolean;
     /** The route saves something (audit, re-authentication, read-or-save actions); a function decides per request. */
     saves?: boolean | ((request: FastifyRequest) => boolean);
+    /** A call that saves passes the re-authentication rule first (`assertRecentSignIn`); reads pass. */
+    asksRecentSignIn?: boolean;
   }
   interface FastifyRequest {
     /** The caller's session; null on public routes. Use requireSession() in handlers. */
@@ -68,12 +54,18 @@ export function decorateSessionRequest(app: FastifyInstance): void {
  * `afterWrite` runs before the answer of every call that may have written accounts (a route that
  * saves, or one audited without saving: sign-in, sign-out, registration, reset), so cached sessions
  * never outlive a change. The broker's public auth hooks are neither, so devices never clear it.
+ * A saving call to a route flagged `asksRecentSignIn` passes `assertRecentSignIn` (the auth module
+ * fills it: hook "auth.recentSignIn") once its body is valid (400 before REAUTH).
  */
 export function installSessionGuard(
   scope: FastifyInstance,
-  resolveSession: SessionResolver,
-  afterWrite: () => Promise<void> = async () => {},
+  ports: {
+    resolveSession: SessionResolver;
+    afterWrite: () => Promise<void>;
+    assertRecentSignIn: (session: SessionContext) => Promise<void>;
+  },
 ): void {
+  const { resolveSession, afterWrite, assertRecentSignIn } = ports;
   scope.addHook("preValidation", async (request) => {
     request.token = takeToken(request);
     const config = request.routeOptions.config;
@@ -84,6 +76,13 @@ export function installSessionGuard(
     }
     request.session = session;
     checkRoutePermission(request, session);
+  });
+
+  scope.addHook("preHandler", async (request) => {
+    const { session } = request;
+    const { asksRecentSignIn, saves } = request.routeOptions.config;
+    if (!session || !asksRecentSignIn || !saves || (typeof saves === "function" && !saves(request))) return;
+    await assertRecentSignIn(session);
   });
 
   scope.addHook("onSend", async (request) => {

@@ -8,6 +8,35 @@ import { loadPlatformSecrets } from "../secrets";
 import { createDispatcher, type Dispatcher, type DispatcherTimings } from "./dispatcher";
 import { createJobs, type Jobs } from "./jobs";
 
+/** What the platform's own tests put in their jobs. */
+interface TestPayload {
+  n?: number;
+  to?: string;
+  deviceId?: string;
+}
+
+// The kinds and the event the jobs tests register: declared like any module's (platform/jobs/jobs.ts).
+declare module "./jobs" {
+  interface JobPayloads {
+    "test.ok": TestPayload;
+    "test.throws": TestPayload;
+    "test.throws-sync": TestPayload;
+    "test.hangs": TestPayload;
+    "test.flaky": TestPayload;
+    "test.secret": TestPayload;
+    "test.blocks": TestPayload;
+    "test.nobody": TestPayload;
+    "test.effect": TestPayload;
+    "test.hourly": TestPayload;
+    "test.unknown": TestPayload;
+  }
+}
+declare module "./outbox-events" {
+  interface OutboxPayloads {
+    "device.created": TestPayload;
+  }
+}
+
 /** Jobs and a dispatcher on a database of the test file's own, with a clock the test moves. */
 export interface JobsHarness {
   db: Kysely<DB>;

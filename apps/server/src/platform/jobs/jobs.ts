@@ -5,6 +5,7 @@ import { type DB, toJsonb } from "../db/schema";
 import type { PlatformSecrets } from "../secrets";
 import type { BackoffPolicy } from "./backoff";
 import { jobsRepo } from "./jobs.repo";
+import type { OutboxEvent, OutboxPayloads } from "./outbox-events";
 
 /** The bus topic that tells every node's dispatcher a job was committed. */
 export const JOBS_WAKE_TOPIC = "jobs:wake";
@@ -23,6 +24,26 @@ export class RetryLaterError extends Error {
     super(message);
   }
 }
+
+/**
+ * Every job kind and what its payload holds, by name (as immich keys its job payloads): a module
+ * declares its kinds beside their handlers by merging into this interface, so `register`,
+ * `enqueue` and `every` take declared kinds only, and a payload that does not fit its kind is a
+ * compile error rather than a dead job. A kind that takes nothing maps to `NoPayload`.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: each module merges its kinds in
+export interface JobPayloads {}
+
+/** A declared job kind. */
+export type JobKind = keyof JobPayloads & string;
+
+/** The payload of a kind that takes none. */
+export type NoPayload = Record<string, never>;
+
+/** The kinds that take no payload: only they may be periodic (`every`). */
+export type PeriodicJobKind = {
+  [K in JobKind]: Record<never, never> extends JobPayloads[K] ? K : never;
+}[JobKind];
 
 /** What a handler is given for one attempt of a job. */
 export interface JobRun<P = Record<string, unknown>> {
@@ -52,10 +73,12 @@ export interface JobDefinition<P = Record<string, unknown>> {
 /** A definition with every default filled in. */
 export type ResolvedJobDefinition = Required<JobDefinition>;
 
-/** A job to enqueue. */
-export interface NewJob<P = Record<string, unknown>> {
-  kind: string;
-  payload?: P;
+/** A job to enqueue: its payload is its kind's, and may be left out only when nothing in it is required. */
+export type NewJob<K extends JobKind = JobKind> = NewJobFields<K> &
+  (Record<never, never> extends JobPayloads[K] ? { payload?: JobPayloads[K] } : { payload: JobPayloads[K] });
+
+interface NewJobFields<K extends JobKind> {
+  kind: K;
   /** The domain the job belongs to (its admins see it); omitted for platform work. */
   domainId?: string | null;
   /** Not before this time (default: now). */
@@ -70,20 +93,20 @@ export interface NewJob<P = Record<string, unknown>> {
 /** Durable jobs: the registry of handlers and the enqueue API that services call inside their transaction. */
 export interface Jobs {
   /** Registers the handler of a kind (once per kind, at start). */
-  register<P = Record<string, unknown>>(kind: string, definition: JobDefinition<P>): void;
+  register<K extends JobKind>(kind: K, definition: JobDefinition<JobPayloads[K]>): void;
   /** Subscribes to an outbox event: each emit becomes one job of kind `event:subscriber`, retried on its own. */
-  subscribe<P = Record<string, unknown>>(
-    event: string,
+  subscribe<E extends OutboxEvent>(
+    event: E,
     subscriber: string,
-    definition: JobDefinition<P>,
+    definition: JobDefinition<OutboxPayloads[E]>,
   ): void;
   /**
    * Runs a registered kind every `intervalMs` (hourly maintenance, periodic checks): worker nodes'
    * dispatchers enqueue it when due, once across nodes, and never while one is still queued or running.
    */
-  every(kind: string, intervalMs: number): void;
+  every(kind: PeriodicJobKind, intervalMs: number): void;
   /** The periodic kinds and their intervals. */
-  schedules(): ReadonlyArray<{ kind: string; intervalMs: number }>;
+  schedules(): ReadonlyArray<{ kind: PeriodicJobKind; intervalMs: number }>;
   /** The registered kinds, and one's definition with defaults. */
   kinds(): string[];
   definition(kind: string): ResolvedJobDefinition | undefined;
@@ -91,12 +114,12 @@ export interface Jobs {
    * Writes a job in the caller's transaction, so it exists exactly when the change commits.
    * Answers the job's id, or null when its dedupe key is held by a live job (nothing written).
    */
-  enqueue<P extends Record<string, unknown>>(trx: Kysely<DB>, job: NewJob<P>): Promise<string | null>;
+  enqueue<K extends JobKind>(trx: Kysely<DB>, job: NewJob<K>): Promise<string | null>;
   /** Writes an outbox event in the caller's transaction: one job per subscriber. Answers how many. */
-  emit(
+  emit<E extends OutboxEvent>(
     trx: Kysely<DB>,
-    event: string,
-    payload: Record<string, unknown>,
+    event: E,
+    payload: OutboxPayloads[E],
     options?: { domainId?: string | null },
   ): Promise<number>;
   /** Runs `work` in a transaction and, once it committed, wakes the dispatchers of every node. */
@@ -123,7 +146,7 @@ export function createJobs(deps: {
 }): Jobs {
   const definitions = new Map<string, ResolvedJobDefinition>();
   const subscribers = new Map<string, string[]>();
-  const periodic: Array<{ kind: string; intervalMs: number }> = [];
+  const periodic: Array<{ kind: PeriodicJobKind; intervalMs: number }> = [];
 
   const register = <P>(kind: string, definition: JobDefinition<P>) => {
     if (definitions.has(kind)) throw new Error(`Job kind ${kind} is registered twice`);
@@ -135,7 +158,11 @@ export function createJobs(deps: {
     });
   };
 
-  const enqueue: Jobs["enqueue"] = async (trx, job) => {
+  // Inside, kinds are strings: an event's subscriber kinds (`event:subscriber`) are made here.
+  const enqueue = async (
+    trx: Kysely<DB>,
+    job: Omit<NewJobFields<JobKind>, "kind"> & { kind: string; payload?: unknown },
+  ) => {
     const definition = definitions.get(job.kind);
     // A job no node can run would sit in the queue for ever: refuse it where it is written.
     if (!definition) throw new Error(`No handler is registered for job kind ${job.kind}`);
@@ -177,7 +204,7 @@ export function createJobs(deps: {
     schedules: () => periodic,
     kinds: () => [...definitions.keys()],
     definition: (kind) => definitions.get(kind),
-    enqueue,
+    enqueue: (trx, job) => enqueue(trx, job),
     async emit(trx, event, payload, options = {}) {
       let written = 0;
       for (const kind of subscribers.get(event) ?? []) {

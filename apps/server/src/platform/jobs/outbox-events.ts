@@ -54,3 +54,21 @@ export interface UserPasswordPayload {
 export interface DeviceCredentialsChangedPayload {
   idents: string[];
 }
+
+/**
+ * Every outbox event and its payload, by name: `emit` and `subscribe` take declared events only,
+ * and a payload that does not fit its event is a compile error. The platform's events are here;
+ * a module that owns an event merges it in beside its emitter (`file.uploaded`, `device.deleted`,
+ * `rollout.paused`).
+ */
+export interface OutboxPayloads {
+  "device.reported": DeviceReportedPayload;
+  "device.status_changed": DeviceStatusChangedPayload;
+  "device.user_action": DeviceUserActionPayload;
+  "device.credentials_changed": DeviceCredentialsChangedPayload;
+  "user.password_expired": UserPasswordPayload;
+  "user.password_reset": UserPasswordPayload;
+}
+
+/** A declared outbox event. */
+export type OutboxEvent = keyof OutboxPayloads & string;

@@ -6,6 +6,12 @@ import type { Mailer, MailMessage } from "./mailer";
 /** The job kind that sends one mail. */
 export const MAIL_SEND_JOB = "mail.send";
 
+declare module "../jobs/jobs" {
+  interface JobPayloads {
+    "mail.send": MailMessage;
+  }
+}
+
 /**
  * Stands in a queued mail's text for its secret (a password, key or code), which travels sealed
  * beside the payload and is put back only when the mail is sent. Letters and underscores only, so
@@ -15,7 +21,7 @@ export const MAIL_SECRET_PLACEHOLDER = "__CELLFLEET_SEALED_SECRET__";
 
 /** Registers the mail.send handler: a refused or unreachable SMTP server is retried with backoff. */
 export function registerMailJobs(jobs: Jobs, mailer: Mailer): void {
-  jobs.register<MailMessage>(MAIL_SEND_JOB, {
+  jobs.register(MAIL_SEND_JOB, {
     maxAttempts: 8,
     backoff: { baseMs: 5000, maxMs: 15 * 60_000 },
     timeoutMs: 60_000,

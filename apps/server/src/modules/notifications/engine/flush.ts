@@ -38,6 +38,12 @@ export interface FlushPayload {
   rule_id: string;
 }
 
+declare module "../../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "notifications.flush": FlushPayload;
+  }
+}
+
 /**
  * Makes sure a flush of the rule runs at or after `at`: one job per rule and window (a dedupe key),
  * however many incidents fall due in it.
@@ -160,7 +166,7 @@ export async function flushRule(ctx: AppContext, domainId: string | null, ruleId
 
 /** Registers the flush job. */
 export function registerFlushJob(ctx: AppContext): void {
-  ctx.jobs.register<FlushPayload>(NOTIFY_FLUSH_JOB, {
+  ctx.jobs.register(NOTIFY_FLUSH_JOB, {
     maxAttempts: 10,
     backoff: { baseMs: 2000, maxMs: 5 * 60_000 },
     async handle({ payload, domainId }) {

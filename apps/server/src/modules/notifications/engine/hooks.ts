@@ -2,9 +2,17 @@ import type { Kysely } from "kysely";
 import type { DB } from "../../../platform/db/schema";
 
 // Hooks for the timer monitors whose subjects other parts of the product own: licences and
-// firmware rules register a source here (`app.notificationHooks`; the software rules' is
-// modules/firmware/firmware-updates.ts), and the notify-in-advance and firmware-update timers read
-// every registered source. A kind with no source yet can be saved and simply finds nothing.
+// firmware rules register a source here in their set-up (`ctx.hooks.get("notifications.sources")`;
+// the software rules' is modules/firmware/firmware-updates.ts), and the notify-in-advance and
+// firmware-update timers read every registered source. A kind with no source yet can be saved and
+// simply finds nothing.
+
+declare module "../../../platform/hooks" {
+  interface Hooks {
+    /** Where modules above notifications register what its timers read (filled by its own set-up). */
+    "notifications.sources": NotificationHooks;
+  }
+}
 
 /** Something that expires (a licence), as the notify-in-advance timer reads it. */
 export interface ExpiringItem {

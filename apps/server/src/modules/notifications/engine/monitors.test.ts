@@ -247,7 +247,7 @@ describe("timer monitors", () => {
   });
 
   it("the licence and firmware hooks: sources other modules register are read by the timers", async () => {
-    n.t.app.notificationHooks.registerLicenseSource({
+    n.t.app.hooks.get("notifications.sources").registerLicenseSource({
       findExpiring: async (_db, scope, from, until) => {
         const expiresAt = new Date(from.getTime() + 3600_000);
         return scope === domainId && expiresAt <= until
@@ -256,7 +256,7 @@ describe("timer monitors", () => {
       },
     });
     const device = await buildDevice(n.t, domainId, { tags: ["rollout"] });
-    n.t.app.notificationHooks.registerFirmwareSource({
+    n.t.app.hooks.get("notifications.sources").registerFirmwareSource({
       findUpdates: async (_db, scope) =>
         scope === domainId
           ? [{ deviceId: device.id, ident: device.ident, tags: ["rollout"], version: "2.4.1" }]

@@ -18,6 +18,12 @@ import { rateSlotsRepo } from "./rate-slots.repo";
 /** The job kind that sends one delivery. */
 export const NOTIFY_SEND_JOB = "notifications.send";
 
+declare module "../../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "notifications.send": { delivery_id: string };
+  }
+}
+
 /** A message of a rule, ready to go out through its provider. */
 export interface OutgoingMessage {
   domainId: string | null;

@@ -51,7 +51,7 @@ async function waitForSendSlot(
  * The provider is read at each attempt, so a token fixed meanwhile is used by the retry.
  */
 export function registerSendJob(ctx: AppContext, extra: { tlsCa?: string | Buffer } = {}): void {
-  ctx.jobs.register<{ delivery_id: string }>(NOTIFY_SEND_JOB, {
+  ctx.jobs.register(NOTIFY_SEND_JOB, {
     maxAttempts: DELIVERY_MAX_ATTEMPTS,
     backoff: { baseMs: 10_000, maxMs: 30 * 60_000 },
     timeoutMs: 90_000,

@@ -1,11 +1,5 @@
 import type { AppContext } from "../../../platform/context";
-import {
-  type DeviceReportedPayload,
-  type DeviceStatusChangedPayload,
-  type DeviceUserActionPayload,
-  OUTBOX_EVENTS,
-  type UserPasswordPayload,
-} from "../../../platform/jobs/outbox-events";
+import { OUTBOX_EVENTS } from "../../../platform/jobs/outbox-events";
 import { rulesRepo } from "../rules.repo";
 import { applyFindings } from "./apply";
 import {
@@ -44,7 +38,7 @@ async function react(
  * one job, retried on its own; rules are read when it runs.
  */
 export function registerSubscribers(ctx: AppContext): void {
-  ctx.jobs.subscribe<DeviceReportedPayload>(OUTBOX_EVENTS.deviceReported, NOTIFICATIONS_SUBSCRIBER, {
+  ctx.jobs.subscribe(OUTBOX_EVENTS.deviceReported, NOTIFICATIONS_SUBSCRIBER, {
     ...SUBSCRIBER_OPTIONS,
     handle: ({ payload }) =>
       react(ctx, async (subjects, rules) => {
@@ -62,29 +56,23 @@ export function registerSubscribers(ctx: AppContext): void {
       }),
   });
 
-  ctx.jobs.subscribe<DeviceStatusChangedPayload>(
-    OUTBOX_EVENTS.deviceStatusChanged,
-    NOTIFICATIONS_SUBSCRIBER,
-    {
-      ...SUBSCRIBER_OPTIONS,
-      handle: ({ payload }) =>
-        react(ctx, async (subjects, rules) => {
-          const devices = await subjects.findDevicesByIdsAcrossDomains(
-            payload.changes.map((c) => c.device_id),
-          );
-          const byId = new Map(devices.map((device) => [device.id, device]));
-          const changes = payload.changes.flatMap((change) => {
-            const device = byId.get(change.device_id);
-            return device ? [{ device, from: change.from, to: change.to }] : [];
-          });
-          const domains = [...new Set(devices.map((device) => device.domain_id))];
-          const live = await rules.findLiveRulesAcrossDomains(["device_status"], domains);
-          return live.map((rule) => statusFindings(rule, changes));
-        }),
-    },
-  );
+  ctx.jobs.subscribe(OUTBOX_EVENTS.deviceStatusChanged, NOTIFICATIONS_SUBSCRIBER, {
+    ...SUBSCRIBER_OPTIONS,
+    handle: ({ payload }) =>
+      react(ctx, async (subjects, rules) => {
+        const devices = await subjects.findDevicesByIdsAcrossDomains(payload.changes.map((c) => c.device_id));
+        const byId = new Map(devices.map((device) => [device.id, device]));
+        const changes = payload.changes.flatMap((change) => {
+          const device = byId.get(change.device_id);
+          return device ? [{ device, from: change.from, to: change.to }] : [];
+        });
+        const domains = [...new Set(devices.map((device) => device.domain_id))];
+        const live = await rules.findLiveRulesAcrossDomains(["device_status"], domains);
+        return live.map((rule) => statusFindings(rule, changes));
+      }),
+  });
 
-  ctx.jobs.subscribe<DeviceUserActionPayload>(OUTBOX_EVENTS.deviceUserAction, NOTIFICATIONS_SUBSCRIBER, {
+  ctx.jobs.subscribe(OUTBOX_EVENTS.deviceUserAction, NOTIFICATIONS_SUBSCRIBER, {
     ...SUBSCRIBER_OPTIONS,
     handle: ({ payload }) =>
       react(ctx, async (_subjects, rules) => {
@@ -97,7 +85,7 @@ export function registerSubscribers(ctx: AppContext): void {
     [OUTBOX_EVENTS.userPasswordExpired, "password_expired"],
     [OUTBOX_EVENTS.userPasswordReset, "password_reset"],
   ] as const) {
-    ctx.jobs.subscribe<UserPasswordPayload>(event, NOTIFICATIONS_SUBSCRIBER, {
+    ctx.jobs.subscribe(event, NOTIFICATIONS_SUBSCRIBER, {
       ...SUBSCRIBER_OPTIONS,
       handle: ({ payload }) =>
         react(ctx, async (subjects, rules) => {

@@ -7,6 +7,7 @@ import {
 } from "@cellfleet/contract";
 import type { AppContext } from "../../../platform/context";
 import type { NotificationRuleRow } from "../../../platform/db/schema";
+import type { NoPayload } from "../../../platform/jobs/jobs";
 import { deliveriesRepo } from "../deliveries.repo";
 import { newsRepo } from "../news.repo";
 import { MAX_LINES_BY_TYPE, MAX_TEXT_BY_TYPE } from "../providers/send";
@@ -33,6 +34,13 @@ const KEEP_LOG_MS = 30 * 24 * HOUR_MS;
 export const NOTIFY_TIMERS_JOB = "notifications.timers";
 /** The hourly job that deletes what is kept no longer. */
 export const NOTIFY_CLEANUP_JOB = "notifications.cleanup";
+
+declare module "../../../platform/jobs/jobs" {
+  interface JobPayloads {
+    "notifications.timers": NoPayload;
+    "notifications.cleanup": NoPayload;
+  }
+}
 
 /** `connect`: routers silent longer than check_delay minutes are a problem until they report again. */
 async function runConnect(ctx: AppContext, rule: NotificationRuleRow, now: Date): Promise<RuleFindings> {

@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Updateable } from "kysely";
-import type { DB, DomainRow, DomainsTable, NewDomainRow } from "../../platform/db/schema";
+import type { DB, DomainRow, DomainsTable, NewDomainRow } from "./schema";
 
-/** Domains (tenants). A domain's own row is addressed by its id; lookups by name span all domains. */
+/**
+ * Domains (tenants): the row every feature's data hangs from, so it sits on the floor where users and
+ * policies check a domain exists. A domain's own row is addressed by its id; lookups by name span all domains.
+ */
 export function domainsRepo(db: Kysely<DB>) {
   return {
     async findDomain(domainId: string): Promise<DomainRow | undefined> {

@@ -1,7 +1,8 @@
 import { EMAIL_CODE_TTL_MINUTES } from "@cellfleet/contract";
 import type { MailMessage } from "../../platform/mail/mailer";
 
-// The texts of the mails accounting sends, in Russian then English: the address's language is not known.
+// The texts of the mails about accounts (registration, sign-in rules), in Russian then English: the
+// address's language is not known. Their own module, below both registration and auth, which send them.
 
 /** The registration key for a new company. */
 export function registrationKeyMail(to: string, key: string): MailMessage {

@@ -1,22 +1,23 @@
 import { readFileSync } from "node:fs";
-import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Fleet } from "@cellfleet/simulator";
 import type { Kysely } from "kysely";
-import type { Bus } from "../../platform/bus/bus";
-import type { Config } from "../../platform/config";
-import type { DB } from "../../platform/db/schema";
-import type { Jobs } from "../../platform/jobs/jobs";
-import { MQTT_PORT_FILE } from "../../platform/mqtt/remembered-port";
-import { redactUrl } from "../../platform/redact-url";
-import { type PeriodicJob, startPeriodicJob } from "../../platform/scheduler/lease";
-import { prepareExternalBroker } from "../broker-accounts/broker-accounts.start";
-import { runStatusSweep, STATUS_SWEEP_INTERVAL_MS } from "../devices-status/status-sweep.service";
-import { seedDemoFleet, startDemoFleet } from "../setup/demo-fleet";
-import type { ZeroTouchCheck } from "./device-auth";
-import { type DeviceIngest, startDeviceIngest } from "./ingest.runtime";
-import type { CommandStatusHook } from "./ingest.service";
-import type { RefusalRecorder } from "./refusal-recorder";
+import { prepareExternalBroker } from "./modules/broker-accounts/broker-accounts.start";
+import "./modules/ingest/ingest.hooks";
+import { type DeviceIngest, startDeviceIngest } from "./modules/ingest/ingest.runtime";
+import type { RefusalRecorder } from "./modules/ingest/refusal-recorder";
+import { seedDemoFleet, startDemoFleet } from "./modules/setup/demo-fleet";
+import type { Bus } from "./platform/bus/bus";
+import type { Config } from "./platform/config";
+import type { DB } from "./platform/db/schema";
+import type { HookRegistry } from "./platform/hooks";
+import type { Jobs } from "./platform/jobs/jobs";
+import { MQTT_PORT_FILE } from "./platform/mqtt/remembered-port";
+import { redactUrl } from "./platform/redact-url";
+
+// The device side of a server process, wired at the root because it spans features: the broker's
+// accounts (broker-accounts), the gateway and ingest (ingest, asking actions and zerotouch through
+// their hooks) and the demo fleet (setup). The status sweep is a periodic job (devices-status).
 
 interface Log {
   info(obj: object, msg: string): void;
@@ -24,11 +25,11 @@ interface Log {
   error(obj: object, msg: string): void;
 }
 
-/** The device side of a server process: gateway + ingest, the status sweep and the demo fleet. */
+/** The device side of a server process: gateway + ingest and the demo fleet. */
 export interface DeviceSide {
   ingest: DeviceIngest;
   stats(): Record<string, unknown>;
-  /** Stops the fleet, the sweep, then the gateway after writing what is queued. */
+  /** Stops the fleet, then the gateway after writing what is queued. */
   close(): Promise<void>;
 }
 
@@ -40,16 +41,19 @@ export async function startDeviceSide(
     bus: Bus;
     now: () => Date;
     log: Log;
-    jobs?: Jobs;
-    commandStatuses?: CommandStatusHook;
+    jobs: Jobs;
+    /** The app's hooks: ingest asks the actions and zero-touch features through them. */
+    hooks: HookRegistry;
     /** The app's refusal recorder, so the process keeps one. */
-    refusals?: RefusalRecorder;
-    zeroTouch?: ZeroTouchCheck;
+    refusals: RefusalRecorder;
   },
 ): Promise<DeviceSide> {
   await prepareExternalBroker(config, deps);
   const ingest = await startDeviceIngest({
-    ...deps,
+    db: deps.db,
+    bus: deps.bus,
+    now: deps.now,
+    log: deps.log,
     mqttUrl: config.mqttUrl,
     mqttPort: config.mqttPort,
     isMqttPortFlexible: config.isMqttPortDefault,
@@ -62,25 +66,14 @@ export async function startDeviceSide(
       key: readFileSync(config.mqttTls.keyFile),
     },
     jobs: deps.jobs,
-    commandStatuses: deps.commandStatuses,
-    zeroTouch: deps.zeroTouch,
+    refusals: deps.refusals,
+    commandStatuses: deps.hooks.get("ingest.commandStatuses"),
+    zeroTouch: deps.hooks.get("ingest.zeroTouch"),
   });
   deps.log.info(
     { mode: ingest.gateway.mode, url: redactUrl(ingest.gateway.url), tlsPort: ingest.gateway.tlsPort },
     "device gateway ready",
   );
-  const sweep: PeriodicJob = startPeriodicJob({
-    db: deps.db,
-    name: "status-sweep",
-    holder: `${hostname()}:${process.pid}`,
-    intervalMs: STATUS_SWEEP_INTERVAL_MS,
-    now: deps.now,
-    log: deps.log,
-    run: async () => {
-      const changed = await runStatusSweep(deps);
-      if (changed > 0) deps.log.info({ changed }, "device statuses changed");
-    },
-  });
   let fleet: Fleet | null = null;
   if (config.simulate > 0) {
     const added = await seedDemoFleet(deps.db, config.simulate);
@@ -95,7 +88,6 @@ export async function startDeviceSide(
     stats: ingest.stats,
     async close() {
       await fleet?.stop();
-      await sweep.stop();
       await ingest.close();
     },
   };

@@ -1,0 +1,14 @@
+import type { FeatureModule } from "../../platform/feature-module";
+import { registerInsightJobs } from "./insight.jobs";
+import { type GatewayPortSource, insightRoutes } from "./insight.routes";
+
+/** Device insight: history, SIM usage, connect info; the hourly history job and the data-plan check. */
+export function createInsightModule(gatewayPort?: GatewayPortSource): FeatureModule {
+  return {
+    name: "insight",
+    async routes(app, { ctx }) {
+      await app.register(insightRoutes, { ctx, gatewayPort });
+    },
+    setUp: registerInsightJobs,
+  };
+}
