@@ -8,7 +8,7 @@ const MODULES = "^apps/server/src/modules/";
 const TEST_FILE = "\\.(test|test-support|cases)\\.ts$";
 const modulesPattern = (names) => `${MODULES}(${names.join("|")})/`;
 
-/** One rule per layer below the top: its modules never import a module of a layer above (ADR 027). */
+/** One rule per layer below the top: its modules never import a module of a layer above (ADR 029). */
 const layerRules = layers.slice(1).map((layer, index) => ({
   name: `${layer.name}-imports-nothing-above`,
   comment:

@@ -112,7 +112,7 @@ declare module "fastify" {
 }
 
 /**
- * The features, as the app is made of them (ADR 027). Each sets up in this order (its jobs, the
+ * The features, as the app is made of them (ADR 029). Each sets up in this order (its jobs, the
  * hooks it fills; notifications before the licences and firmware that register its sources), then
  * each one's routes go into the guarded /api scope in the same order.
  */
