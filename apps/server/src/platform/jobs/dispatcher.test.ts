@@ -194,6 +194,12 @@ describe("retries", () => {
     await h.dispatcher.runUntilIdle();
     expect(await h.job(id)).toMatchObject({ state: "failed", attempts: 1 });
     expect(calls.get("test.throws")).toBe(5);
+    // Spend its attempts, so no job of this test falls due while a later one moves the clock on.
+    for (let attempt = 2; attempt <= 4; attempt++) {
+      h.clock.advance(4000);
+      await h.dispatcher.runUntilIdle();
+    }
+    expect(await h.job(id)).toMatchObject({ state: "dead", attempts: 4 });
   });
 
   it("computes equal-jitter steps capped at the maximum", () => {
@@ -277,6 +283,9 @@ describe("the heartbeat", () => {
 
 describe("the watchdog", () => {
   it("returns the job of a node that died, and another node runs it", async () => {
+    // A job of an earlier test still waiting would fall due with the clock moved on below, and the
+    // dead node, its run ending, could claim the returned job before the live one does.
+    expect(await liveJobKinds()).toEqual([]);
     const id = (await h.jobs.enqueue(h.db, { kind: "test.ok", payload: { n: 7 } })) as string;
     const dead = h.addNode("node-dead", { leaseMs: 30_000 });
     // The dead node claimed it (its handler blocks for ever, as if the process were gone).
@@ -343,6 +352,16 @@ describe("the cleanup", () => {
     expect(dead.length).toBeGreaterThan(0);
   });
 });
+
+/** The kinds of jobs that are neither done nor dead. */
+async function liveJobKinds(): Promise<string[]> {
+  const rows = await h.db
+    .selectFrom("jobs")
+    .select("kind")
+    .where("state", "not in", ["done", "dead"])
+    .execute();
+  return rows.map((row) => row.kind);
+}
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
