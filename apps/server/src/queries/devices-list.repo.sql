@@ -44,7 +44,23 @@ select
       and "devices"."last_contact" >= $7
     ) then $8
     else 'critical'
-  end || '","events":' || "devices"."viewer_unread"::text || ',"signal":{"csq":' || coalesce(devices.signal_csq::text, 'null') || ',"quality":"' || case
+  end || '","events":' || (
+    case
+      when devices.events_total = 0 then 0
+      else devices.events_total - coalesce(
+        (
+          select
+            r.read_count
+          from
+            device_event_reads r
+          where
+            r.user_id = $9
+            and r.device_id = devices.id
+        ),
+        0
+      )
+    end
+  )::text || ',"signal":{"csq":' || coalesce(devices.signal_csq::text, 'null') || ',"quality":"' || case
     when devices.signal_csq between 0 and 9 then 'cellEdge'
     when devices.signal_csq between 10 and 14 then 'midCell'
     when devices.signal_csq between 15 and 19 then 'normal'
@@ -64,22 +80,19 @@ from
   (
     (
       select
-        "devices".*,
-        (
-          devices.events_total - coalesce(viewer_reads.read_count, 0)
-        ) as "viewer_unread"
+        "devices".*
       from
         "devices"
         left join "device_event_reads" as "viewer_reads" on "viewer_reads"."device_id" = "devices"."id"
-        and "viewer_reads"."user_id" = $9
+        and "viewer_reads"."user_id" = $10
       where
-        "devices"."domain_id" = $10
+        "devices"."domain_id" = $11
       order by
         "devices"."ident" asc
       limit
-        $11
-      offset
         $12
+      offset
+        $13
     )
   ) as devices
 order by

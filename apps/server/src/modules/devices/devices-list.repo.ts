@@ -2,7 +2,7 @@ import type { DeviceSortField, DeviceStatus, FacetCount } from "@cellfleet/contr
 import { type AliasedExpression, expressionBuilder, type Kysely, type SqlBool, sql } from "kysely";
 import type { DB } from "../../platform/db/schema";
 import type { ContactRange, CsqRange, DeviceFilter } from "./device-filter";
-import { devicesWithViewerReads, unreadJoined } from "./device-unread";
+import { devicesWithViewerReads, unreadBy, unreadJoined } from "./device-unread";
 import type { DeviceDtoRow } from "./devices.mapper";
 import { DEVICE_DTO_COLUMNS, hasKeyColumn } from "./devices.repo";
 
@@ -141,14 +141,17 @@ export function devicesListRepo(db: Kysely<DB>, viewerId: string) {
     ): Promise<string[]> {
       const walk = pageWalk(page);
       // The page is cut first and its lines built after: PostgreSQL would build a line for every row
-      // an OFFSET skips, too (10,000 of them for page 100 of 100).
+      // an OFFSET skips, too (10,000 of them for page 100 of 100). The viewer's unread counts are
+      // read inside only when the page is chosen by them; otherwise the join is dropped there and
+      // each row of the page looks its count up after the cut, not every row the OFFSET skips.
+      const isChosenByUnread = sort.field === "events" || filter.events !== undefined;
       const rows = filtered(domainId, filter)
         .selectAll("devices")
-        .select(unreadJoined.as("viewer_unread"))
+        .$if(isChosenByUnread, (query) => query.select(unreadJoined.as("viewer_unread")))
         .orderBy(sortOrder(sort, walk.reversed))
         .limit(walk.limit)
         .offset(walk.offset);
-      const unread = sql.ref<number>("devices.viewer_unread");
+      const unread = isChosenByUnread ? sql.ref<number>("devices.viewer_unread") : unreadBy(viewerId);
       const line = deviceJsonLine(expressionBuilder<DB, "devices">(), contactRanges, unread);
       const result = await sql<{ line: string }>`
         select ${line} as line from (${rows}) as devices order by ${sortOrder(sort, false, true)}`.execute(
