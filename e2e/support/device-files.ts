@@ -2,7 +2,7 @@
 // `journal` commands to the simulated demo routers, which upload through the signed URLs the
 // commands carry (issue 13). Nothing is written to the database or the storage behind the server.
 import { type APIRequestContext, expect } from "@playwright/test";
-import { FLEET_ADMIN } from "./accounts";
+import { apiToken, listRouters } from "./session";
 
 /** The demo routers that get files. */
 export const ROUTERS_WITH_FILES = ["SIM000001", "SIM000002"];
@@ -12,23 +12,6 @@ export const ROUTERS_WITH_FILES = ["SIM000001", "SIM000002"];
  * an unchanged configuration would be the same bytes, which the console keeps once, as a repeat.)
  */
 const UPLOADS = ["backup", "journal"] as const;
-
-async function adminToken(request: APIRequestContext): Promise<string> {
-  const login = await request.post("/api/login/", {
-    data: { username: FLEET_ADMIN.username, password: FLEET_ADMIN.password },
-  });
-  expect(login.status(), await login.text()).toBe(200);
-  return (await login.json()).token as string;
-}
-
-/** The domain's routers as the device list answers them (its first 100). */
-async function listRouters(request: APIRequestContext, token: string) {
-  const list = await request.post("/api/devices/", { data: { token, size: 100 } });
-  return (await list.text())
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as { _id?: string; ident?: string; has_backups?: boolean });
-}
 
 /** The demo routers' ids by ident. */
 async function routerIds(request: APIRequestContext, token: string): Promise<string[]> {
@@ -46,7 +29,7 @@ async function routerIds(request: APIRequestContext, token: string): Promise<str
  * only after its upload was stored.
  */
 export async function takeDeviceFiles(request: APIRequestContext): Promise<void> {
-  const token = await adminToken(request);
+  const token = await apiToken(request);
   const devices = await routerIds(request, token);
   for (const type of UPLOADS) {
     const created = await request.post("/api/command/new", {
@@ -71,6 +54,6 @@ export async function takeDeviceFiles(request: APIRequestContext): Promise<void>
  * (schedules.spec.ts's rule backs up the routers of its tag), whichever ran first.
  */
 export async function routersWithBackups(request: APIRequestContext): Promise<string[]> {
-  const rows = await listRouters(request, await adminToken(request));
+  const rows = await listRouters(request, await apiToken(request));
   return rows.filter((row) => row.has_backups).map((row) => row.ident as string);
 }

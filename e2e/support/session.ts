@@ -39,12 +39,42 @@ export function signInFleetAdmin(page: Page): Promise<void> {
   return signInAs(page, FLEET_ADMIN);
 }
 
-/** A session token of the fleet's admin through the API, for a test's set-up calls. */
-export async function apiToken(request: APIRequestContext): Promise<string> {
+/** A session token through the API (the fleet's admin unless told), for a test's set-up calls. */
+export async function apiToken(
+  request: APIRequestContext,
+  who: { username: string; password: string } = FLEET_ADMIN,
+): Promise<string> {
   const login = await request.post("/api/login/", {
-    data: { username: FLEET_ADMIN.username, password: FLEET_ADMIN.password },
+    data: { username: who.username, password: who.password },
   });
+  expect(login.status(), await login.text()).toBe(200);
   return (await login.json()).token as string;
+}
+
+/** A router as the device list answers it, with the fields the tests read. */
+export interface ListedRouter {
+  _id: string;
+  ident: string;
+  tags?: string[];
+  has_backups?: boolean;
+}
+
+/** The domain's routers as the device list answers them (its first 100), header left out. */
+export async function listRouters(request: APIRequestContext, token: string): Promise<ListedRouter[]> {
+  const list = await request.post("/api/devices/", { data: { token, size: 100 } });
+  expect(list.status(), await list.text()).toBe(200);
+  return (await list.text())
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Partial<ListedRouter>)
+    .filter((row): row is ListedRouter => typeof row._id === "string" && typeof row.ident === "string");
+}
+
+/** The id of the router with this ident (the test fails when the list has none). */
+export async function routerIdOf(request: APIRequestContext, token: string, ident: string): Promise<string> {
+  const row = (await listRouters(request, token)).find((candidate) => candidate.ident === ident);
+  expect(row?._id, ident).toBeTruthy();
+  return row?._id as string;
 }
 
 /** Opens the toolbar's user menu. */

@@ -5,7 +5,7 @@
 import { expect, test } from "@playwright/test";
 import { ASSISTANT, FLEET_ADMIN, JUNIOR } from "../support/accounts";
 import { LOOKS } from "../support/looks";
-import { apiToken, signInAs, useEnglish } from "../support/session";
+import { apiToken, listRouters, signInAs, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
 const TAG = "rebootrack";
@@ -25,11 +25,7 @@ test("a junior's reboot to a tag waits for an assistant, then every tagged route
   await useEnglish(context, baseURL as string);
   // Two demo routers carry the tag (set by the admin through the API, as the device form would).
   const token = await apiToken(request);
-  const list = await request.post("/api/devices/", { data: { token, size: 100 } });
-  const rows = (await list.text())
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as { _id?: string; ident?: string; tags?: string[] });
+  const rows = await listRouters(request, token);
   for (const ident of TAGGED) {
     const device = rows.find((row) => row.ident === ident);
     expect(device, ident).toBeTruthy();

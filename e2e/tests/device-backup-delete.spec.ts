@@ -3,7 +3,7 @@
 
 import { DELETE_CONFIRM_MS } from "@cellfleet/contract";
 import { type APIRequestContext, type BrowserContext, expect, type Page, test } from "@playwright/test";
-import { apiToken, signInFleetAdmin, useEnglish } from "../support/session";
+import { apiToken, routerIdOf, signInFleetAdmin, useEnglish } from "../support/session";
 
 const ROUTER = "SIM000003";
 
@@ -32,15 +32,9 @@ async function deleteWithPause(
   isTouch: boolean,
 ) {
   const token = await apiToken(request);
-  const list = await request.post("/api/devices/", { data: { token, size: 100 } });
-  const device = (await list.text())
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as { _id?: string; ident?: string })
-    .find((row) => row.ident === ROUTER);
-  expect(device?._id, ROUTER).toBeTruthy();
+  const deviceId = await routerIdOf(request, token, ROUTER);
   const created = await request.post("/api/command/new", {
-    data: { token, type: "backup", targets: { devices: [device?._id], tags: [], all: false } },
+    data: { token, type: "backup", targets: { devices: [deviceId], tags: [], all: false } },
   });
   expect(created.status(), await created.text()).toBe(200);
   const id = (await created.json())._id as string;
@@ -54,7 +48,7 @@ async function deleteWithPause(
   // The page's own clock, so the gap between the taps is moved on rather than slept through.
   await page.clock.install();
   await signInFleetAdmin(page);
-  await page.goto(`/device/${device?._id}`);
+  await page.goto(`/device/${deviceId}`);
   const files = page.getByTestId("device-files");
   await files.getByTestId("device-files-backup").click();
   const row = files.getByTestId("file-row");

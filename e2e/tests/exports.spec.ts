@@ -3,23 +3,16 @@
 // guarded; the same admin adds, pages through and deletes custom action types on /settings. Then
 // both screens in the four looks, saved for a person to look at.
 import { readFileSync } from "node:fs";
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { FLEET_ADMIN } from "../support/accounts";
 import { LOOKS } from "../support/looks";
-import { signIn, useEnglish } from "../support/session";
+import { apiToken, signIn, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
 test.describe.configure({ mode: "serial" });
 
 const IDENT = `EXPORT${Date.now().toString(36).toUpperCase()}`;
 const FORMULA = '=HYPERLINK("http://evil")';
-
-async function adminToken(request: APIRequestContext): Promise<string> {
-  const login = await request.post("/api/login/", {
-    data: { username: FLEET_ADMIN.username, password: FLEET_ADMIN.password },
-  });
-  return (await login.json()).token as string;
-}
 
 async function signInAdmin(page: Page): Promise<void> {
   await signIn(page, FLEET_ADMIN.username, FLEET_ADMIN.password);
@@ -33,7 +26,7 @@ test("an admin downloads the filtered device list as CSV, formulas guarded", asy
   request,
 }) => {
   await useEnglish(context, baseURL as string);
-  const token = await adminToken(request);
+  const token = await apiToken(request);
   const created = await request.post("/api/devices/new", {
     data: { token, ident: IDENT, description: FORMULA, tags: ["exported"] },
   });
@@ -66,7 +59,7 @@ test("an admin adds custom action types on /settings, pages through three a page
   request,
 }) => {
   await useEnglish(context, baseURL as string);
-  const token = await adminToken(request);
+  const token = await apiToken(request);
   await signInAdmin(page);
   await page.goto("/settings");
   const card = page.getByTestId("command-types");

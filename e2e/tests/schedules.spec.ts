@@ -7,7 +7,7 @@ import { formErrorText } from "@cellfleet/contract";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { FLEET_ADMIN } from "../support/accounts";
 import { LOOKS } from "../support/looks";
-import { signIn, useEnglish } from "../support/session";
+import { apiToken, listRouters, signIn, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
 const TAG = "nightly";
@@ -20,20 +20,8 @@ test.describe.configure({ mode: "serial" });
 
 let ruleId = "";
 
-async function adminToken(request: APIRequestContext): Promise<string> {
-  const login = await request.post("/api/login/", {
-    data: { username: FLEET_ADMIN.username, password: FLEET_ADMIN.password },
-  });
-  return (await login.json()).token as string;
-}
-
 async function deviceIds(request: APIRequestContext, token: string): Promise<Map<string, string>> {
-  const list = await request.post("/api/devices/", { data: { token, size: 100 } });
-  const rows = (await list.text())
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as { _id?: string; ident?: string });
-  return new Map(rows.flatMap((row) => (row._id && row.ident ? [[row.ident, row._id] as const] : [])));
+  return new Map((await listRouters(request, token)).map((row) => [row.ident, row._id] as const));
 }
 
 async function backupsOf(request: APIRequestContext, token: string, deviceId: string, since: number) {
@@ -65,7 +53,7 @@ test("an admin's weekly backup rule for a tag fires when due: the tagged routers
 }) => {
   test.setTimeout(300_000);
   await useEnglish(context, baseURL as string);
-  const token = await adminToken(request);
+  const token = await apiToken(request);
   const ids = await deviceIds(request, token);
   for (const ident of TAGGED) {
     const edit = await request.post(`/api/device/${ids.get(ident)}/edit`, { data: { token, tags: [TAG] } });

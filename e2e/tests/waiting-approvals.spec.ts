@@ -5,21 +5,13 @@
 import { type APIRequestContext, expect, test } from "@playwright/test";
 import { ASSISTANT, JUNIOR } from "../support/accounts";
 import { LOOKS } from "../support/looks";
-import { apiToken, signInAs, useEnglish } from "../support/session";
+import { apiToken, routerIdOf, signInAs, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
 test.describe.configure({ mode: "serial" });
 
 const TAG = "waitrack";
 const TAGGED = "SIM000003";
-
-async function tokenOf(request: APIRequestContext, who: { username: string; password: string }) {
-  const login = await request.post("/api/login/", {
-    data: { username: who.username, password: who.password },
-  });
-  expect(login.status(), await login.text()).toBe(200);
-  return (await login.json()).token as string;
-}
 
 async function waitingCount(request: APIRequestContext, token: string): Promise<number> {
   const answer = await request.post("/api/commands/waiting", { data: { token } });
@@ -38,18 +30,12 @@ test("a junior's waiting reboot reaches the assistant's bell and the actions lis
   test.setTimeout(120_000);
   await useEnglish(context, baseURL as string);
   const admin = await apiToken(request);
-  const list = await request.post("/api/devices/", { data: { token: admin, size: 100 } });
-  const rows = (await list.text())
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as { _id?: string; ident?: string });
-  const device = rows.find((row) => row.ident === TAGGED);
-  expect(device, TAGGED).toBeTruthy();
-  const edit = await request.post(`/api/device/${device?._id}/edit`, { data: { token: admin, tags: [TAG] } });
+  const deviceId = await routerIdOf(request, admin, TAGGED);
+  const edit = await request.post(`/api/device/${deviceId}/edit`, { data: { token: admin, tags: [TAG] } });
   expect(edit.status(), await edit.text()).toBe(200);
 
-  const junior = await tokenOf(request, JUNIOR);
-  const assistant = await tokenOf(request, ASSISTANT);
+  const junior = await apiToken(request, JUNIOR);
+  const assistant = await apiToken(request, ASSISTANT);
   const [assistantBefore, juniorBefore] = [
     await waitingCount(request, assistant),
     await waitingCount(request, junior),
@@ -106,7 +92,7 @@ for (const variant of LOOKS) {
 }
 
 test("the assistant declines it, and nothing waits for the assistant any longer", async ({ request }) => {
-  const assistant = await tokenOf(request, ASSISTANT);
+  const assistant = await apiToken(request, ASSISTANT);
   const before = await waitingCount(request, assistant);
   const declined = await request.post(`/api/command/${commandId}/decline`, {
     data: { token: assistant, reason: "e2e" },
