@@ -1,5 +1,4 @@
-import type { Plugin, Role } from "./roles";
-import type { RouteAccess } from "./routes";
+import type { Plugin, Role, RouteAccess } from "./roles";
 
 // The one permission table of spec sections 1, 2 and 6. Server guards, service checks, the web's
 // menus, buttons and forms, and the role-matrix tests all ask `can` here; no role number is

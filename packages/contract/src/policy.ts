@@ -6,9 +6,10 @@ export const POLICY_LEVELS = [0, 1, 2] as const;
 
 /** Special symbols a password of an Enhanced or High policy must contain one of (spec section 5). */
 export const PASSWORD_SPECIAL_SYMBOLS = "%*)?@#$~";
-/** Passwords are at most 255 characters, at least 8 by default (spec section 9). */
-export const PASSWORD_MAX_LENGTH = 255;
-export const PASSWORD_DEFAULT_MIN_LENGTH = 8;
+
+import { PASSWORD_DEFAULT_MIN_LENGTH, PASSWORD_MAX_LENGTH } from "./password-limits";
+
+export { PASSWORD_DEFAULT_MIN_LENGTH, PASSWORD_MAX_LENGTH };
 
 /** The default policy every domain starts with: Normal level, 8 characters, no expiry. */
 export const DEFAULT_POLICY: Omit<SecurityPolicy, "_id"> = {

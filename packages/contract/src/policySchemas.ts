@@ -1,6 +1,6 @@
 // Apart from policy.ts so that the password rules and constants come without zod (ADR 018).
 import { z } from "zod";
-import { PASSWORD_MAX_LENGTH } from "./policy";
+import { PASSWORD_MAX_LENGTH } from "./password-limits";
 
 export const PolicyLevelSchema = z.union([z.literal(0), z.literal(1), z.literal(2)]);
 export type PolicyLevel = z.infer<typeof PolicyLevelSchema>;

@@ -6,6 +6,9 @@ export type Role = (typeof Role)[keyof typeof Role];
 export const RoleSchema = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
 export const ALL_ROLES: readonly Role[] = [1, 2, 3, 4];
 
+/** Who may open a route: these roles, anyone signed in, or anyone at all. */
+export type RouteAccess = readonly Role[] | "any" | "public";
+
 /** Plugins enable features per user (spec section 1). */
 export const PLUGINS = ["notification", "accounting", "keychain"] as const;
 export type Plugin = (typeof PLUGINS)[number];

@@ -1,8 +1,7 @@
 import { canAccess, mayOffer, type PermissionAction, type PermissionSubject } from "./permissions";
-import type { Role } from "./roles";
+import type { Role, RouteAccess } from "./roles";
 
 /** Who may open a route: a role list, anyone signed in, or the public (login views). */
-export type RouteAccess = readonly Role[] | "any" | "public";
 
 /**
  * One row of the route table of spec section 2. `back` is where the toolbar's back button leads.
