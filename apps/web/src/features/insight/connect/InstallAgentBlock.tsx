@@ -39,10 +39,12 @@ export function InstallAgentBlock({ deviceId }: { deviceId: string }) {
       sx={{ border: 1, borderColor: "divider", borderRadius: 1, p: { xs: 1.5, sm: 2 } }}
     >
       <Stack direction="row" sx={{ alignItems: "center", gap: 1, flexWrap: "wrap" }}>
-        <TerminalIcon fontSize="small" color="primary" />
-        <Typography variant="subtitle2" component="h3" sx={{ flexGrow: 1, fontWeight: 600 }}>
-          {t("insight.install.title")}
-        </Typography>
+        <Stack direction="row" sx={{ alignItems: "center", gap: 1, flex: "1 1 240px", minWidth: 0 }}>
+          <TerminalIcon fontSize="small" color="primary" />
+          <Typography variant="subtitle2" component="h3" sx={{ fontWeight: 600 }}>
+            {t("insight.install.title")}
+          </Typography>
+        </Stack>
         {offers("devices.edit") ? (
           <Button
             size="small"
