@@ -52,6 +52,7 @@ import type {
 } from "./files";
 import type { SaveSoftwareRuleSchema, SoftwareRuleSchema, SoftwareRulesAnswerSchema } from "./firmware";
 import type {
+  AgentInstallLinkSchema,
   BrokersSchema,
   DeviceConnectInfoSchema,
   DeviceUsageSchema,
@@ -90,6 +91,7 @@ export const FLEET_ROUTES = {
   "POST /api/device/{dev_id}/usage": call<NoBody, Out<typeof DeviceUsageSchema>>(),
   "POST /api/device/{dev_id}/connect": call<NoBody, Out<typeof DeviceConnectInfoSchema>>(),
   "POST /api/device/{dev_id}/key": call<NoBody, Out<typeof NewDeviceKeySchema>>(),
+  "POST /api/device/{dev_id}/install": call<NoBody, Out<typeof AgentInstallLinkSchema>>(),
   "POST /api/devices/connect": call<NoBody, Out<typeof BrokersSchema>>(),
   "POST /api/sim/{iccid}/plan": call<In<typeof SetSimPlanSchema>, Out<typeof SimPlanSavedSchema>>(),
   "POST /api/plans": call<NoBody, Out<typeof TagPlansSchema>>(),

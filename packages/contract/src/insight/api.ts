@@ -197,6 +197,25 @@ export const BrokersSchema = z.object({ brokers: z.array(BrokerAddressSchema) })
 /** Answer of POST /api/device/{dev_id}/key: the new key, shown once (it is never answered again). */
 export const NewDeviceKeySchema = z.object({ aes_key: z.string() });
 
+/**
+ * Answer of POST /api/device/{dev_id}/install: the agent's one-line install for this router. The
+ * link serves the script once, until `expires_at`, filled with the router's ident and key (ADR 034).
+ */
+export const AgentInstallLinkSchema = z.object({
+  /** The script's one-time address. */
+  url: z.string(),
+  /** `wget -qO- '<url>' | sh`: what to paste into the router's shell. */
+  command: z.string(),
+  /** The same without a link: the key is typed in as the second argument. */
+  generic_command: z.string(),
+  /** When the link stops serving, ms since the epoch. */
+  expires_at: z.number(),
+  /** The router had no key: one was made for the link (the router's page now says "key set"). */
+  is_key_made: z.boolean(),
+});
+/** The agent's one-line install for a router. */
+export type AgentInstallLink = z.infer<typeof AgentInstallLinkSchema>;
+
 // --- The dashboard: POST /api/dashboard/signal ---
 
 /** A router whose signal got worse: the mean of the last 24 h against the 24 h before. */

@@ -115,3 +115,17 @@ export interface GatewayRefusalsTable {
   address: string | null;
   count: Generated<number>;
 }
+
+/** One-time links of the agent's one-line install (0034_agent_install, docs/adr/034). */
+export interface AgentInstallTokensTable {
+  /** SHA-256 of the token (hex): the token itself is only in the link the console answered once. */
+  token_hash: string;
+  domain_id: string;
+  device_id: string;
+  /** Who made the link: the router's fetch of it is recorded in the audit log under this user. */
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  /** When a router fetched the script; a link serves once. */
+  used_at: Timestamp | null;
+}

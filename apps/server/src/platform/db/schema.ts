@@ -15,6 +15,7 @@ import type {
   SoftwareRulesTable,
 } from "./schema-firmware";
 import type {
+  AgentInstallTokensTable,
   DeviceOutagesTable,
   GatewayRefusalsTable,
   HistoryMarksTable,
@@ -336,6 +337,7 @@ export interface DB {
   sim_cards: SimCardsTable;
   tag_plans: TagPlansTable;
   gateway_refusals: GatewayRefusalsTable;
+  agent_install_tokens: AgentInstallTokensTable;
   event_types: EventTypesTable;
   licenses: LicensesTable;
   schedule_rules: ScheduleRulesTable;

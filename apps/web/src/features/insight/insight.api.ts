@@ -1,4 +1,6 @@
 import {
+  type AgentInstallLink,
+  AgentInstallLinkSchema,
   type BrokerAddress,
   BrokersSchema,
   type DataPlan,
@@ -53,6 +55,14 @@ export async function newDeviceKey(id: string): Promise<string> {
   return (
     await apiRequest("POST /api/device/{dev_id}/key", { params: { dev_id: id }, schema: NewDeviceKeySchema })
   ).aes_key;
+}
+
+/** POST /api/device/{dev_id}/install: the agent's one-line install, its link serving once for minutes. */
+export function newInstallLink(id: string): Promise<AgentInstallLink> {
+  return apiRequest("POST /api/device/{dev_id}/install", {
+    params: { dev_id: id },
+    schema: AgentInstallLinkSchema,
+  });
 }
 
 /** POST /api/sim/{iccid}/plan: a SIM's own plan, or null to remove it. */

@@ -7,6 +7,7 @@ import {
   getDeviceUsage,
   getSignalHistory,
   newDeviceKey,
+  newInstallLink,
   setSimPlan,
   setTagPlan,
 } from "./insight.api";
@@ -59,6 +60,21 @@ export function useNewDeviceKey(deviceId: string) {
         queryClient.invalidateQueries({ queryKey: devicesKeys.detail(deviceId) }),
         queryClient.invalidateQueries({ queryKey: insightKeys.connect(deviceId) }),
       ]),
+  });
+}
+
+/** Makes the router's one-line install; a router without a key was given one, so its page is read again. */
+export function useNewInstallLink(deviceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => newInstallLink(deviceId),
+    onSuccess: (link) =>
+      link.is_key_made
+        ? Promise.all([
+            queryClient.invalidateQueries({ queryKey: devicesKeys.detail(deviceId) }),
+            queryClient.invalidateQueries({ queryKey: insightKeys.connect(deviceId) }),
+          ])
+        : undefined,
   });
 }
 

@@ -15,6 +15,7 @@ import { useOffers } from "../../../app/session/useOffers";
 import { CopyButton } from "../../../components/CopyButton";
 import { QueryState } from "../../../components/QueryState";
 import { connectInfoQueryOptions } from "../insight.queries";
+import { InstallAgentBlock } from "./InstallAgentBlock";
 import { NewKeyButton } from "./NewKeyButton";
 import { RefusalNotice } from "./RefusalNotice";
 import { BrokerList, SnippetBlock } from "./SnippetBlock";
@@ -86,6 +87,7 @@ function ConnectDetails({
           </Stack>
         </Alert>
       ) : null}
+      <InstallAgentBlock deviceId={device._id} />
       <SnippetBlock ident={info.ident} brokers={info.brokers} freshKey={freshKey} />
     </Stack>
   );
