@@ -211,6 +211,26 @@ export function describeConformance(driver: DeviceDriver, options: ConformanceOp
       );
     });
 
+    it.runIf(types.includes("shell"))(
+      "runs commands queued back to back, each delivered once: none lost while the router reports",
+      async () => {
+        const { device } = await startWithKey();
+        await shownOnline(device.id);
+        // The router's queue sends the next command as the previous one's final status arrives, that
+        // is while the router is publishing: an agent that stops listening to publish loses it until
+        // the server's resend a minute later (ADR 030), longer than a step may take here.
+        const ids: string[] = [];
+        for (const n of [1, 2, 3])
+          ids.push(await c.command(device.id, { type: "shell", args: { script: `echo back-to-back-${n}` } }));
+        for (const [index, id] of ids.entries()) {
+          const done = await c.finished(id, timeoutMs);
+          expect(done).toMatchObject({ status: "completed", code: 0, attempts: 1 });
+          expect(done.output).toContain(`back-to-back-${index + 1}`);
+        }
+      },
+      testTimeout,
+    );
+
     describe.runIf(types.includes("reboot"))("reboot", () => {
       it(
         "completes, then the router comes back with a router_started event",
