@@ -14,7 +14,10 @@ export interface ConformanceOptions {
    * reboot, backup and journal; other declared types are not sent.
    */
   commandTypes?: readonly CommandType[];
-  /** How long one step may take (first contact, a command, a reconnect), ms; default 30 s. */
+  /**
+   * How long one step may take (first contact, a command, a reconnect), ms; default 30 s. Keep it
+   * under the server's one-minute resend, so that a command the agent missed fails the run.
+   */
   timeoutMs?: number;
   /**
    * The broker the agent joins (default the console's embedded one). Behind Mosquitto the
@@ -222,10 +225,14 @@ export function describeConformance(driver: DeviceDriver, options: ConformanceOp
         const ids: string[] = [];
         for (const n of [1, 2, 3])
           ids.push(await c.command(device.id, { type: "shell", args: { script: `echo back-to-back-${n}` } }));
+        // A step's limit (timeoutMs) is under that minute. The first command may be published twice
+        // (the hello that brought the router online re-sends the head); the others went out as their
+        // predecessor finished, so once each unless lost.
         for (const [index, id] of ids.entries()) {
           const done = await c.finished(id, timeoutMs);
-          expect(done).toMatchObject({ status: "completed", code: 0, attempts: 1 });
+          expect(done).toMatchObject({ status: "completed", code: 0 });
           expect(done.output).toContain(`back-to-back-${index + 1}`);
+          if (index > 0) expect(done.attempts, `command ${index + 1} published once`).toBe(1);
         }
       },
       testTimeout,
