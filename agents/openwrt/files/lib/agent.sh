@@ -174,9 +174,10 @@ cf_hello() {
 	CF_SEQ=$((CF_SEQ + 1))
 	[ "$CF_SEQ" -lt "$CF_SEQ_MAX" ] || { CF_SEQ_MAX=$((CF_SEQ + 1000)) && echo "$CF_SEQ_MAX" >"$CF_STATE/seq"; }
 	collect_board | jq -c --argjson seq "$CF_SEQ" --argjson epoch "$CF_EPOCH" --argjson ts "$(cf_now_ms)" \
-		--arg agent "$CF_VERSION" --argjson modems "$(cf_read "$CF_RUN/modem-count" 0)" \
+		--arg agent "$CF_VERSION" --argjson modems "$(cat "$CF_RUN/last-modems.json" 2>/dev/null || echo '{}')" \
 		--argjson types "$CF_COMMAND_TYPES" '{v: 1, seq: $seq, epoch: $epoch, ts: $ts, vendor, model,
-		firmware, serial, uptime, agent_version: $agent, modem_count: $modems, command_types: $types}'
+		firmware, serial, uptime, agent_version: $agent, modem_count: ($modems.modems // [] | length),
+		command_types: $types}'
 }
 
 # Collects every type, raising events for what changed since the last time.
@@ -185,11 +186,14 @@ cf_collect() {
 	for cf_type in board interfaces routing modems ethernets tunnels; do
 		cf_body=$("collect_$cf_type") || continue
 		[ -n "$cf_body" ] || continue
-		[ -e "$CF_RUN/last-$cf_type.json" ] && cf_changes "$cf_type" "$cf_body"
+		# Events come from routing, tunnels and modems only (one jq run each, so not for the others).
+		case "$cf_type" in routing | tunnels | modems)
+			[ -e "$CF_RUN/last-$cf_type.json" ] && cf_changes "$cf_type" "$cf_body"
+			;;
+		esac
 		printf '%s\n' "$cf_body" >"$CF_RUN/last-$cf_type.json"
 		cf_spool "collect/$cf_type" "{\"ts\":$cf_ts,${cf_body#\{}"
 	done
-	jq '.modems | length' "$CF_RUN/last-modems.json" >"$CF_RUN/modem-count" 2>/dev/null
 }
 
 cf_changes() { # cf_changes TYPE NEW_BODY: events from the difference with the last collect
