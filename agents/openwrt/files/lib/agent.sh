@@ -131,8 +131,14 @@ cf_pub() { # cf_pub TOPIC_SUFFIX FILE: returns once the broker acknowledged it
 # unreachable), so that whatever the hello brings back is kept for the listener. Then hello is due.
 cf_sub_start() {
 	cf_topic="cellfleet/v1/$CF_IDENT/command"
-	timeout 30 mosquitto_sub -E -t "$cf_topic" >&3 2>>"$CF_RUN/mqtt.err" || return 1
-	tail -n 1 "$CF_RUN/mqtt.err" 2>/dev/null | grep -q denied && return 1
+	timeout 30 mosquitto_sub -E -t "$cf_topic" >&3 2>"$CF_RUN/sub.err"
+	cf_rc=$?
+	cat "$CF_RUN/sub.err" >>"$CF_RUN/mqtt.err"
+	# A refused subscription (SUBACK 0x80) still ends -E with 0: "All subscription requests were denied."
+	[ "$cf_rc" = 0 ] && ! grep -q denied "$CF_RUN/sub.err"
+	cf_rc=$?
+	rm -f "$CF_RUN/sub.err"
+	[ "$cf_rc" = 0 ] || return 1
 	mosquitto_sub -t "$cf_topic" >&3 2>>"$CF_RUN/mqtt.err" &
 	CF_SUB=$!
 	CF_ONLINE=
