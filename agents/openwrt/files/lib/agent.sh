@@ -2,10 +2,10 @@
 # The Cellfleet agent for OpenWrt (agents/openwrt/README.md): connects to the console's broker as
 # docs/device-protocol.md says, reports the router's state, raises events and runs commands.
 #
-# A broker lets one connection per client id, and the stock clients either subscribe
-# (mosquitto_sub) or publish (mosquitto_pub), so the agent takes turns: mosquitto_sub listens for
-# commands; to send, it is stopped, every queued message goes out (one mosquitto_pub each, which
-# returns once the broker acknowledged it), and it listens again.
+# Two connections (docs/device-protocol.md 2, ADR 030): mosquitto_sub stays connected as the ident, in a
+# persistent session, and listens for commands; what the agent sends goes out on a second connection
+# as `{ident}-p`, one mosquitto_pub per message, which returns once the broker acknowledged it. Each
+# start of the listener makes sure of the session's subscription first, then says hello.
 
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
@@ -47,8 +47,11 @@ cf_credentials() {
 		cf_model=$(cf_board_model | tr -d ':' | cut -c1-64)
 		cf_serial=$(cf_serial | tr -d ':' | cut -c1-64)
 		[ -n "$CF_IDENT" ] || CF_IDENT=$(printf '%s%s' "$cf_model" "$cf_serial" | tr -cd 'A-Za-z0-9' | cut -c1-64)
+		# The key the console gives a router once it joined; the publishing connection uses it from the start.
+		cf_zt_key=$(cf_hmac "$cf_secret" "cellfleet/zt1/key/$CF_IDENT")
+		CF_TOKEN=$(cf_hmac "$cf_zt_key" "cellfleet/v1/$CF_IDENT")
 		if [ -e "$CF_STATE/joined" ]; then
-			cf_key=$(cf_hmac "$cf_secret" "cellfleet/zt1/key/$CF_IDENT")
+			cf_key=$cf_zt_key
 		else
 			cf_imei=$(collect_modems | jq -r '[.modems[].imei | select(. != null)] | first // ""')
 			CF_USER="zt1:$(cf_cfg zt_key_id):$cf_model:$cf_serial:$cf_imei"
@@ -58,6 +61,7 @@ cf_credentials() {
 	if [ -n "$cf_key" ]; then
 		CF_USER=$CF_IDENT
 		CF_PASS=$(cf_hmac "$cf_key" "cellfleet/v1/$CF_IDENT")
+		CF_TOKEN=$CF_PASS
 	fi
 	if [ -z "$CF_IDENT" ] || [ -z "${CF_PASS:-}" ]; then
 		cf_log err "no ident and key (or zero-touch secret) in /etc/config/cellfleet"
@@ -66,13 +70,16 @@ cf_credentials() {
 	cf_broker "$(cf_cfg broker)"
 }
 
-# Writes the mosquitto clients' options files (so the password never shows in ps) for a broker URL.
+# Writes the mosquitto clients' options files (so the password never shows in ps) for a broker URL:
+# mosquitto_sub as the ident in a persistent session (-c), mosquitto_pub as `{ident}-p` with the same
+# token.
 cf_broker() {
 	cf_rest=${1#*://}
 	cf_host=${cf_rest%%[:/]*}
 	cf_port=$(printf '%s' "$cf_rest" | sed -n 's/^[^:]*:\([0-9]*\).*/\1/p')
+	cf_opts="$CF_RUN/xdg/options"
 	{
-		printf -- '-h %s\n-i %s\n-u %s\n-P %s\n-V mqttv311\n-k 60\n-q 1\n' "$cf_host" "$CF_IDENT" "$CF_USER" "$CF_PASS"
+		printf -- '-h %s\n-V mqttv311\n-k 60\n-q 1\n' "$cf_host"
 		case "$1" in
 		mqtts://*)
 			printf -- '-p %s\n' "${cf_port:-8883}"
@@ -81,10 +88,12 @@ cf_broker() {
 			;;
 		*) printf -- '-p %s\n' "${cf_port:-1883}" ;;
 		esac
-	} >"$CF_RUN/xdg/options"
-	chmod 600 "$CF_RUN/xdg/options"
-	cp "$CF_RUN/xdg/options" "$CF_RUN/xdg/mosquitto_pub"
-	cp "$CF_RUN/xdg/options" "$CF_RUN/xdg/mosquitto_sub"
+	} >"$cf_opts"
+	umask 077
+	{ cat "$cf_opts" && printf -- '-i %s\n-u %s\n-P %s\n-c\n' "$CF_IDENT" "$CF_USER" "$CF_PASS"; } >"$CF_RUN/xdg/mosquitto_sub"
+	{ cat "$cf_opts" && printf -- '-i %s-p\n-u %s-p\n-P %s\n' "$CF_IDENT" "$CF_IDENT" "$CF_TOKEN"; } >"$CF_RUN/xdg/mosquitto_pub"
+	umask 022
+	rm -f "$cf_opts"
 	export XDG_CONFIG_HOME="$CF_RUN/xdg"
 }
 
@@ -116,9 +125,23 @@ cf_pub() { # cf_pub TOPIC_SUFFIX FILE: returns once the broker acknowledged it
 	timeout 30 mosquitto_pub -t "cellfleet/v1/$CF_IDENT/$1" -f "$2" 2>>"$CF_RUN/mqtt.err"
 }
 
+# The listener: mosquitto_sub, kept running in a persistent session (QoS 1), so the broker keeps a
+# command that comes while it reconnects by itself or is started again. A first mosquitto_sub -E
+# makes sure of the session and its subscription (it exits once subscribed, 0; otherwise refused or
+# unreachable), so that whatever the hello brings back is kept for the listener. Then hello is due.
 cf_sub_start() {
-	mosquitto_sub -t "cellfleet/v1/$CF_IDENT/command" >&3 2>>"$CF_RUN/mqtt.err" &
+	cf_topic="cellfleet/v1/$CF_IDENT/command"
+	timeout 30 mosquitto_sub -E -t "$cf_topic" >&3 2>"$CF_RUN/sub.err"
+	cf_rc=$?
+	cat "$CF_RUN/sub.err" >>"$CF_RUN/mqtt.err"
+	# A refused subscription (SUBACK 0x80) still ends -E with 0: "All subscription requests were denied."
+	[ "$cf_rc" = 0 ] && ! grep -q denied "$CF_RUN/sub.err"
+	cf_rc=$?
+	rm -f "$CF_RUN/sub.err"
+	[ "$cf_rc" = 0 ] || return 1
+	mosquitto_sub -t "$cf_topic" >&3 2>>"$CF_RUN/mqtt.err" &
 	CF_SUB=$!
+	CF_ONLINE=
 }
 
 cf_sub_stop() {
@@ -128,7 +151,8 @@ cf_sub_stop() {
 	CF_SUB=
 }
 
-# Sends the outbox, hello first after every (re)connection; 1 when the broker cannot be reached.
+# Sends the outbox, hello first after every start of the listener; 1 when the broker
+# cannot be reached or refused the publishing connection.
 cf_flush() {
 	if [ -z "${CF_ONLINE:-}" ]; then
 		cf_hello >"$CF_RUN/hello.json" || return 1
@@ -147,10 +171,7 @@ cf_flush() {
 	for cf_file in "$CF_OUTBOX"/*.json; do
 		[ -e "$cf_file" ] || break
 		cf_topic=$(cf_read "${cf_file%.json}.topic" "")
-		if ! cf_pub "$cf_topic" "$cf_file"; then
-			CF_ONLINE=
-			return 1
-		fi
+		cf_pub "$cf_topic" "$cf_file" || return 1
 		rm -f "$cf_file" "${cf_file%.json}.topic"
 	done
 }
@@ -159,9 +180,10 @@ cf_hello() {
 	CF_SEQ=$((CF_SEQ + 1))
 	[ "$CF_SEQ" -lt "$CF_SEQ_MAX" ] || { CF_SEQ_MAX=$((CF_SEQ + 1000)) && echo "$CF_SEQ_MAX" >"$CF_STATE/seq"; }
 	collect_board | jq -c --argjson seq "$CF_SEQ" --argjson epoch "$CF_EPOCH" --argjson ts "$(cf_now_ms)" \
-		--arg agent "$CF_VERSION" --argjson modems "$(cf_read "$CF_RUN/modem-count" 0)" \
+		--arg agent "$CF_VERSION" --argjson modems "$(cat "$CF_RUN/last-modems.json" 2>/dev/null || echo '{}')" \
 		--argjson types "$CF_COMMAND_TYPES" '{v: 1, seq: $seq, epoch: $epoch, ts: $ts, vendor, model,
-		firmware, serial, uptime, agent_version: $agent, modem_count: $modems, command_types: $types}'
+		firmware, serial, uptime, agent_version: $agent, modem_count: ($modems.modems // [] | length),
+		command_types: $types}'
 }
 
 # Collects every type, raising events for what changed since the last time.
@@ -170,11 +192,14 @@ cf_collect() {
 	for cf_type in board interfaces routing modems ethernets tunnels; do
 		cf_body=$("collect_$cf_type") || continue
 		[ -n "$cf_body" ] || continue
-		[ -e "$CF_RUN/last-$cf_type.json" ] && cf_changes "$cf_type" "$cf_body"
+		# Events come from routing, tunnels and modems only (one jq run each, so not for the others).
+		case "$cf_type" in routing | tunnels | modems)
+			[ -e "$CF_RUN/last-$cf_type.json" ] && cf_changes "$cf_type" "$cf_body"
+			;;
+		esac
 		printf '%s\n' "$cf_body" >"$CF_RUN/last-$cf_type.json"
 		cf_spool "collect/$cf_type" "{\"ts\":$cf_ts,${cf_body#\{}"
 	done
-	jq '.modems | length' "$CF_RUN/last-modems.json" >"$CF_RUN/modem-count" 2>/dev/null
 }
 
 cf_changes() { # cf_changes TYPE NEW_BODY: events from the difference with the last collect
@@ -252,12 +277,29 @@ cf_after() {
 	done
 }
 
+# Refused or unreachable: the next try in 2 s, doubling to 2 min (docs/device-protocol.md 10, step 9).
+cf_back_off() {
+	CF_BACKOFF=$((CF_BACKOFF < 2 ? 2 : CF_BACKOFF * 2))
+	[ "$CF_BACKOFF" -le 120 ] || CF_BACKOFF=120
+	cf_retry=$(($(date +%s) + CF_BACKOFF))
+	cf_log warning "$1 ($(tail -n 1 "$CF_RUN/mqtt.err" 2>/dev/null)); retrying in $CF_BACKOFF s"
+}
+
+# One line of the listener (a command) or a wake-up (C: collect now).
+cf_line() {
+	case "$1" in
+	'{'*) cf_command "$1" ;;
+	C) cf_next=0 ;;
+	esac
+}
+
 cf_main() {
 	cf_setup
 	cf_credentials
 	trap 'cf_sub_stop; exit 0' INT TERM
 	trap 'cf_log info "configuration changed: restarting"; cf_sub_stop; exit 0' HUP
 	cf_next=0
+	cf_retry=0
 	while :; do
 		cf_now=$(date +%s)
 		if [ "$cf_now" -ge "$cf_next" ]; then
@@ -265,32 +307,32 @@ cf_main() {
 			cf_next=$((cf_now + CF_INTERVAL))
 		fi
 		cf_number
-		if [ -n "$(ls "$CF_OUTBOX")" ] || [ -z "${CF_ONLINE:-}" ]; then
-			cf_sub_stop
-			if cf_flush; then
-				CF_BACKOFF=0
-				cf_after
-			else
-				# Refused or unreachable: back off, 2 s doubling to 2 min (10, step 9).
-				CF_BACKOFF=$((CF_BACKOFF < 2 ? 2 : CF_BACKOFF * 2))
-				[ "$CF_BACKOFF" -le 120 ] || CF_BACKOFF=120
-				cf_log warning "broker unreachable or refused ($(tail -n 1 "$CF_RUN/mqtt.err" 2>/dev/null)); retrying in $CF_BACKOFF s"
-				read -r -t "$CF_BACKOFF" _ <&3
-				continue
+		if [ -n "${CF_SUB:-}" ] && ! kill -0 "$CF_SUB" 2>/dev/null; then
+			wait "$CF_SUB" 2>/dev/null
+			CF_SUB=
+			cf_back_off "broker unreachable or refused"
+		fi
+		if [ "$cf_now" -ge "$cf_retry" ]; then
+			if [ -z "${CF_SUB:-}" ]; then
+				cf_sub_start || cf_back_off "broker unreachable or refused"
+			fi
+			if [ -n "${CF_SUB:-}" ] && { [ -z "${CF_ONLINE:-}" ] || [ -n "$(ls "$CF_OUTBOX")" ]; }; then
+				if cf_flush; then
+					CF_BACKOFF=0
+					cf_after
+				else
+					cf_back_off "could not publish as $CF_IDENT-p"
+				fi
 			fi
 		fi
-		if [ -z "${CF_SUB:-}" ] || ! kill -0 "$CF_SUB" 2>/dev/null; then
-			CF_SUB=
-			cf_sub_start
-		fi
 		jobs >/dev/null
-		cf_wait=$((cf_next - $(date +%s)))
+		cf_now=$(date +%s)
+		cf_until=$cf_next
+		[ "$cf_retry" -le "$cf_now" ] || [ "$cf_retry" -ge "$cf_until" ] || cf_until=$cf_retry
+		cf_wait=$((cf_until - cf_now))
 		[ "$cf_wait" -gt 0 ] || cf_wait=1
 		if read -r -t "$cf_wait" cf_line <&3; then
-			case "$cf_line" in
-			'{'*) cf_command "$cf_line" ;;
-			C) cf_next=0 ;;
-			esac
+			cf_line "$cf_line"
 		fi
 	done
 }

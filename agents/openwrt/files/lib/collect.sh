@@ -45,12 +45,13 @@ collect_board() {
 		cf_t=$(cf_read "$cf_zone" "")
 		[ -n "$cf_t" ] && cf_temp=$cf_t && break
 	done
-	jq -cn --argjson board "$cf_board" --arg model "$(cf_board_model)" --arg firmware "$(cf_firmware)" --arg serial "$(cf_serial)" \
+	jq -cn --argjson board "$cf_board" --arg model "$(cf_cfg model)" --arg firmware "$(cf_firmware)" --arg serial "$(cf_serial)" \
 		--arg hostname "$(cf_read /proc/sys/kernel/hostname OpenWrt)" --arg uptime "$(cf_read /proc/uptime 0)" \
 		--arg load "$(cf_read /proc/loadavg 0)" --arg cpus "$(grep -c '^processor' /proc/cpuinfo)" \
 		--arg meminfo "$(grep -E '^(MemTotal|MemAvailable|MemFree):' /proc/meminfo)" --argjson temp "$cf_temp" '
 		def kib($name): ($meminfo | capture($name + ":\\s+(?<v>[0-9]+)").v // "0" | tonumber * 1024);
-		{vendor: ($model | split(" ")[0]), model: $model[0:128], firmware: $firmware[0:128],
+		(if $model == "" then $board.model // "OpenWrt" else $model end) as $model
+		| {vendor: ($model | split(" ")[0]), model: $model[0:128], firmware: $firmware[0:128],
 			serial: $serial[0:128], hostname: $hostname[0:253],
 			uptime: ($uptime | split(" ")[0] | tonumber | floor),
 			cpu_load: ([(($load | split(" ")[0] | tonumber) / ([($cpus | tonumber), 1] | max) * 100), 100] | min

@@ -68,10 +68,11 @@ kill_tree() {
 	kill -KILL "$1" 2>/dev/null
 }
 
-# A shell script with a time limit (args.timeout seconds, else the configured shell_timeout).
+# A shell script with a time limit: args.timeout seconds, else shell_timeout (default 25 minutes, so
+# its failed 124 comes before the console's 30-minute timeout, docs/device-protocol.md 4.4).
 run_shell() {
 	cf_limit=$(arg timeout)
-	case "$cf_limit" in '' | *[!0-9]*) cf_limit=$(cf_cfg shell_timeout 300) ;; esac
+	case "$cf_limit" in '' | *[!0-9]*) cf_limit=$(cf_cfg shell_timeout 1500) ;; esac
 	jq -r '.args.script // ""' "$CF_CMD" >"$CF_WORK/$CF_ID.sh"
 	sh "$CF_WORK/$CF_ID.sh" >"$CF_OUT" 2>&1 </dev/null &
 	cf_pid=$!
@@ -144,8 +145,10 @@ restore)
 	fetch_file || finish 75
 	sysupgrade -r "$CF_FILE" >>"$CF_OUT" 2>&1 || finish 1
 	rm -f "$CF_FILE"
-	say "configuration restored; rebooting"
-	finish 0 reboot
+	# No reboot (docs/device-protocol.md 4.4): the services take the restored configuration.
+	reload_config >>"$CF_OUT" 2>&1
+	say "configuration restored and reloaded"
+	finish 0
 	;;
 journal)
 	cf_file="$CF_WORK/journal-$CF_ID.log"

@@ -4,23 +4,26 @@
 
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
 
-# One JSON object a line per modem: {m: modem, s: signal, sim: SIM, b: connected bearer}.
+# Per modem, five JSON documents in a row: its index (a string), the modem, its signal, its SIM and
+# its connected bearer (else the last one); cf_mmcli_to_report groups them (one jq run for all).
 cf_mmcli_modems() {
 	for cf_path in $(mmcli -L -J 2>/dev/null | jq -r '."modem-list"[]?'); do
 		cf_idx=${cf_path##*/}
 		cf_m=$(mmcli -J -m "$cf_idx" 2>/dev/null) || continue
 		cf_s=$(mmcli -J -m "$cf_idx" --signal-get 2>/dev/null) || cf_s='{}'
-		cf_simpath=$(printf '%s' "$cf_m" | jq -r '.modem.generic.sim // "--"')
+		# One jq for both: the SIM's path on the first line, then the bearers' paths.
+		cf_paths=$(printf '%s' "$cf_m" | jq -r '(.modem.generic.sim // "--"), (.modem.generic.bearers[]?)')
+		cf_simpath=${cf_paths%%"
+"*}
 		cf_sim='{}'
 		[ "$cf_simpath" != "--" ] && { cf_sim=$(mmcli -J -i "${cf_simpath##*/}" 2>/dev/null) || cf_sim='{}'; }
 		cf_b='{}'
-		for cf_bpath in $(printf '%s' "$cf_m" | jq -r '.modem.generic.bearers[]?'); do
+		for cf_bpath in $(printf '%s\n' "$cf_paths" | tail -n +2); do
 			cf_one=$(mmcli -J -b "${cf_bpath##*/}" 2>/dev/null) || continue
 			cf_b=$cf_one
-			[ "$(printf '%s' "$cf_one" | jq -r '.bearer.status.connected')" = yes ] && break
+			printf '%s' "$cf_one" | grep -q '"connected": *"yes"' && break
 		done
-		jq -cn --arg id "$cf_idx" --argjson m "$cf_m" --argjson s "$cf_s" --argjson sim "$cf_sim" --argjson b "$cf_b" \
-			'{id: $id, m: $m.modem, s: ($s.modem.signal // {}), sim: ($sim.sim.properties // {}), b: ($b.bearer // {})}'
+		printf '"%s"\n%s\n%s\n%s\n%s\n' "$cf_idx" "$cf_m" "$cf_s" "$cf_sim" "$cf_b"
 	done
 }
 
@@ -33,6 +36,8 @@ cf_mmcli_to_report() {
 			elif any($t[]; test("umts|hspa|hsdpa|hsupa|evdo")) then "3G" elif any($t[]; test("gsm|gprs|edge|1xrtt")) then "2G"
 			else "unknown" end;
 		([$routes[] | select(.dst == "default")] | sort_by(.metric // 0) | first | .dev // null) as $wan
+		| [range(0; length; 5) as $i | .[$i:$i + 5]
+			| {id: .[0], m: .[1].modem, s: (.[2].modem.signal // {}), sim: (.[3].sim.properties // {}), b: (.[4].bearer // {})}]
 		| map(. as $x | ($x.m.generic["access-technologies"] | mode) as $mode
 			| (if $mode == "5G" then $x.s["5g"] elif $mode == "LTE" then $x.s.lte
 				elif $mode == "3G" then $x.s.umts else $x.s.gsm end // {}) as $sig

@@ -14,7 +14,10 @@ export interface ConformanceOptions {
    * reboot, backup and journal; other declared types are not sent.
    */
   commandTypes?: readonly CommandType[];
-  /** How long one step may take (first contact, a command, a reconnect), ms; default 30 s. */
+  /**
+   * How long one step may take (first contact, a command, a reconnect), ms; default 30 s. Keep it
+   * under the server's one-minute resend, so that a command the agent missed fails the run.
+   */
   timeoutMs?: number;
   /**
    * The broker the agent joins (default the console's embedded one). Behind Mosquitto the
@@ -210,6 +213,30 @@ export function describeConformance(driver: DeviceDriver, options: ConformanceOp
         testTimeout,
       );
     });
+
+    it.runIf(types.includes("shell"))(
+      "runs commands queued back to back, each delivered once: none lost while the router reports",
+      async () => {
+        const { device } = await startWithKey();
+        await shownOnline(device.id);
+        // The router's queue sends the next command as the previous one's final status arrives, that
+        // is while the router is publishing: an agent that stops listening to publish loses it until
+        // the server's resend a minute later (ADR 030), longer than a step may take here.
+        const ids: string[] = [];
+        for (const n of [1, 2, 3])
+          ids.push(await c.command(device.id, { type: "shell", args: { script: `echo back-to-back-${n}` } }));
+        // A step's limit (timeoutMs) is under that minute. The first command may be published twice
+        // (the hello that brought the router online re-sends the head); the others went out as their
+        // predecessor finished, so once each unless lost.
+        for (const [index, id] of ids.entries()) {
+          const done = await c.finished(id, timeoutMs);
+          expect(done).toMatchObject({ status: "completed", code: 0 });
+          expect(done.output).toContain(`back-to-back-${index + 1}`);
+          if (index > 0) expect(done.attempts, `command ${index + 1} published once`).toBe(1);
+        }
+      },
+      testTimeout,
+    );
 
     describe.runIf(types.includes("reboot"))("reboot", () => {
       it(

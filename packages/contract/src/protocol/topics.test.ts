@@ -10,8 +10,10 @@ import {
   type DeviceTopic,
   eventTopic,
   helloTopic,
+  identOfClientId,
   noticeTopic,
   parseDeviceTopic,
+  publisherClientId,
   unsupportedTopicReason,
 } from "./index";
 
@@ -123,5 +125,25 @@ describe("unsupportedTopicReason", () => {
     expect(unsupportedTopicReason(ident, `other/v1/${ident}/hello`)).toBeNull();
     expect(unsupportedTopicReason(ident, `cellfleet/v1/${ident}/command/bad id/status`)).toBeNull();
     expect(unsupportedTopicReason(ident, `cellfleet/v2/${ident}/${"x".repeat(300)}`)).toBeNull();
+  });
+});
+
+describe("a device's publishing connection (ADR 030)", () => {
+  it("is the ident with -p, and reads back as the ident", () => {
+    expect(publisherClientId("RUT000123")).toBe("RUT000123-p");
+    expect(identOfClientId("RUT000123-p")).toBe("RUT000123");
+    expect(identOfClientId("RUT000123")).toBe("RUT000123");
+  });
+
+  it("answers any other client id unchanged", () => {
+    for (const clientId of [
+      "RUT000123-q",
+      "-p",
+      "ab-p",
+      "RUT-000123-p",
+      "cellfleet-server-p",
+      `${"A".repeat(65)}-p`,
+    ])
+      expect(identOfClientId(clientId)).toBe(clientId);
   });
 });

@@ -184,3 +184,26 @@ export function unsupportedTopicReason(ident: string, topic: string): Unsupporte
     ? "unsupported_topic"
     : null;
 }
+
+/**
+ * What a device appends to its ident for its second, publishing connection (docs/device-protocol.md
+ * 2, "A second connection for publishing"): client id and user name `{ident}-p`, the same token. An
+ * ident never holds `-`, so this names no other device.
+ */
+export const PUBLISHER_CLIENT_SUFFIX = "-p";
+
+/** The client id (and user name) of a device's publishing connection. */
+export function publisherClientId(ident: string): string {
+  return `${ident}${PUBLISHER_CLIENT_SUFFIX}`;
+}
+
+/**
+ * The device a connection belongs to: the ident itself for its main connection, the ident without
+ * {@link PUBLISHER_CLIENT_SUFFIX} for its publishing one. Any other client id is answered unchanged
+ * (it is then no ident, and is refused or not allowed as before).
+ */
+export function identOfClientId(clientId: string): string {
+  if (!clientId.endsWith(PUBLISHER_CLIENT_SUFFIX)) return clientId;
+  const ident = clientId.slice(0, -PUBLISHER_CLIENT_SUFFIX.length);
+  return isProtocolIdent(ident) ? ident : clientId;
+}

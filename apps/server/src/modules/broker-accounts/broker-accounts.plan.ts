@@ -1,10 +1,11 @@
-import { commandTopic, noticeTopic, PROTOCOL_TOPIC_ROOT } from "@cellfleet/contract";
+import { commandTopic, noticeTopic, PROTOCOL_TOPIC_ROOT, publisherClientId } from "@cellfleet/contract";
 import type { DynsecCommand, DynsecResponse } from "../../platform/mqtt/dynsec";
 import { reportsFilter } from "../../platform/mqtt/external-subscriber";
 
 // What Mosquitto's dynamic-security plugin is told for each router (docs/operations.md, "Mosquitto"):
-// a client whose user name and client id are the ident and whose password is the device token, and
-// a role of its own with the protocol's ACL in literal topics (Mosquitto 2.0 substitutes %c in
+// a client whose user name and client id are the ident and whose password is the device token, a
+// second one `{ident}-p` for the router's publishing connection (docs/device-protocol.md 2, ADR 030)
+// with the same password, and a role of its own that both hold with the protocol's ACL in literal topics (Mosquitto 2.0 substitutes %c in
 // subscribe ACLs only, so a shared role with patterns would not bind publishes to the ident).
 
 /** The role the server's own account gets: read every report, send commands and notices. */
@@ -44,23 +45,32 @@ export const SERVER_ROLE_ACLS = [
 /** A router as the broker should know it: with its token, or absent (deleted, or no key). */
 export type WantedAccount = { ident: string; token: string } | { ident: string; token: null };
 
-/** First pass: create the role and client (answers "already exists" when they are there). */
+/** The broker clients of one router: its main connection's, then its publishing connection's. */
+function clientNames(ident: string): [string, string] {
+  return [ident, publisherClientId(ident)];
+}
+
+/** How many commands {@link createCommands} makes for one account, answered in order. */
+export const COMMANDS_PER_ACCOUNT = 3;
+
+/** First pass: create the role and both clients (answers "already exists" when they are there). */
 export function createCommands(account: WantedAccount): DynsecCommand[] {
   if (account.token === null) {
     return [
-      { command: "deleteClient", username: account.ident },
+      ...clientNames(account.ident).map((username) => ({ command: "deleteClient", username })),
       { command: "deleteRole", rolename: deviceRoleName(account.ident) },
     ];
   }
+  const { token } = account;
   return [
     { command: "createRole", rolename: deviceRoleName(account.ident), acls: deviceRoleAcls(account.ident) },
-    {
+    ...clientNames(account.ident).map((username) => ({
       command: "createClient",
-      username: account.ident,
-      clientid: account.ident,
-      password: account.token,
+      username,
+      clientid: username,
+      password: token,
       roles: [{ rolename: deviceRoleName(account.ident) }],
-    },
+    })),
   ];
 }
 
@@ -74,7 +84,7 @@ export function assertSettled(responses: readonly DynsecResponse[], about = ""):
 }
 
 /**
- * Second pass for the accounts whose client already existed: its password is set again (a new
+ * Second pass for the accounts whose clients already existed: their password is set again (a new
  * key). Mosquitto disconnects a client whose password is set, so a reconcile that only makes sure
  * accounts exist (`isKeyChanged` false) never sends it. Throws on any other error, so the job retries.
  */
@@ -85,7 +95,9 @@ export function followUpCommands(
 ): DynsecCommand[] {
   assertSettled(responses, ` for ${account.ident}`);
   if (account.token === null || !isKeyChanged) return [];
-  const client = responses.find((response) => response.command === "createClient");
-  if (!client?.error) return [];
-  return [{ command: "setClientPassword", username: account.ident, password: account.token }];
+  const { token } = account;
+  // Answers 1 and 2 are the two createClient commands, in the order of clientNames.
+  return clientNames(account.ident)
+    .filter((_, index) => responses[index + 1]?.error)
+    .map((username) => ({ command: "setClientPassword", username, password: token }));
 }

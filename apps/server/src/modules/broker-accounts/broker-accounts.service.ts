@@ -4,6 +4,7 @@ import type { DB } from "../../platform/db/schema";
 import type { DynsecClient } from "../../platform/mqtt/dynsec";
 import {
   assertSettled,
+  COMMANDS_PER_ACCOUNT,
   createCommands,
   followUpCommands,
   SERVER_ROLE,
@@ -16,8 +17,9 @@ import { brokerAccountsRepo } from "./broker-accounts.repo";
 const ACCOUNTS_PER_MESSAGE = 200;
 
 /**
- * Makes the broker's accounts of these routers match the database: a router with a key has a
- * client (user name = client id = ident, password = its token) bound to its own role; a deleted
+ * Makes the broker's accounts of these routers match the database: a router with a key has two
+ * clients (user name = client id = ident, and `{ident}-p` for its publishing connection; password =
+ * its token) bound to its own role; a deleted
  * router or one without a key has none. Idempotent, so a job may run it again after a crash.
  */
 export async function syncBrokerAccounts(
@@ -36,9 +38,13 @@ export async function syncBrokerAccounts(
   for (let i = 0; i < wanted.length; i += ACCOUNTS_PER_MESSAGE) {
     const chunk = wanted.slice(i, i + ACCOUNTS_PER_MESSAGE);
     const responses = await dynsec.send(chunk.flatMap(createCommands));
-    // Two commands per account, answered in order.
+    // COMMANDS_PER_ACCOUNT commands per account, answered in order.
     const followUps = chunk.flatMap((account, index) =>
-      followUpCommands(account, responses.slice(index * 2, index * 2 + 2), options.isKeyChanged),
+      followUpCommands(
+        account,
+        responses.slice(index * COMMANDS_PER_ACCOUNT, (index + 1) * COMMANDS_PER_ACCOUNT),
+        options.isKeyChanged,
+      ),
     );
     assertSettled(await dynsec.send(followUps));
   }

@@ -1,4 +1,4 @@
-import { collectTopic, deriveDeviceToken, helloTopic } from "@cellfleet/contract";
+import { collectTopic, deriveDeviceToken, helloTopic, publisherClientId } from "@cellfleet/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callApi } from "../../test/accounting-helpers";
 import { buildUser, signIn } from "../../test/factories";
@@ -47,6 +47,11 @@ describe("Mosquitto with the dynamic-security plugin (MQTT_DYNSEC=1)", () => {
     await t.jobs.runUntilIdle();
   }
 
+  /** The router's second connection, for publishing (docs/device-protocol.md 2, ADR 030). */
+  async function connectPublisher(ident: string, key: string) {
+    return connectDevice(broker.url, publisherClientId(ident), await deriveDeviceToken(ident, key));
+  }
+
   it("lets a created router in with its token, its own topics only, and follows a new key and a delete", async () => {
     const ident = uniqueIdent("MQ");
     const other = uniqueIdent("MQ");
@@ -71,6 +76,23 @@ describe("Mosquitto with the dynamic-security plugin (MQTT_DYNSEC=1)", () => {
     }, "the report through Mosquitto");
     const own = await client.subscribeAsync(`cellfleet/v1/${ident}/command`, { qos: 1 });
     expect(own[0]?.qos).toBe(1);
+    // Its publishing connection `{ident}-p` beside it, with the same token: reports as the router.
+    const publisher = await connectPublisher(ident, KEY_A);
+    await publishJson(publisher, collectTopic(ident, "board"), boardReport(2, 779));
+    await eventually(async () => {
+      const row = await t.db
+        .selectFrom("device_collects")
+        .innerJoin("devices", "devices.id", "device_collects.device_id")
+        .select("device_collects.data")
+        .where("devices.ident", "=", ident)
+        .executeTakeFirst();
+      return (row?.data as { uptime?: number } | undefined)?.uptime === 779;
+    }, "the report through the publishing connection");
+    expect(client.connected).toBe(true);
+    const publisherClosed = new Promise<void>((resolve) => publisher.once("close", () => resolve()));
+    publisher.publish(collectTopic(other, "board"), JSON.stringify(boardReport(3, 998)), { qos: 1 });
+    await publisherClosed;
+    publisher.end(true);
     // Its own topics of another version or an unknown collect type do not close the connection.
     await publishJson(client, `cellfleet/v2/${ident}/hello`, { ...envelope(5), v: 2 });
     await publishJson(client, `cellfleet/v1/${ident}/collect/wifi`, envelope(6));
@@ -112,6 +134,8 @@ describe("Mosquitto with the dynamic-security plugin (MQTT_DYNSEC=1)", () => {
     const newKey = String(rekeyed.body.aes_key);
     await settle();
     await expect(connectDevice(broker.url, ident, await deriveDeviceToken(ident, KEY_A))).rejects.toThrow();
+    await expect(connectPublisher(ident, KEY_A)).rejects.toThrow();
+    (await connectPublisher(ident, newKey)).end(true);
     const again = await connectDevice(broker.url, ident, await deriveDeviceToken(ident, newKey));
     await publishJson(again, helloTopic(ident), {
       ...envelope(3),
@@ -128,5 +152,6 @@ describe("Mosquitto with the dynamic-security plugin (MQTT_DYNSEC=1)", () => {
     expect((await callApi(t.app, "DELETE", `/api/device/${id}`, admin)).status).toBe(200);
     await settle();
     await expect(connectDevice(broker.url, ident, await deriveDeviceToken(ident, newKey))).rejects.toThrow();
+    await expect(connectPublisher(ident, newKey)).rejects.toThrow();
   }, 60_000);
 });

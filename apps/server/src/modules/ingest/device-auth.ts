@@ -3,6 +3,7 @@ import {
   type ConnectRefusal,
   canDevicePublish,
   canDeviceSubscribe,
+  identOfClientId,
   isZeroTouchUsername,
   unsupportedTopicReason,
   verifyDeviceToken,
@@ -26,7 +27,10 @@ export type DeviceAuthResult =
         | "adoption_rejected";
     };
 
-/** Checks a device's credentials: client id = username = ident, password = the token of its key. */
+/**
+ * Checks a device's credentials: client id = username = ident (or, for its publishing connection,
+ * `{ident}-p`), password = the token of its key.
+ */
 export type DeviceAuthenticator = (
   clientId: string,
   username: string | undefined,
@@ -57,7 +61,7 @@ export function createDeviceAuthenticator(
   return async (clientId, username, password, peer) => {
     const result = await check(clientId, username, password, peer);
     if (!result.ok && isConnectRefusal(result.reason))
-      recorder.record(clientId, result.reason, peer?.address);
+      recorder.record(identOfClientId(clientId), result.reason, peer?.address);
     return result;
   };
 }
@@ -67,10 +71,12 @@ function createCredentialCheck(db: Kysely<DB>, zeroTouch?: ZeroTouchCheck): Devi
   return async (clientId, username, password, peer) => {
     if (zeroTouch && isZeroTouchUsername(username)) return zeroTouch(clientId, username, password, peer);
     if (username !== clientId) return { ok: false, reason: "bad_username" };
-    const device = await repo.findDeviceKeyAcrossDomains(clientId);
+    // A device's publishing connection `{ident}-p` proves the same ident with the same token.
+    const ident = identOfClientId(clientId);
+    const device = await repo.findDeviceKeyAcrossDomains(ident);
     if (!device) return { ok: false, reason: "unknown_device" };
     if (!device.aes_key) return { ok: false, reason: "no_key" };
-    const valid = password !== undefined && (await verifyDeviceToken(clientId, device.aes_key, password));
+    const valid = password !== undefined && (await verifyDeviceToken(ident, device.aes_key, password));
     return valid ? { ok: true } : { ok: false, reason: "bad_token" };
   };
 }

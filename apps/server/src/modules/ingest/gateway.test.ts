@@ -5,6 +5,7 @@ import {
   EventSchema,
   eventTopic,
   helloTopic,
+  publisherClientId,
 } from "@cellfleet/contract";
 import type { MqttClient } from "mqtt";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -118,6 +119,63 @@ describe("gateway ACL", () => {
     client.subscribe(commandTopic(b.ident), { qos: 1 });
     await closed;
     expect(refusedCount("acl_subscribe") - before).toBe(1);
+  });
+});
+
+describe("a device's second connection for publishing, {ident}-p (ADR 030)", () => {
+  async function connectAs(clientId: string, username: string, password: string | null) {
+    const { default: mqtt } = await import("mqtt");
+    const client = await mqtt.connectAsync(url, {
+      clientId,
+      username,
+      password: password ?? "",
+      reconnectPeriod: 0,
+      connectTimeout: 5000,
+    });
+    clients.push(client);
+    return client;
+  }
+
+  it("is let in beside the main connection with the same token; its reports are the device's; only the main one counts as connected", async () => {
+    const d = await device();
+    const main = await connected(d.ident, d.token);
+    expect(runtime.gateway.isConnected(d.ident)).toBe(true);
+    const publisher = await connectAs(publisherClientId(d.ident), publisherClientId(d.ident), d.token);
+    // Both stay open: neither took the other's place.
+    await publishJson(publisher, collectTopic(d.ident, "board"), boardReport(21));
+    expect(main.connected && publisher.connected).toBe(true);
+    const row = await t.db
+      .selectFrom("device_collects")
+      .select("seq")
+      .where("device_id", "=", d.id)
+      .where("type", "=", "board")
+      .executeTakeFirst();
+    expect(Number(row?.seq)).toBe(21);
+    await main.endAsync();
+    expect(runtime.gateway.isConnected(d.ident)).toBe(false);
+    expect(publisher.connected).toBe(true);
+  });
+
+  it("may publish only under its own ident, and is refused with another token or user name", async () => {
+    const a = await device();
+    const b = await device(a.domainId);
+    const before = runtime.gateway.stats().refused;
+    await expect(
+      connectAs(publisherClientId(a.ident), publisherClientId(a.ident), b.token),
+    ).rejects.toThrow();
+    await expect(connectAs(publisherClientId(a.ident), a.ident, a.token)).rejects.toThrow();
+    // Only `-p` is read as the ident: another suffix names no device.
+    await expect(connectAs(`${a.ident}-q`, `${a.ident}-q`, a.token)).rejects.toThrow();
+    const after = runtime.gateway.stats().refused;
+    expect(after.bad_token - before.bad_token).toBe(1);
+    expect(after.bad_username - before.bad_username).toBe(1);
+    expect(after.unknown_device - before.unknown_device).toBe(1);
+    const publisher = await connectAs(publisherClientId(a.ident), publisherClientId(a.ident), a.token);
+    const closed = new Promise<void>((resolve) => publisher.once("close", () => resolve()));
+    publisher.publish(collectTopic(b.ident, "board"), JSON.stringify(boardReport(1)), { qos: 1 });
+    await closed;
+    const rows = await t.db.selectFrom("device_collects").selectAll().where("device_id", "=", b.id).execute();
+    expect(rows).toHaveLength(0);
   });
 });
 

@@ -1,4 +1,4 @@
-import { collectTopic, commandTopic } from "@cellfleet/contract";
+import { collectTopic, commandTopic, publisherClientId } from "@cellfleet/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
@@ -67,6 +67,30 @@ describe("POST /api/mqtt/auth (external broker hook)", () => {
     const response = await post("/api/mqtt/auth", { username: device.ident });
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe("BAD_REQUEST");
+  });
+});
+
+describe("a router's publishing connection {ident}-p through the hooks (ADR 030)", () => {
+  it("is let in with the ident's token and may publish under the ident only", async () => {
+    const clientid = publisherClientId(device.ident);
+    const allowed = await post("/api/mqtt/auth", { clientid, username: clientid, password: device.token });
+    expect(allowed.statusCode).toBe(200);
+    for (const body of [
+      { clientid, username: clientid, password: other.token },
+      { clientid, username: device.ident, password: device.token },
+    ])
+      expect((await post("/api/mqtt/auth", body)).statusCode).toBe(403);
+    const own = collectTopic(device.ident, "board");
+    expect((await post("/api/mqtt/acl", { clientid, topic: own, action: "publish" })).statusCode).toBe(200);
+    expect(
+      (
+        await post("/api/mqtt/acl", {
+          clientid,
+          topic: collectTopic(other.ident, "board"),
+          action: "publish",
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 });
 

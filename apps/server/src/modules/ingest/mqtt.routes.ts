@@ -1,4 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
+import { identOfClientId } from "@cellfleet/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context";
@@ -113,7 +114,10 @@ export const mqttRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       checkSecret(ctx, request.headers[MQTT_AUTH_SECRET_HEADER]);
       const access = accessOf(request.body);
-      if (access && isDeviceAccessAllowed(request.body.clientid, access, request.body.topic)) {
+      if (
+        access &&
+        isDeviceAccessAllowed(identOfClientId(request.body.clientid), access, request.body.topic)
+      ) {
         return { result: "allow" as const, Ok: true };
       }
       return reply.code(403).send({ result: "deny", Ok: false, Error: "topic not allowed" });

@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { createServer as createTlsServer } from "node:tls";
-import { MAX_PAYLOAD_BYTES } from "@cellfleet/contract";
+import { identOfClientId, MAX_PAYLOAD_BYTES } from "@cellfleet/contract";
 import { Aedes, type AuthenticateError, type Client } from "aedes";
 import { assertAedesInternals } from "./aedes-internals";
 import type { GatewayCounters, RefusalReason } from "./counters";
@@ -122,22 +122,24 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     authorizePublish: (client, packet, callback) => {
       // The server's own publishes (commands) have no client.
       if (client === null) return callback(null);
+      // A device's publishing connection (`{ident}-p`) publishes as the device itself.
+      const ident = identOfClientId(client.id);
       // isAllowed lets a device's own unsupported topics through (acceptPublished explains them).
-      if (!options.isAllowed(client.id, "publish", packet.topic)) {
-        counters.refuse("acl_publish", { ident: client.id, topic: packet.topic });
+      if (!options.isAllowed(ident, "publish", packet.topic)) {
+        counters.refuse("acl_publish", { ident, topic: packet.topic });
         return callback(new Error("topic not allowed"));
       }
-      acceptPublished(sink, counters, packet.topic, packet.payload as Buffer, client.id, notifier).then(
+      acceptPublished(sink, counters, packet.topic, packet.payload as Buffer, ident, notifier).then(
         () => callback(null),
         (error: unknown) => {
-          counters.refuse("ingest_failed", { ident: client.id, detail: String(error) });
+          counters.refuse("ingest_failed", { ident, detail: String(error) });
           // Closing the connection without a PUBACK: the device resends after reconnecting.
           callback(error instanceof Error ? error : new Error(String(error)));
         },
       );
     },
     authorizeSubscribe: (client, subscription, callback) => {
-      if (client && options.isAllowed(client.id, "subscribe", subscription.topic))
+      if (client && options.isAllowed(identOfClientId(client.id), "subscribe", subscription.topic))
         return callback(null, subscription);
       counters.refuse("acl_subscribe", { ident: client?.id, topic: subscription.topic });
       callback(new Error("subscription not allowed"), null);
