@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { VirtualRouter } from "../../apps/simulator/src/index";
+import { LOOKS } from "../support/looks";
 import { signInFleetAdmin, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
@@ -109,3 +110,57 @@ test("a new event lights the 'new' badge", async ({ page }) => {
   await expect(page.locator('[data-testid="event-row"][data-read="false"]').first()).toBeVisible();
   await shot(page, "14-fleet-events-badge");
 });
+
+test("a router that drops off reads Disconnected at once, while its status stays online", async ({
+  page,
+}) => {
+  await signInFleetAdmin(page);
+  await page.getByRole("combobox", { name: /search/i }).fill(IDENT);
+  await expect(row(page, IDENT).getByTestId("status-chip")).toHaveAttribute("data-status", "online", {
+    timeout: 30_000,
+  });
+  await expect(row(page, IDENT).getByTestId("connection")).toHaveCount(0);
+  await router?.stop();
+  router = null;
+  // No reload: the gateway's close reaches the row through the socket within about a second.
+  await expect(row(page, IDENT).getByTestId("connection")).toHaveAttribute("data-connected", "disconnected", {
+    timeout: 10_000,
+  });
+  await expect(row(page, IDENT).getByTestId("status-chip")).toHaveAttribute("data-status", "online");
+});
+
+for (const look of LOOKS) {
+  test(`the connection on the list, the router's page and the dry run, ${look.name}`, async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    await page.setViewportSize({ width: look.width, height: look.height });
+    await context.addInitScript((theme) => localStorage.setItem("cellfleet.theme", theme), look.theme);
+    await signInFleetAdmin(page);
+    await context.addCookies([{ name: "locale", value: look.locale, url: baseURL as string }]);
+    await page.goto("/dashboard");
+    await page.getByRole("combobox", { name: /search|поиск/i }).fill(IDENT);
+    await expect(row(page, IDENT).getByTestId("connection")).toHaveAttribute(
+      "data-connected",
+      "disconnected",
+    );
+    await shot(page, `fleet-connection-${look.name}-list`);
+    await row(page, IDENT).getByRole("link", { name: IDENT }).click();
+    await expect(page.getByTestId("device-connection")).toHaveAttribute("data-connected", "disconnected");
+    await shot(page, `fleet-connection-${look.name}-device`);
+    await page.goto("/commands/new");
+    await page
+      .getByTestId("quick-list")
+      .getByText(/^(Reboot|Перезагрузка)$/)
+      .click();
+    await page.getByRole("combobox", { name: /^(tags|теги)/i }).fill("north");
+    await page.getByRole("combobox", { name: /^(tags|теги)/i }).press("Enter");
+    await page.getByTestId("dry-run-button").click();
+    // The stopped router counts offline at once, though its status is online for 15 minutes.
+    await expect(page.getByTestId("dry-run")).toContainText(
+      look.locale === "en" ? /[1-9]\d* offline now/ : /не в сети: [1-9]/,
+    );
+    await shot(page, `fleet-connection-${look.name}-dry-run`);
+  });
+}

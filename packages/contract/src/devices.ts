@@ -24,6 +24,14 @@ export const DeviceSchema = z.object({
   time: z.number().nullable(),
   /** Computed when read from `time` and the domain's thresholds, so it is never stale. */
   status: DeviceStatusSchema,
+  /**
+   * Its MQTT connection is open now (true) or closed (false: keep-alive lost, last will, clean
+   * disconnect), as the gateway saw it; null when not known: behind an external broker, or not
+   * connected since the gateway began to tell (ADR 032). Beside the status, not instead of it.
+   */
+  connected: z.boolean().nullable(),
+  /** When `connected` last changed, ms since the epoch; null with it. */
+  connection_time: z.number().nullable(),
   /** The device's events the signed-in user has not read (each user's own count, ADR 025). */
   events: z.number().int(),
   /** The main modem's signal: CSQ 0..31 (99 or null unknown) and its quality label. */

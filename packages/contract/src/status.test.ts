@@ -9,6 +9,7 @@ import {
   firmwareStatusLabel,
   isActionFinished,
   isCollectFresh,
+  isReachableNow,
   licenseStatusLabelKey,
   linkStateLabelKey,
   modemRoleLabelKey,
@@ -26,6 +27,16 @@ const thresholds: StatusThreshold[] = [
   { name: "warning", minutes: 60 },
 ];
 const ago = (ms: number) => NOW - ms;
+
+describe("isReachableNow", () => {
+  it("follows the gateway's connection where it knows it, and the status only where it does not", () => {
+    expect(isReachableNow(false, "online")).toBe(false);
+    expect(isReachableNow(true, "critical")).toBe(true);
+    expect(isReachableNow(null, "online")).toBe(true);
+    expect(isReachableNow(null, "warning")).toBe(false);
+    expect(isReachableNow(null, "pending")).toBe(false);
+  });
+});
 
 describe("computeDeviceStatus", () => {
   it("is pending when the device never reported", () => {

@@ -51,6 +51,16 @@ export function computeDeviceStatus(
   return "critical";
 }
 
+/**
+ * Whether a router can be reached now (ADR 032): what the gateway knows of its connection first
+ * (connected or not), and where it does not know (null: an external broker, or not connected since
+ * the gateway began to tell) the status of spec section 4 (online). A router killed a minute ago is
+ * still "online" by the status for its threshold, but not reachable.
+ */
+export function isReachableNow(connected: boolean | null, status: string): boolean {
+  return connected ?? status === "online";
+}
+
 /** Collected data is fresh while it is younger than the warning rule's minutes (strictly). */
 export function isCollectFresh(createMs: number, nowMs: number, warningMinutes: number): boolean {
   return nowMs - createMs < warningMinutes * MINUTE_MS;

@@ -113,6 +113,7 @@ select
   "ident",
   "tags",
   "last_contact",
+  "connected",
   "model",
   "serial",
   "firmware",

@@ -66,7 +66,16 @@ select
     when devices.signal_csq between 15 and 19 then 'normal'
     when devices.signal_csq between 20 and 31 then 'excellent'
     else 'unknown'
-  end || '"},"network_mode":' || coalesce(to_json(devices.network_mode)::text, 'null') || ',"wan_up":' || coalesce(devices.wan_up::text, 'null') || ',"has_backups":' || devices.has_backups::text || ',"has_journals":' || devices.has_journals::text || ',"has_key":' || (coalesce(devices.aes_key, '') <> '')::text || ',"create_time":' || coalesce(
+  end || '"},"network_mode":' || coalesce(to_json(devices.network_mode)::text, 'null') || ',"wan_up":' || coalesce(devices.wan_up::text, 'null') || ',"has_backups":' || devices.has_backups::text || ',"has_journals":' || devices.has_journals::text || ',"has_key":' || (coalesce(devices.aes_key, '') <> '')::text || ',"connected":' || coalesce(devices.connected::text, 'null') || ',"connection_time":' || coalesce(
+    floor(
+      extract(
+        epoch
+        from
+          devices.connection_time
+      ) * 1000
+    )::bigint::text,
+    'null'
+  ) || ',"create_time":' || coalesce(
     floor(
       extract(
         epoch
@@ -112,6 +121,8 @@ select
   "devices"."signal_csq",
   "devices"."network_mode",
   "devices"."wan_up",
+  "devices"."connected",
+  "devices"."connection_time",
   "devices"."has_backups",
   "devices"."has_journals",
   "devices"."meta",

@@ -53,7 +53,16 @@ from
   "devices"
 where
   "domain_id" = $1
-  and "last_contact" < $2;
+  and (
+    (
+      "connected" = $2
+      and "connection_time" < $3
+    )
+    or (
+      "connected" is null
+      and "last_contact" < $4
+    )
+  );
 
 -- subjectsRepo.findDevicesByIds(domainId, ids)
 select

@@ -27,6 +27,8 @@ export function testDevice(n: number, patch: Partial<Device> = {}): Device {
     firmware: "7.1",
     serial: null,
     time: null,
+    connected: null,
+    connection_time: null,
     status: "pending",
     events: 0,
     signal: { csq: 22, quality: "excellent" },

@@ -11,6 +11,7 @@ import {
   type DomainSettings,
   initialExecutionStatus,
   isBuiltInCommandType,
+  isReachableNow,
   needsApproval,
   renderTemplate,
   SETTINGS_COMMAND_TYPE,
@@ -168,9 +169,15 @@ function renderedPreview(resolved: ResolvedCommand): CommandDryRun["rendered"] {
   return null;
 }
 
-/** Online now by the one status rule (the contract's computeDeviceStatus) under the domain's thresholds. */
+/**
+ * Reachable now: connected as the gateway saw it, or where it cannot tell, online by the one status
+ * rule (the contract's computeDeviceStatus) under the domain's thresholds (ADR 032).
+ */
 function isOnline(device: TargetDevice, now: number, thresholds: DomainSettings["status"]): boolean {
-  return computeDeviceStatus(device.last_contact?.getTime() ?? null, now, thresholds) === "online";
+  return isReachableNow(
+    device.connected,
+    computeDeviceStatus(device.last_contact?.getTime() ?? null, now, thresholds),
+  );
 }
 
 /** POST /api/commands/dry-run: the targets, how many are offline now, and whose approval it needs. */

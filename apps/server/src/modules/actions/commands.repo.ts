@@ -20,6 +20,8 @@ export interface TargetDevice {
   ident: string;
   tags: string[];
   last_contact: Date | null;
+  /** Its MQTT connection now, as the gateway saw it; null: not known (ADR 032). */
+  connected: boolean | null;
   /** What a template's system variables read. */
   model: string | null;
   serial: string | null;
@@ -152,6 +154,7 @@ export function commandsRepo(db: Kysely<DB>) {
           "ident",
           "tags",
           "last_contact",
+          "connected",
           "model",
           "serial",
           "firmware",

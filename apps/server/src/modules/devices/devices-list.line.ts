@@ -42,6 +42,8 @@ const LINE_TAIL = sql.raw(`::text
     || ',"has_backups":' || devices.has_backups::text
     || ',"has_journals":' || devices.has_journals::text
     || ',"has_key":' || (coalesce(devices.aes_key, '') <> '')::text
+    || ',"connected":' || coalesce(devices.connected::text, 'null')
+    || ',"connection_time":' || ${epochMsText("connection_time")}
     || ',"create_time":' || ${epochMsText("create_time")}
     || ',"meta":' || coalesce(devices.meta, '{}'::jsonb)::text
     || '}'`);

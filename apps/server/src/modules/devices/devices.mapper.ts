@@ -23,6 +23,7 @@ export type DevicePushRow = Omit<
   | "seq_prev_offset"
   | "command_types"
   | "zero_touch_config_id"
+  | "connection_node"
 > & {
   aes_key?: string | null;
   has_key?: boolean;
@@ -64,6 +65,8 @@ export function toDevicePush(
     serial: row.serial,
     time,
     status: computeDeviceStatus(time, nowMs, settings.status),
+    connected: row.connected,
+    connection_time: row.connection_time === null ? null : row.connection_time.getTime(),
     signal: { csq: row.signal_csq, quality: signalQualityFromCsq(row.signal_csq) },
     network_mode: row.network_mode,
     wan_up: row.wan_up,

@@ -26,6 +26,8 @@ export const DEVICE_DTO_COLUMNS = [
   "devices.signal_csq",
   "devices.network_mode",
   "devices.wan_up",
+  "devices.connected",
+  "devices.connection_time",
   "devices.has_backups",
   "devices.has_journals",
   "devices.meta",

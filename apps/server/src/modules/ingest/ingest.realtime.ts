@@ -19,6 +19,33 @@ interface DomainMessages {
 }
 
 /**
+ * Pushes devices as they are now to the sockets of their domains: one `devices` update per domain
+ * (the gateway's connection changes, ADR 032).
+ */
+export async function publishDevices(
+  deps: { bus: Bus; now: () => Date },
+  rows: readonly DeviceRow[],
+  repo: Pick<IngestRepo, "findDomainSettingsAcrossDomains">,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const settings = await repo.findDomainSettingsAcrossDomains([...new Set(rows.map((row) => row.domain_id))]);
+  const nowMs = deps.now().getTime();
+  const byDomain = new Map<string, unknown[]>();
+  for (const row of rows) {
+    const domainSettings = settings.get(row.domain_id);
+    if (!domainSettings) continue;
+    const list = byDomain.get(row.domain_id) ?? [];
+    list.push(toDevicePush(row, domainSettings, nowMs));
+    byDomain.set(row.domain_id, list);
+  }
+  await Promise.all(
+    [...byDomain].map(([domainId, content]) =>
+      deps.bus.publish(domainTopic(domainId), { type: "devices", action: "update", content }),
+    ),
+  );
+}
+
+/**
  * Pushes a committed batch to the sockets of each device's domain: one `devices` update, one
  * `collects` and one `alerts` message per domain and batch, so a busy fleet does not flood sockets.
  * The DTOs are the ones HTTP answers with (same mappers).

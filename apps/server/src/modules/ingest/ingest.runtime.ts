@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import type { Kysely } from "kysely";
 import type { Bus } from "../../platform/bus/bus";
 import type { DB } from "../../platform/db/schema";
@@ -10,6 +11,7 @@ import {
   type IngestOptions,
   type IngestPipeline,
 } from "./ingest.service";
+import { createPresenceTracker, type PresenceTracker } from "./presence";
 import { createRefusalRecorder, type RefusalRecorder } from "./refusal-recorder";
 
 /** What the device side of the server is started with. */
@@ -46,12 +48,16 @@ export interface DeviceIngestOptions {
   refusals?: RefusalRecorder;
   /** The zero-touch feature's path for `zt1:` user names (embedded broker only). */
   zeroTouch?: ZeroTouchCheck;
+  /** How often routers' connection changes are written (default PRESENCE_FLUSH_MS). */
+  presenceFlushMs?: number;
 }
 
 /** The gateway and the ingest pipeline behind it, started and stopped together. */
 export interface DeviceIngest {
   gateway: Gateway;
   ingest: IngestPipeline;
+  /** Routers' connections now, written from the embedded broker (ADR 032). */
+  presence: PresenceTracker;
   /** Figures for GET /api/mqtt/stats. */
   stats(): Record<string, unknown>;
   /** Stops taking reports, then writes (and acknowledges) what is queued. */
@@ -75,6 +81,13 @@ export async function startDeviceIngest(options: DeviceIngestOptions): Promise<D
     ? null
     : createRefusalRecorder({ db: options.db, now: options.now, log: options.log });
   const refusals = options.refusals ?? (ownRefusals as RefusalRecorder);
+  const presence = createPresenceTracker({
+    db: options.db,
+    bus: options.bus,
+    now: options.now,
+    log: options.log,
+    flushMs: options.presenceFlushMs,
+  });
   const gateway = await startGateway({
     mqttUrl: options.mqttUrl,
     mqttPort: options.mqttPort,
@@ -89,19 +102,33 @@ export async function startDeviceIngest(options: DeviceIngestOptions): Promise<D
     sink: ingest,
     log: options.log,
     tls: options.tls,
+    onPresence: (ident, isConnected) => presence.note(ident, isConnected),
   }).catch(async (error: unknown) => {
+    await presence.close();
     await ownRefusals?.close();
     await ingest.close();
     throw error;
   });
+  // The node's name outlives a restart (the embedded broker's port is kept, DATA_DIR/mqtt-port), so
+  // a restarted node closes the connections it held; connections noted meanwhile wait for it.
+  if (gateway.mode === "embedded") await presence.start(`${hostname()}:${gateway.port}`);
+  else await presence.forget();
   return {
     gateway,
     ingest,
-    stats: () => ({ ...gateway.stats(), ingest: ingest.stats(), refusalRecords: refusals.stats() }),
+    presence,
+    stats: () => ({
+      ...gateway.stats(),
+      ingest: ingest.stats(),
+      refusalRecords: refusals.stats(),
+      presence: presence.stats(),
+    }),
     async close() {
       // Ingest first: pending PUBACKs go out for everything committed before the broker closes.
       await ingest.close();
       await gateway.close();
+      // The broker's close ended every connection: written as closed before the database goes.
+      await presence.close();
       // A shared recorder is its owner's to close; what this gateway noted is written now.
       if (ownRefusals) await ownRefusals.close();
       else await refusals.flush();

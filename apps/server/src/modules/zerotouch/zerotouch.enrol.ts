@@ -79,6 +79,7 @@ export async function enrolInTransaction(
         ident: candidate.ident,
         tags: [...candidate.tags],
         last_contact: null,
+        connected: null,
         model: candidate.model || null,
         serial: candidate.serial || null,
         firmware: null,

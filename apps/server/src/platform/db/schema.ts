@@ -227,6 +227,12 @@ export interface DevicesTable {
   create_time: TimestampDefault;
   /** The zero-touch configuration it joined through; null when created by hand (0025_zero_touch). */
   zero_touch_config_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its main MQTT connection is open now; null: not known (0032_device_connection, ADR 032). */
+  connected: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
+  /** When `connected` last changed. */
+  connection_time: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The gateway node holding (or that last held) the connection. */
+  connection_node: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The latest state per device and collect type. */

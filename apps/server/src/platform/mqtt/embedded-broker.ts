@@ -25,6 +25,13 @@ export function peerAddress(socket: { remoteAddress?: string } | undefined): str
 /** Checks a device's PUBLISH or SUBSCRIBE topic. */
 export type AccessCheck = (ident: string, access: "publish" | "subscribe", topic: string) => boolean;
 
+/**
+ * Told when a router's main connection opens or closes (keep-alive lost, socket dropped, clean
+ * DISCONNECT, taken over): the connection whose client id is its ident and its user name too
+ * (ADR 032). Other connections (zero-touch joins, a second client id for publishing) are not told.
+ */
+export type PresenceListener = (ident: string, isConnected: boolean) => void;
+
 /** What the embedded broker is built from. */
 export interface EmbeddedBrokerOptions {
   port: number;
@@ -33,6 +40,7 @@ export interface EmbeddedBrokerOptions {
   isAllowed: AccessCheck;
   sink: ReportSink;
   counters: GatewayCounters;
+  onPresence?: PresenceListener;
   /** MQTT over TLS too (MQTT_TLS_PORT, MQTT_TLS_CERT, MQTT_TLS_KEY): the PEM certificate chain and key. */
   tls?: { port: number; cert: Buffer | string; key: Buffer | string };
 }
@@ -92,6 +100,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const { counters, sink } = options;
   let publishNotice: (topic: string, payload: Buffer) => void = () => {};
   const notifier = createNotifier((topic, payload) => publishNotice(topic, payload));
+  // Main connections: accepted with user name = client id (a router's ident), ADR 032.
+  const mainClients = new WeakSet<Client>();
   const broker = await Aedes.createBroker({
     preConnect: refuseUnsupportedProtocol(counters),
     authenticate: (client, username, password, done) => {
@@ -104,6 +114,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
           (result) => {
             if (result.ok) {
               counters.counts.connectionsAccepted++;
+              if (username === ident) mainClients.add(client);
               return done(null, true);
             }
             counters.refuse(result.reason, { ident: ident.slice(0, 100) });
@@ -153,6 +164,22 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   } catch (error) {
     await new Promise<void>((resolve) => broker.close(() => resolve()));
     throw error;
+  }
+  if (options.onPresence) {
+    const onPresence = options.onPresence;
+    broker.on("client", (client) => {
+      if (mainClients.has(client)) onPresence(client.id, true);
+    });
+    // Aedes closes a taken-over connection before it registers the new one, so the old one's
+    // disconnect comes first; a newer connection under the ident already registered means this
+    // one's close says nothing about the router.
+    broker.on("clientDisconnect", (client) => {
+      if (!mainClients.has(client)) return;
+      const current = (broker as unknown as { clients: Record<string, Client | undefined> }).clients[
+        client.id
+      ];
+      if (current === undefined || current === client) onPresence(client.id, false);
+    });
   }
   publishNotice = (topic, payload) =>
     broker.publish({ cmd: "publish", topic, payload, qos: 0, retain: false, dup: false }, () => {});

@@ -5,6 +5,7 @@ import {
   type ConnectCheck,
   type EmbeddedBrokerOptions,
   MqttPortInUseError,
+  type PresenceListener,
   startEmbeddedBroker,
 } from "./embedded-broker";
 import { startExternalSubscriber } from "./external-subscriber";
@@ -34,6 +35,8 @@ export interface GatewayOptions {
   sink: ReportSink;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   counters?: GatewayCounters;
+  /** Embedded mode: told when a router's main connection opens or closes (ADR 032). */
+  onPresence?: PresenceListener;
   /** Embedded mode: also serve MQTT over TLS (MQTT_TLS_PORT, MQTT_TLS_CERT, MQTT_TLS_KEY). */
   tls?: EmbeddedBrokerOptions["tls"];
 }
@@ -131,6 +134,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     sink: options.sink,
     counters,
     tls: options.tls,
+    onPresence: options.onPresence,
   };
   const broker = await startEmbeddedOnKeptPort(brokerOptions, options);
   return {

@@ -1,9 +1,9 @@
-import { isPasswordExpiringSoon, PASSWORD_BANNER_REFRESH_MS, passwordDaysLeft } from "@cellfleet/contract";
+import { isPasswordExpiringSoon, passwordDaysLeft } from "@cellfleet/contract";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { useNow } from "../../components/useNow";
 import { notice } from "../messages/texts";
 import { useSession } from "../session/useSession";
 
@@ -11,11 +11,8 @@ import { useSession } from "../session/useSession";
 export function PasswordExpiryBanner() {
   const { t } = useTranslation();
   const user = useSession();
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), PASSWORD_BANNER_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, []);
+  // The console's one clock ticks more often than the minute spec section 9 asks of the banner.
+  const now = useNow();
 
   const expireDate = user?.password_expire_date ?? null;
   if (!isPasswordExpiringSoon(expireDate, now)) return null;

@@ -13,6 +13,8 @@ const device = (id: string, status: Device["status"]): Device => ({
   firmware: null,
   serial: null,
   time: null,
+  connected: null,
+  connection_time: null,
   status,
   events: 0,
   signal: { csq: null, quality: "unknown" },

@@ -66,6 +66,15 @@ function report(topic: string, message: object): ParsedReport {
   return parsed;
 }
 
+/** The gateway's view of a router's connection (ADR 032), changed this many minutes ago. */
+async function setConnection(deviceId: string, connected: boolean, minutesAgo: number): Promise<void> {
+  await n.t.db
+    .updateTable("devices")
+    .set({ connected, connection_time: new Date(n.t.clock.now().getTime() - minutesAgo * 60_000) })
+    .where("id", "=", deviceId)
+    .execute();
+}
+
 const event = (ident: string, kind: string, level: string, message = "something happened") =>
   ingest.submit(report(eventTopic(ident), { ...EXAMPLE_EVENT, kind, level, message, details: {} }));
 
@@ -193,6 +202,31 @@ describe("timer monitors", () => {
     await settle(n.t);
     expect(sent()).toHaveLength(2);
     expect(sent()[1]?.text).toContain(`${silent.ident}: in contact again`);
+  });
+
+  it("connect: a router disconnected longer than check_delay though its status is online, not one connected but quiet", async () => {
+    await createRule(n.t.app, admin, {
+      monitor: { name: "connect", check_delay: 10 },
+      transport_id: transportId,
+    });
+    const killed = await buildDevice(n.t, domainId);
+    const quiet = await buildDevice(n.t, domainId);
+    // Killed 12 minutes ago: its keep-alive ran out, while its last contact keeps it online (15 min).
+    await setContact(n.t, killed.id, 12);
+    await setConnection(killed.id, false, 11);
+    // Connected all along, reporting nothing for 40 minutes: the gateway knows it is there.
+    await setContact(n.t, quiet.id, 40);
+    await setConnection(quiet.id, true, 60);
+    await runTimers(n.t);
+    await settle(n.t);
+    expect(sent().map((message) => message.text.split("\n")[0])).toEqual([
+      expect.stringContaining(`${killed.ident}: no contact for more than 10 min`),
+    ]);
+    await setConnection(killed.id, true, 0);
+    n.t.clock.advanceMinutes(2);
+    await runTimers(n.t);
+    await settle(n.t);
+    expect(sent()[1]?.text).toContain(`${killed.ident}: in contact again`);
   });
 
   it("check_interval: every check_delay hours, one digest of the devices at the status or worse", async () => {

@@ -65,14 +65,22 @@ export function subjectsRepo(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    /** The domain's devices last heard from before `before` (the connect timer's silent ones). */
+    /** The domain's devices disconnected, or where that is not known silent, since before `before` (the connect timer). */
     async findSilentDevices(domainId: string, before: Date): Promise<MonitoredDevice[]> {
-      return db
-        .selectFrom("devices")
-        .select(DEVICE_COLUMNS)
-        .where("domain_id", "=", domainId)
-        .where("last_contact", "<", before)
-        .execute();
+      return (
+        db
+          .selectFrom("devices")
+          .select(DEVICE_COLUMNS)
+          .where("domain_id", "=", domainId)
+          // Disconnected since before, as the gateway saw it; where it cannot tell, silent since (ADR 032).
+          .where((eb) =>
+            eb.or([
+              eb.and([eb("connected", "=", false), eb("connection_time", "<", before)]),
+              eb.and([eb("connected", "is", null), eb("last_contact", "<", before)]),
+            ]),
+          )
+          .execute()
+      );
     },
 
     /** Some of the domain's devices. */

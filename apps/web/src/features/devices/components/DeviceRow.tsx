@@ -5,7 +5,7 @@ import { memo } from "react";
 import { Link as RouterLink } from "react-router";
 import { formatClock, formatMoment, formatNumber } from "../../../app/format";
 import { relativeTimeText, signalTitle } from "../../../components/labels";
-import { STATUS_COLORS } from "./DeviceLabels";
+import { connectionHint, STATUS_COLORS } from "./DeviceLabels";
 import { chipColorClass, rowClasses as cls, signalClass } from "./deviceTableStyles";
 
 interface DeviceRowProps {
@@ -75,6 +75,21 @@ export const DeviceRow = memo(function DeviceRow({
               title={t("fleet.wanDown.hint")}
             >
               <span className={cls.chipLabel}>{t("fleet.wanDown.label")}</span>
+            </span>
+          ) : null}
+          {/* What the gateway knows now (ADR 032): a router killed a minute ago is still online by its
+              status, so a lost connection shows beside it; a connected router that has gone quiet too. */}
+          {device.connected === false || (device.connected === true && status !== "online") ? (
+            <span
+              className={`${cls.chip} ${cls.outlined}`}
+              data-testid="connection"
+              data-connected={device.connected ? "connected" : "disconnected"}
+              title={connectionHint(t, device, now, language)}
+            >
+              <span className={`${cls.dot} ${device.connected ? cls.dotOn : cls.dotOff}`} />
+              <span className={cls.chipLabel}>
+                {t(device.connected ? "fleet.connection.connected" : "fleet.connection.disconnected")}
+              </span>
             </span>
           ) : null}
         </div>

@@ -37,6 +37,34 @@ function renderTable(rows: Device[]) {
   return { ...result, rerenderRows: (next: Device[]) => result.rerender(view(next)) };
 }
 
+describe("DeviceTable: the connection beside the status (issue 27 item 3)", () => {
+  beforeAll(() => setLocale("en"));
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+  });
+
+  it("marks a router the gateway lost while its status is still online, and a connected one gone quiet", () => {
+    vi.useFakeTimers({ now: NOW, toFake: ["Date"] });
+    const since = NOW - 2 * 60_000;
+    renderTable([
+      device(1, { time: NOW - 3 * 60_000, connected: false, connection_time: since }),
+      device(2, { connected: true, connection_time: since }),
+      device(3, { status: "critical", connected: true, connection_time: since }),
+      device(4, { connected: null }),
+    ]);
+    const rows = screen.getAllByTestId("device-row");
+    const lost = within(rows[0]).getByTestId("connection");
+    expect(within(rows[0]).getByTestId("status-chip").dataset.status).toBe("online");
+    expect(lost.dataset.connected).toBe("disconnected");
+    expect(lost.textContent).toBe("Disconnected");
+    expect(lost.getAttribute("title")).toContain("The gateway lost the connection just now");
+    expect(within(rows[1]).queryByTestId("connection")).toBeNull();
+    expect(within(rows[2]).getByTestId("connection").dataset.connected).toBe("connected");
+    expect(within(rows[3]).queryByTestId("connection")).toBeNull();
+  });
+});
+
 describe("DeviceTable: WAN beside the status (issue 11)", () => {
   beforeAll(() => setLocale("en"));
   afterEach(cleanup);

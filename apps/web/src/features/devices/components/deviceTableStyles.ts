@@ -25,6 +25,10 @@ export const rowClasses = {
   clipped: "DeviceRow-clipped",
   /** The status chip with the WAN chip under it when the uplink is down. */
   statusStack: "DeviceRow-statusStack",
+  /** The dot of a connection chip: on (connected) or off (disconnected). */
+  dot: "DeviceRow-dot",
+  dotOn: "DeviceRow-dotOn",
+  dotOff: "DeviceRow-dotOff",
   /** The time of day under "just now": a table of recent contacts still tells them apart. */
   clock: "DeviceRow-clock",
 } as const;
@@ -102,6 +106,16 @@ export const DeviceTableRoot = styled(Table)(({ theme }) => {
       textOverflow: "ellipsis",
       whiteSpace: "nowrap",
     },
+    [c(rowClasses.dot)]: {
+      width: 8,
+      height: 8,
+      borderRadius: "50%",
+      marginLeft: 7,
+      marginRight: -3,
+      flexShrink: 0,
+    },
+    [c(rowClasses.dotOn)]: { backgroundColor: palette.success.main },
+    [c(rowClasses.dotOff)]: { backgroundColor: palette.error.main },
     [c(rowClasses.clock)]: { display: "block", ...typography.caption, color: palette.text.secondary },
     [c(rowClasses.statusStack)]: {
       display: "flex",

@@ -7,7 +7,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatBytes, formatDuration, orDash } from "../../../components/format";
 import { RelativeTime, SignalLabel } from "../../../components/labels";
-import { StatusChip } from "../components/DeviceLabels";
+import { ConnectionChip, StatusChip } from "../components/DeviceLabels";
 import { CollectSection } from "./CollectSection";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -43,6 +43,19 @@ export function BoardCard({
       <Box sx={{ ...GRID, border: 1, borderColor: "divider", borderRadius: 1 }} data-testid="device-summary">
         <Field label={t("fleet.columns.status")}>
           <StatusChip status={device.status} isLong />
+        </Field>
+        <Field label={t("fleet.connection.label")}>
+          <ConnectionChip device={device} now={now} />
+          {device.connected !== null && device.connection_time !== null ? (
+            <Typography
+              variant="caption"
+              color="text.secondary"
+              component="div"
+              data-testid="connection-since"
+            >
+              <RelativeTime time={device.connection_time} now={now} hasClock />
+            </Typography>
+          ) : null}
         </Field>
         <Field label={t("fleet.columns.time")}>
           <RelativeTime time={device.time} now={now} />
