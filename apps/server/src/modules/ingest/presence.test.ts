@@ -1,5 +1,5 @@
 import { createServer, type Server, Socket } from "node:net";
-import { type Device, DevicesSocketMessageSchema } from "@cellfleet/contract";
+import { type Device, DevicesSocketMessageSchema, publisherClientId } from "@cellfleet/contract";
 import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { domainTopic } from "../../platform/bus/bus";
@@ -159,6 +159,15 @@ describe("a router's connection now", () => {
     const second = await connectDevice(f.ingest.gateway.url, device.ident, device.token ?? undefined);
     clients.push(second);
     await eventually(() => !first.connected, "the first connection taken over");
+    await f.ingest.presence.flush();
+    expect(await isConnected(device)).toBe(true);
+    // Its publishing connection (ADR 030) coming and going leaves the router connected.
+    const publisher = await connectDevice(
+      f.ingest.gateway.url,
+      publisherClientId(device.ident),
+      device.token ?? undefined,
+    );
+    await publisher.endAsync();
     await f.ingest.presence.flush();
     expect(await isConnected(device)).toBe(true);
     await second.endAsync();

@@ -114,7 +114,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
           (result) => {
             if (result.ok) {
               counters.counts.connectionsAccepted++;
-              if (username === ident) mainClients.add(client);
+              // A router's publishing connection (`{ident}-p`, ADR 030) says nothing of its presence.
+              if (username === ident && identOfClientId(ident) === ident) mainClients.add(client);
               return done(null, true);
             }
             counters.refuse(result.reason, { ident: ident.slice(0, 100) });
