@@ -155,7 +155,7 @@ export async function uploadCommonFile(
       create_time: ctx.now(),
     });
     // The call keeps its own transactions (the bytes stream first): its audit entry goes in this one.
-    await runPendingSaveWork(trx);
+    await runPendingSaveWork(trx, { id: key, name: filename });
     return repo.findFile(domainId, key);
   });
   if (!row) throw new AppError("FILE_EXISTS", `A file named "${filename}" exists already`);

@@ -28,6 +28,7 @@ import {
 import { LoadMoreFooter } from "../../../components/list-card/LoadMoreFooter";
 import { PageTitle } from "../../../components/PageTitle";
 import { QueryState } from "../../../components/QueryState";
+import { entryText, kindText } from "./entryText";
 import { LogInfo } from "./LogInfo";
 import { downloadWebActions, type LogFilter, logsQueryOptions } from "./logs.queries";
 
@@ -73,6 +74,7 @@ export function LogsPage() {
         variant={isOn ? "filled" : "outlined"}
         onClick={() => update((previous) => toggleFacet(previous, facet, value))}
         title={t("accounting.logs.toggleFilter")}
+        sx={{ height: "auto", maxWidth: "100%", "& .MuiChip-label": { whiteSpace: "normal", py: 0.25 } }}
       />
     );
   };
@@ -103,7 +105,9 @@ export function LogsPage() {
               {visible.map((entry: WebAction) => (
                 <TableRow key={entry._id} sx={{ verticalAlign: "top" }}>
                   <TableCell>{tag("author", entry.author, entry.author)}</TableCell>
-                  <TableCell>{tag("action", entry.action, entry.action)}</TableCell>
+                  <TableCell sx={{ minWidth: 200 }}>
+                    {tag("action", entry.kind ?? entry.action, entryText(t, entry))}
+                  </TableCell>
                   <TableCell>
                     {tag("status", entry.status, t(`accounting.logs.status.${entry.status}`))}
                   </TableCell>
@@ -150,7 +154,7 @@ export function LogsPage() {
             filters={activeFilters(state)}
             labelOf={(item) =>
               item.kind === "facet"
-                ? `${t(`accounting.logs.columns.${item.facet as TagFacet}`)}: ${item.value}`
+                ? `${t(`accounting.logs.columns.${item.facet as TagFacet}`)}: ${item.facet === "action" ? kindText(t, item.value) : item.facet === "status" ? t(`accounting.logs.status.${item.value}`) : item.value}`
                 : item.value
             }
             onRemove={(item) => update((previous) => removeFilter(previous, item))}

@@ -1,0 +1,5 @@
+-- The SQL of src/platform/audit/audit-names.repo.ts, written by `npm run queries -w apps/server`: do not edit.
+-- Each function ran once with generated arguments against a database answering no rows.
+
+-- auditNamesRepo.findObjectNameAcrossDomains(type, id)
+-- (no statement)
