@@ -2,4 +2,11 @@
 -- Each function ran once with generated arguments against a database answering no rows.
 
 -- auditNamesRepo.findObjectNameAcrossDomains(type, id)
--- (no statement)
+select
+  "ident"::text as name
+from
+  "devices"
+where
+  id::text = $1
+limit
+  1;
