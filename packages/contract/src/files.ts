@@ -163,7 +163,8 @@ export function validateCommonUpload(
   fileType: CommonFileType,
   file: { readonly name: string; readonly size: number } | null | undefined,
 ): ValidationResult<"noFile" | "emptyFile" | "tooLarge" | "invalidFileType"> {
-  const problem = validateUpload(file);
+  // A firmware image may be larger than 25 MB: the server's FIRMWARE_MAX_MB decides (issue 27 item 15).
+  const problem = validateUpload(file, { isSizeLimited: fileType !== "firmware" });
   if (problem !== null || !file) return problem ?? "noFile";
   const name = plainFileName(file.name);
   if (name.length === 0 || name.length > FILE_NAME_MAX_LENGTH) return "noFile";

@@ -81,6 +81,10 @@ export function generatedRow(): object {
  * each with the reason. Keep it short: a parameter whose name says what it holds needs no entry.
  */
 export const REPO_ARGUMENTS: Record<string, { reason: string; args: () => unknown[] }> = {
+  "auditNamesRepo.findObjectNameAcrossDomains": {
+    reason: "`type` picks the table, and a generated string names none",
+    args: () => ["device", OTHER_ID],
+  },
   "commandsRepo.findTargetDevices": {
     reason: "`targets` holds two lists and a flag, read unconditionally",
     args: () => [DOMAIN_ID, { devices: [OTHER_ID], tags: ["value"], all: false }],

@@ -1,4 +1,5 @@
-import { createContext, lazy, type ReactNode, Suspense, useContext } from "react";
+import { createContext, lazy, type ReactNode, useContext } from "react";
+import { PageSuspense } from "./loading/PagePending";
 
 /** True under the console's providers (MUI theme, query client): a nested MuiScope adds nothing. */
 export const InsideConsole = createContext(false);
@@ -15,8 +16,8 @@ const ConsoleProviders = lazy(async () => ({
 export function MuiScope({ children }: { children: ReactNode }) {
   if (useContext(InsideConsole)) return children;
   return (
-    <Suspense fallback={null}>
+    <PageSuspense>
       <ConsoleProviders>{children}</ConsoleProviders>
-    </Suspense>
+    </PageSuspense>
   );
 }

@@ -1,6 +1,7 @@
 import type { RouteName } from "@cellfleet/contract";
-import { type ComponentType, lazy, type ReactNode, Suspense } from "react";
+import { type ComponentType, lazy, type ReactNode } from "react";
 import { withTexts } from "./i18n";
+import { PageSuspense } from "./loading/PagePending";
 import { MuiScope } from "./MuiScope";
 
 /**
@@ -191,15 +192,16 @@ const BUILT_PAGES: Partial<Record<RouteName, ReactNode>> = {
 const PLAIN_PAGES: ReadonlySet<RouteName> = new Set(["login", "demo", "logout"]);
 
 /**
- * The element a route of the contract's table renders; a page still being fetched shows nothing.
+ * The element a route of the contract's table renders; a page still being fetched shows the loading
+ * bar after a second.
  * A page built with MUI gets the console's providers around it where the signed-out shell shows it.
  */
 export function pageFor(name: RouteName): ReactNode {
   const element = BUILT_PAGES[name] ?? <ComingSoonPage route={name} />;
-  if (PLAIN_PAGES.has(name)) return <Suspense fallback={null}>{element}</Suspense>;
+  if (PLAIN_PAGES.has(name)) return <PageSuspense>{element}</PageSuspense>;
   return (
     <MuiScope>
-      <Suspense fallback={null}>{element}</Suspense>
+      <PageSuspense>{element}</PageSuspense>
     </MuiScope>
   );
 }

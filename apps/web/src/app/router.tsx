@@ -2,8 +2,10 @@ import { ROUTES } from "@cellfleet/contract";
 import { lazy, Suspense } from "react";
 import { Route, Routes } from "react-router";
 import { withTexts } from "./i18n";
+import { PagePending } from "./loading/PagePending";
 import { pageFor } from "./routePages";
 import { useSession } from "./session/useSession";
+import { LoadingBar } from "./signedOut/LoadingBar";
 import { SignedOutShell } from "./signedOut/SignedOutShell";
 
 // The MUI console (theme, query client, drawer with the menu, toolbar with the news bell): fetched
@@ -18,7 +20,15 @@ function Frame() {
   const user = useSession();
   if (!user) return <SignedOutShell />;
   return (
-    <Suspense fallback={<div className="so-root" />}>
+    <Suspense
+      fallback={
+        <div className="so-root">
+          <PagePending>
+            <LoadingBar />
+          </PagePending>
+        </div>
+      }
+    >
       <ConsoleShell />
     </Suspense>
   );

@@ -61,6 +61,11 @@ describe("locale files", () => {
     }
   });
 
+  it("hold no false friends of Russian words in the English texts (issue 27: the software list was 'Actual')", () => {
+    const falseFriends = /\b(actual|actually)\b/i;
+    expect([...enKeys].filter(([, text]) => falseFriends.test(text)).map(([key]) => key)).toEqual([]);
+  });
+
   it("hold real Russian in the Russian texts", () => {
     const cyrillic = [...ruKeys.values()].filter((text) => /[А-Яа-яЁё]/.test(text));
     expect(cyrillic.length).toBeGreaterThan(ruKeys.size * 0.9);

@@ -1,3 +1,4 @@
+export * from "./audit-actions";
 export * from "./domains";
 export * from "./policies";
 export * from "./registration";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LOG_PAGE_SIZE } from "../constants";
+import { AuditObjectSchema } from "./audit-actions";
 
 // The audit log of web actions (spec sections 2, 3 and 7).
 
@@ -12,6 +13,7 @@ export type WebActionStatus = (typeof WEB_ACTION_STATUSES)[number];
  * A log entry: `action` is the method and the section joined by an underscore (`POST_user`);
  * `info` is the request body with keys containing "password" or "_id" (but device_id), and
  * tokens, keys and codes, replaced by "***", and numeric timestamps turned into ISO dates.
+ * `kind` (AUDIT_ROUTES) and `object` say in words what was done to what; null on older entries.
  */
 export const WebActionSchema = z.object({
   _id: z.string(),
@@ -24,6 +26,8 @@ export const WebActionSchema = z.object({
   create_time: z.number(),
   client_ip: z.string().nullable(),
   info: z.record(z.string(), z.unknown()),
+  kind: z.string().nullable(),
+  object: AuditObjectSchema.nullable(),
 });
 /** A log entry. */
 export type WebAction = z.infer<typeof WebActionSchema>;
@@ -31,7 +35,8 @@ export type WebAction = z.infer<typeof WebActionSchema>;
 /**
  * POST /api/web_actions/ (superusers: every domain; admins: their own). The window is
  * `[since, since + for)` in ms since the epoch, or the `last` ms before now; none of them: everything.
- * `author`, `action`, `status` are the tag filters; `search` matches author, action, client_ip or info.
+ * `author`, `action`, `status` are the tag filters (`action` matches the method and section or the
+ * kind); `search` matches author, action, kind, the object's name, client_ip or info.
  * Newest first, `limit` (default 2048) from `offset`. A page of `limit` rows means "load more".
  */
 export const WebActionsRequestSchema = z.object({
@@ -55,8 +60,8 @@ export type WebActionsAnswer = z.infer<typeof WebActionsAnswerSchema>;
 
 /**
  * POST /api/web_actions/export: the same filter without paging (at most 100000 rows); answers
- * text/csv, saved as `web_actions.csv`, with the columns author, action, status, create_time (ISO),
- * client_ip, info (JSON).
+ * text/csv, saved as `web_actions.csv`, with the columns author, action, kind, object (its type and
+ * name, id or count), status, create_time (ISO), client_ip, info (JSON).
  */
 export const WebActionsExportRequestSchema = WebActionsRequestSchema.omit({ limit: true, offset: true });
 /** Body of POST /api/web_actions/export. */
@@ -66,6 +71,8 @@ export type WebActionsExportRequest = z.infer<typeof WebActionsExportRequestSche
 export const WEB_ACTIONS_CSV_COLUMNS = [
   "author",
   "action",
+  "kind",
+  "object",
   "status",
   "create_time",
   "client_ip",

@@ -44,6 +44,8 @@ export interface UploadCandidate {
 export interface UploadOptions {
   /** When given, the file's extension must be one of these (without dots, any case). */
   allowedExtensions?: readonly string[];
+  /** False: no size limit here, the server holds the file to its own (a firmware image's FIRMWARE_MAX_MB). */
+  isSizeLimited?: boolean;
 }
 
 /**
@@ -57,7 +59,7 @@ export function validateUpload(
 ): ValidationResult<"noFile" | "emptyFile" | "tooLarge" | "invalidFileType"> {
   if (!file || file.name.trim().length === 0) return "noFile";
   if (!(file.size > 0)) return "emptyFile";
-  if (file.size >= UPLOAD_MAX_BYTES) return "tooLarge";
+  if (options.isSizeLimited !== false && file.size >= UPLOAD_MAX_BYTES) return "tooLarge";
   return options.allowedExtensions ? validateFileType(file.name, options.allowedExtensions) : null;
 }
 

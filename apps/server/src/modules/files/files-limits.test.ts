@@ -84,8 +84,8 @@ describe.each(BACKENDS)("upload limits on $name", (backend) => {
 
   it("accepts 25 MB less one byte, and refuses 25 MB naming the file, keeping nothing", async () => {
     const largest = Buffer.alloc(UPLOAD_MAX_BYTES - 1, 0x5a);
-    const accepted = await postUpload(t, "/api/file/firmware", token, {
-      filename: "largest.bin",
+    const accepted = await postUpload(t, "/api/file/package", token, {
+      filename: "largest.ipk",
       bytes: largest,
     });
     expect(accepted.statusCode, accepted.body).toBe(200);
@@ -95,16 +95,16 @@ describe.each(BACKENDS)("upload limits on $name", (backend) => {
     });
 
     const limit = Buffer.alloc(UPLOAD_MAX_BYTES, 0x5a);
-    const refused = await postUpload(t, "/api/file/firmware", token, {
-      filename: "too-large.bin",
+    const refused = await postUpload(t, "/api/file/package", token, {
+      filename: "too-large.ipk",
       bytes: limit,
     });
     expect(refused.statusCode).toBe(413);
     expect(refused.json()).toMatchObject({
       code: "BAD_REQUEST",
-      message: expect.stringContaining("too-large.bin"),
+      message: expect.stringContaining("too-large.ipk"),
     });
-    expect(await stored()).not.toContain("too-large.bin");
+    expect(await stored()).not.toContain("too-large.ipk");
     await t.jobs.runUntilIdle();
     if (backend.name === "local disk") expect(await readdir(path.join(diskDir, ".partial"))).toEqual([]);
   }, 60_000);
@@ -160,5 +160,56 @@ describe.each(BACKENDS)("upload limits on $name", (backend) => {
     console.info(
       `24 MiB upload on ${backend.name}: at most ${(peakInFlight / MIB).toFixed(1)} MiB in flight`,
     );
+  }, 60_000);
+});
+
+// Issue 27 item 15: vendor firmware images are larger than people's files. A firmware upload goes up
+// to FIRMWARE_MAX_MB (here 27 MB) through the whole path (multipart parser, storage); a package stays
+// under 25 MB, and a firmware over its limit is refused naming the file and the setting.
+describe("firmware uploads up to FIRMWARE_MAX_MB", () => {
+  let t: TestApp;
+  let token: string;
+  let diskDir: string;
+
+  beforeAll(async () => {
+    diskDir = await mkdtemp(path.join(os.tmpdir(), "cellfleet-firmware-"));
+    t = await createTestApp({
+      seed: false,
+      runJobs: false,
+      storage: createLocalFileStorage(diskDir),
+      config: { firmwareFetch: { timeoutMs: 30_000, maxBytes: 27 * MIB } },
+    });
+    const domainId = (await buildDomain(t)).id;
+    token = await signIn(t.app, await buildUser(t, { role: 2, domainId }));
+  });
+  afterAll(async () => {
+    await t.close();
+    await rm(diskDir, { recursive: true, force: true });
+  });
+
+  it("accepts a 26 MB image, refuses one over 27 MB and a 26 MB package", async () => {
+    const image = Buffer.alloc(26 * MIB, 0x5a);
+    const accepted = await postUpload(t, "/api/file/firmware", token, {
+      filename: "vendor.bin",
+      bytes: image,
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json()).toMatchObject({ file_type: "firmware", size: 26 * MIB });
+    const byExtension = await postUpload(t, "/api/upload", token, { filename: "vendor-2.bin", bytes: image });
+    expect(byExtension.statusCode, byExtension.body).toBe(200);
+
+    const over = await postUpload(t, "/api/file/firmware", token, {
+      filename: "huge.bin",
+      bytes: Buffer.alloc(27 * MIB + 1, 0x5a),
+    });
+    expect(over.statusCode).toBe(413);
+    expect(over.json()).toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringMatching(/huge\.bin.*27 MB.*FIRMWARE_MAX_MB/),
+    });
+
+    const pkg = await postUpload(t, "/api/file/package", token, { filename: "big.ipk", bytes: image });
+    expect(pkg.statusCode).toBe(413);
+    expect(pkg.json().message).toContain("25 MB");
   }, 60_000);
 });

@@ -23,6 +23,14 @@ import { enqueueBlobDeletes } from "./files-queue";
 export const COMMON_UPLOAD_MAX_BYTES = UPLOAD_MAX_BYTES - 1;
 
 /**
+ * The largest file of a type: a firmware image up to FIRMWARE_MAX_MB (vendor images are larger than
+ * people's files; issue 27 item 15), any other common file under section 9's 25 MB.
+ */
+export function uploadLimitOf(ctx: AppContext, fileType: CommonFileType): number {
+  return fileType === "firmware" ? ctx.config.firmwareFetch.maxBytes : COMMON_UPLOAD_MAX_BYTES;
+}
+
+/**
  * What a multipart request may carry besides the file's bytes (part headers, a few small fields):
  * a request declaring more than the limit plus this is refused before a byte is stored.
  */
@@ -44,12 +52,16 @@ export interface IncomingUpload {
 
 const PLAIN_ENCODINGS = new Set(["7bit", "8bit", "binary"]);
 
-function tooLarge(filename: string): AppError {
-  return new AppError("BAD_REQUEST", `"${filename}" is 25 MB or more`, { status: 413 });
+function tooLarge(filename: string, limit: number): AppError {
+  const text =
+    limit === COMMON_UPLOAD_MAX_BYTES
+      ? `"${filename}" is 25 MB or more`
+      : `"${filename}" is larger than ${Math.round(limit / (1024 * 1024))} MB (FIRMWARE_MAX_MB)`;
+  return new AppError("BAD_REQUEST", text, { status: 413 });
 }
 
 /** Checks what can be checked before a byte is stored; answers the name to keep. */
-function checkBeforeStoring(fileType: CommonFileType, upload: IncomingUpload): string {
+function checkBeforeStoring(fileType: CommonFileType, upload: IncomingUpload, limit: number): string {
   // A browser sends the name in UTF-8; bytes that are not UTF-8 arrive as replacement characters.
   if (upload.filename.includes("\uFFFD")) {
     throw new AppError("UNSUPPORTED_ENCODING", "The file name is not UTF-8");
@@ -75,23 +87,26 @@ function checkBeforeStoring(fileType: CommonFileType, upload: IncomingUpload): s
         : `"${filename}" is a ${fileKindFor(filename)}, not a file`,
     );
   }
-  if (
-    upload.declaredBytes !== null &&
-    upload.declaredBytes > COMMON_UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD_BYTES
-  ) {
-    throw tooLarge(filename);
+  if (upload.declaredBytes !== null && upload.declaredBytes > limit + MULTIPART_OVERHEAD_BYTES) {
+    throw tooLarge(filename, limit);
   }
   return filename;
 }
 
 /** Streams the part into storage under `key`, within the limit; parse failures are FILE_PARSING_FAILED. */
-async function storeStream(ctx: AppContext, key: string, filename: string, upload: IncomingUpload) {
+async function storeStream(
+  ctx: AppContext,
+  key: string,
+  filename: string,
+  upload: IncomingUpload,
+  limit: number,
+) {
   let stored: StoredFile;
   try {
-    stored = await ctx.storage.put(key, upload.stream, { maxBytes: COMMON_UPLOAD_MAX_BYTES });
+    stored = await ctx.storage.put(key, upload.stream, { maxBytes: limit });
   } catch (error) {
-    if (error instanceof FileTooLargeError) throw tooLarge(filename);
-    if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw tooLarge(filename);
+    if (error instanceof FileTooLargeError) throw tooLarge(filename, limit);
+    if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw tooLarge(filename, limit);
     if (upload.parseError() !== null) {
       throw new AppError("FILE_PARSING_FAILED", "The upload could not be read to its end");
     }
@@ -109,8 +124,8 @@ async function forgetBlob(ctx: AppContext, domainId: string, key: string): Promi
  * POST /api/file/{kind} and the base upload URL (spec sections 5 and 7): a common file streamed to
  * storage, never held whole in memory. The type is the one asked for, or the extension's when none
  * is (.bin firmware, .ipk package, otherwise file). Refusals: nothing sent NOTHING_TO_UPLOAD, a name
- * that does not fit the type INVALID_FILE_TYPE, 25 MB or more BAD_REQUEST with 413 (naming the file,
- * cut off while streaming), a name taken FILE_EXISTS, a name or body not in plain UTF-8
+ * that does not fit the type INVALID_FILE_TYPE, 25 MB or more (a firmware image: over FIRMWARE_MAX_MB)
+ * BAD_REQUEST with 413 (naming the file, cut off while streaming), a name taken FILE_EXISTS, a name or body not in plain UTF-8
  * UNSUPPORTED_ENCODING, a broken multipart body FILE_PARSING_FAILED.
  */
 export async function uploadCommonFile(
@@ -122,16 +137,17 @@ export async function uploadCommonFile(
   const domainId = requireFilesDomain(session);
   if (!upload) throw new AppError("NOTHING_TO_UPLOAD", "Send the file in the multipart field `file`");
   const fileType = askedType ?? fileKindFor(plainFileName(upload.filename));
-  const filename = checkBeforeStoring(fileType, upload);
+  const limit = uploadLimitOf(ctx, fileType);
+  const filename = checkBeforeStoring(fileType, upload, limit);
   // Refused early when the name is taken, so a 24 MB body is not sent for nothing.
   if (await filesRepo(ctx.db).hasCommonFileNamed(domainId, fileType, filename)) {
     throw new AppError("FILE_EXISTS", `A file named "${filename}" exists already`);
   }
   const key = newStorageKey();
-  const stored = await storeStream(ctx, key, filename, upload);
+  const stored = await storeStream(ctx, key, filename, upload, limit);
   if (upload.stream.truncated) {
     await forgetBlob(ctx, domainId, key);
-    throw tooLarge(filename);
+    throw tooLarge(filename, limit);
   }
   if (stored.size === 0) {
     await forgetBlob(ctx, domainId, key);
@@ -155,7 +171,7 @@ export async function uploadCommonFile(
       create_time: ctx.now(),
     });
     // The call keeps its own transactions (the bytes stream first): its audit entry goes in this one.
-    await runPendingSaveWork(trx);
+    await runPendingSaveWork(trx, { id: key, name: filename });
     return repo.findFile(domainId, key);
   });
   if (!row) throw new AppError("FILE_EXISTS", `A file named "${filename}" exists already`);

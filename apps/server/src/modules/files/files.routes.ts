@@ -95,9 +95,11 @@ async function handleUpload(
 /** Common files and device files: upload, lists, one file, download, rename, delete, export. */
 export const filesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   // Registered here only, so multipart bodies reach no other route. The parser's own size limit
-  // backs up the storage's (one byte under it, which names the file in its refusal).
+  // backs up the storage's (one byte under it, which names the file in its refusal): the larger of
+  // people's files and firmware images (uploadLimitOf holds each type to its own).
+  const fileSize = Math.max(UPLOAD_MAX_BYTES, ctx.config.firmwareFetch.maxBytes + 1);
   await app.register(multipart, {
-    limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 4, fieldSize: 4096, parts: 6 },
+    limits: { fileSize, files: 1, fields: 4, fieldSize: 4096, parts: 6 },
   });
 
   const uploadSchema = {

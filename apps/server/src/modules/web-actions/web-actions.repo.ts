@@ -24,13 +24,17 @@ export function webActionsRepo(db: Kysely<DB>) {
     if (filter.from) query = query.where("web_actions.create_time", ">=", filter.from);
     if (filter.until) query = query.where("web_actions.create_time", "<", filter.until);
     if (filter.authors?.length) query = query.where("web_actions.author", "in", filter.authors);
-    if (filter.actions?.length) query = query.where("web_actions.action", "in", filter.actions);
+    const actions = filter.actions ?? [];
+    if (actions.length > 0)
+      query = query.where((eb) =>
+        eb.or([eb("web_actions.action", "in", actions), eb("web_actions.kind", "in", actions)]),
+      );
     if (filter.statuses?.length) query = query.where("web_actions.status", "in", filter.statuses);
     const search = filter.search?.trim().toLowerCase();
     if (search) {
       const pattern = likePattern(search);
       query = query.where(
-        sql<boolean>`(lower(web_actions.author) like ${pattern} or lower(web_actions.action) like ${pattern} or lower(coalesce(web_actions.client_ip, '')) like ${pattern} or lower(web_actions.info::text) like ${pattern})`,
+        sql<boolean>`(lower(web_actions.author) like ${pattern} or lower(web_actions.action) like ${pattern} or lower(coalesce(web_actions.kind, '')) like ${pattern} or lower(coalesce(web_actions.object->>'name', '')) like ${pattern} or lower(coalesce(web_actions.client_ip, '')) like ${pattern} or lower(web_actions.info::text) like ${pattern})`,
       );
     }
     if (after !== null)

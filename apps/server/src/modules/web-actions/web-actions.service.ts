@@ -21,6 +21,8 @@ function toWebAction(row: WebActionRow): WebAction {
     create_time: row.create_time.getTime(),
     client_ip: row.client_ip,
     info: row.info ?? {},
+    kind: row.kind,
+    object: row.object,
   };
 }
 
@@ -90,6 +92,10 @@ export async function* exportWebActionsRows(
       .map((entry) => [
         entry.author,
         entry.action,
+        entry.kind ?? "",
+        entry.object
+          ? [entry.object.type, entry.object.name ?? entry.object.id ?? entry.object.count].join(" ")
+          : "",
         entry.status,
         new Date(entry.create_time).toISOString(),
         entry.client_ip ?? "",

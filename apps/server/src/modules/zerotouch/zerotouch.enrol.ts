@@ -109,5 +109,12 @@ export async function auditZeroTouch(
     createTime: ctx.now(),
     clientIp: address ?? null,
     info,
+    kind: action === "JOIN" ? "zeroTouch.join" : "zeroTouch.wait",
+    object: {
+      type: "device",
+      id: null,
+      name: typeof info.ident === "string" ? info.ident : null,
+      count: null,
+    },
   });
 }

@@ -1,9 +1,12 @@
+import { AUDIT_ROUTES, type AuditObject } from "@cellfleet/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../context";
 import type { DB } from "../db/schema";
-import { runBeforeServiceCommit, runInUnitOfWork } from "../db/unit-of-work";
+import { runBeforeServiceCommit, runInUnitOfWork, type SavedObject } from "../db/unit-of-work";
 import { auditRepo } from "./audit.repo";
+import { auditNamesRepo } from "./audit-names.repo";
+import { auditObjectOf } from "./audit-object";
 import { auditActionName, sanitizeAuditInfo } from "./sanitize";
 
 declare module "fastify" {
@@ -25,6 +28,8 @@ declare module "fastify" {
     auditWritten?: boolean;
     /** Who acted, for calls without a session (registration, password reset); set by the handler. */
     auditActor?: { id: string | null; username: string; domainId?: string | null };
+    /** The name of the call's object as it was before the handler ran (a delete's), read by its id. */
+    auditNameBefore?: string | null;
   }
   interface FastifyInstance {
     /** The audit log of web actions (see platform/audit). */
@@ -76,7 +81,52 @@ function bodyAuthor(body: unknown): string | null {
 export function createAuditLog(ctx: AppContext, root: Kysely<DB>): AuditLog {
   const pending = new Set<Promise<void>>();
 
-  async function write(request: FastifyRequest, reply: FastifyReply, db: Kysely<DB>): Promise<void> {
+  /** The route's entry in AUDIT_ROUTES, by the method and the path as registered. */
+  function auditRouteOf(request: FastifyRequest) {
+    return AUDIT_ROUTES[`${request.method} ${request.routeOptions.url ?? ""}`];
+  }
+
+  /** The id a route's object has in its path, to read its name before the handler changes it. */
+  function paramIdOf(request: FastifyRequest): string | null {
+    const source = auditRouteOf(request)?.id ?? "";
+    if (!source.startsWith("param:")) return null;
+    const value = (request.params as Record<string, unknown> | undefined)?.[source.slice(6)];
+    return typeof value === "string" ? value : null;
+  }
+
+  async function objectOf(
+    request: FastifyRequest,
+    actor: { id: string | null; username: string; domainId: string | null },
+    isSuccess: boolean,
+    db: Kysely<DB>,
+    answer: unknown,
+    saved: SavedObject | undefined,
+  ): Promise<{ kind: string | null; object: AuditObject | null }> {
+    const route = auditRouteOf(request);
+    if (!route) return { kind: null, object: null };
+    const object = auditObjectOf(route, {
+      params: request.params,
+      body: request.body,
+      answer: isSuccess ? answer : undefined,
+      saved,
+      actor,
+    });
+    // A refused call may name another domain's object: only a done deed gets a name from the database.
+    if (isSuccess && object.name === null && object.id !== null) {
+      object.name =
+        request.auditNameBefore ??
+        (await auditNamesRepo(db).findObjectNameAcrossDomains(object.type, object.id));
+    }
+    return { kind: route.kind, object };
+  }
+
+  async function write(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    db: Kysely<DB>,
+    answer?: unknown,
+    saved?: SavedObject,
+  ): Promise<void> {
     const session = request.session;
     const status = reply.statusCode < 400 ? "SUCCESS" : "FAILURE";
     let actor: { id: string | null; username: string; domainId: string | null } | null = session
@@ -94,6 +144,7 @@ export function createAuditLog(ctx: AppContext, root: Kysely<DB>): AuditLog {
         domainId: known ?? found?.domain_id ?? null,
       };
     }
+    const { kind, object } = await objectOf(request, actor, status === "SUCCESS", db, answer, saved);
     await auditRepo(db).insertWebAction(actor.domainId, {
       authorId: actor.id,
       author: actor.username,
@@ -102,6 +153,8 @@ export function createAuditLog(ctx: AppContext, root: Kysely<DB>): AuditLog {
       createTime: ctx.now(),
       clientIp: request.ip ?? null,
       info: sanitizeAuditInfo(request.body),
+      kind,
+      object,
     });
   }
 
@@ -109,15 +162,29 @@ export function createAuditLog(ctx: AppContext, root: Kysely<DB>): AuditLog {
   function wrapHandler(handler: RouteHandlerMethod, ownTransactions: boolean): RouteHandlerMethod {
     return async function auditedHandler(this: FastifyInstance, request, reply) {
       if (!shouldAudit(request)) return handler.call(this, request, reply);
-      const writeInside = async (trx: Kysely<DB>) => {
-        await write(request, reply, trx);
-        request.auditWritten = true;
-      };
+      const id = paramIdOf(request);
+      const route = auditRouteOf(request);
+      if (id !== null && route) {
+        request.auditNameBefore = await auditNamesRepo(root).findObjectNameAcrossDomains(route.object, id);
+      }
       if (ownTransactions) {
-        return runBeforeServiceCommit(async () => handler.call(this, request, reply), writeInside);
+        return runBeforeServiceCommit(
+          async () => handler.call(this, request, reply),
+          async (trx: Kysely<DB>, saved?: SavedObject) => {
+            await write(request, reply, trx, undefined, saved);
+            request.auditWritten = true;
+          },
+        );
       }
       try {
-        return await runInUnitOfWork(root, async () => handler.call(this, request, reply), writeInside);
+        return await runInUnitOfWork(
+          root,
+          async () => handler.call(this, request, reply),
+          async (trx: Kysely<DB>, answer: unknown) => {
+            await write(request, reply, trx, answer);
+            request.auditWritten = true;
+          },
+        );
       } catch (error) {
         request.auditWritten = false;
         throw error;

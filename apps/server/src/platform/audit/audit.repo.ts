@@ -1,3 +1,4 @@
+import type { AuditObject } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import { type DB, toJsonb } from "../db/schema";
 
@@ -11,6 +12,10 @@ export interface NewWebAction {
   createTime: Date;
   clientIp: string | null;
   info: Record<string, unknown>;
+  /** What was done, in the words of AUDIT_ROUTES (`script.delete`); null for a call of no known kind. */
+  kind: string | null;
+  /** The object it was done to. */
+  object: AuditObject | null;
 }
 
 /** Writes of the audit log (reads live in modules/web-actions). */
@@ -28,6 +33,8 @@ export function auditRepo(db: Kysely<DB>) {
           create_time: entry.createTime,
           client_ip: entry.clientIp,
           info: toJsonb(entry.info),
+          kind: entry.kind,
+          object: entry.object === null ? null : toJsonb(entry.object),
         })
         .execute();
     },

@@ -37,6 +37,8 @@ export interface ApiRouteEntry {
   readonly isPublic: boolean;
   readonly permission: RoutePermission | undefined;
   readonly saves: boolean | ((request: FastifyRequest) => boolean) | undefined;
+  /** Recorded in the audit log though it does not save (sign-in, registration). */
+  readonly isAudited: boolean;
 }
 
 /** The permission subject of a session: the same shape the web's session user has. */
@@ -94,6 +96,7 @@ export function recordApiRoutes(scope: FastifyInstance, routes: ApiRouteEntry[])
       isPublic?: boolean;
       permission?: RoutePermission;
       saves?: ApiRouteEntry["saves"];
+      audited?: unknown;
     };
     for (const method of [route.method].flat()) {
       if (method === "HEAD") continue;
@@ -103,6 +106,7 @@ export function recordApiRoutes(scope: FastifyInstance, routes: ApiRouteEntry[])
         isPublic: config.isPublic === true,
         permission: config.permission,
         saves: config.saves,
+        isAudited: Boolean(config.audited),
       });
     }
   });

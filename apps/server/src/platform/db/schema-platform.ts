@@ -1,4 +1,4 @@
-import type { JobState } from "@cellfleet/contract";
+import type { AuditObject, JobState } from "@cellfleet/contract";
 import type { ColumnType, Generated } from "kysely";
 
 // The platform's own tables (scheduler leases, the audit log, the server's secrets, durable jobs),
@@ -29,6 +29,10 @@ export interface WebActionsTable {
   create_time: Timestamp;
   client_ip: string | null;
   info: Jsonb<Record<string, unknown>>;
+  /** What was done (contract AUDIT_ROUTES, 0031); null for entries written before. */
+  kind: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The object it was done to (0031). */
+  object: ColumnType<AuditObject | null, string | null | undefined, string | null>;
 }
 
 /** Secrets the server made for itself on its first start (platform/secrets.ts). */

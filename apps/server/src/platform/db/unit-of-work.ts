@@ -13,7 +13,13 @@ interface UnitOfWork {
   savepoints: number;
   afterCommit: (() => void)[];
   /** Work the saving transaction of a service with its own transactions runs (`runPendingSaveWork`). */
-  beforeServiceCommit: ((trx: Transaction<DB>) => Promise<void>) | null;
+  beforeServiceCommit: ((trx: Transaction<DB>, saved?: SavedObject) => Promise<void>) | null;
+}
+
+/** What a service with its own transactions saved, for the call's audit entry (an upload's file). */
+export interface SavedObject {
+  id: string;
+  name: string | null;
 }
 
 const units = new AsyncLocalStorage<UnitOfWork>();
@@ -68,13 +74,13 @@ export function createUnitOfWorkDb(root: Kysely<DB>): Kysely<DB> {
 
 /**
  * Runs `work` as one unit of work on `root`: every query of it in one transaction, `beforeCommit`
- * last in it, then the commit, then what waited for the commit. A throw rolls everything back and
- * drops what waited.
+ * last in it (given what `work` answered), then the commit, then what waited for the commit. A
+ * throw rolls everything back and drops what waited.
  */
 export async function runInUnitOfWork<T>(
   root: Kysely<DB>,
   work: () => Promise<T>,
-  beforeCommit: (trx: Transaction<DB>) => Promise<void>,
+  beforeCommit: (trx: Transaction<DB>, result: T) => Promise<void>,
 ): Promise<T> {
   const trx = await root.startTransaction().execute();
   const unit: UnitOfWork = { trx, savepoints: 0, afterCommit: [], beforeServiceCommit: null };
@@ -82,7 +88,7 @@ export async function runInUnitOfWork<T>(
     let result: T;
     try {
       result = await work();
-      await beforeCommit(trx);
+      await beforeCommit(trx, result);
     } catch (error) {
       unit.trx = null;
       unit.afterCommit = [];
@@ -103,21 +109,21 @@ export async function runInUnitOfWork<T>(
  */
 export function runBeforeServiceCommit<T>(
   work: () => Promise<T>,
-  beforeCommit: (trx: Transaction<DB>) => Promise<void>,
+  beforeCommit: (trx: Transaction<DB>, saved?: SavedObject) => Promise<void>,
 ): Promise<T> {
   return units.run({ trx: null, savepoints: 0, afterCommit: [], beforeServiceCommit: beforeCommit }, work);
 }
 
 /**
  * Called by a service that keeps its own transactions, inside the one that saves: runs the call's
- * pending work (its audit entry) there, once, so the save and the entry commit together.
+ * pending work (its audit entry, naming `saved`) there, once, so the save and the entry commit together.
  */
-export async function runPendingSaveWork(trx: Transaction<DB>): Promise<void> {
+export async function runPendingSaveWork(trx: Transaction<DB>, saved?: SavedObject): Promise<void> {
   const unit = units.getStore();
   const pending = unit?.beforeServiceCommit;
   if (!unit || !pending) return;
   unit.beforeServiceCommit = null;
-  await pending(trx);
+  await pending(trx, saved);
 }
 
 /** Runs `callback` once the open unit of work commits (never if it rolls back); now when none is open. */

@@ -11,6 +11,7 @@ import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate } from "react-router";
@@ -34,6 +35,10 @@ import { typeLabel } from "./commandTypes";
 import { CommandStatusChip, commandStatusText } from "./components/CommandStatusChip";
 
 const WIDE_ONLY = { display: { xs: "none", md: "table-cell" } } as const;
+// A phone (390 px) keeps two columns, type and status; the progress and the time go under the type
+// instead of past the screen's edge (issue 27: the list scrolled sideways).
+const NOT_ON_PHONE = { display: { xs: "none", sm: "table-cell" } } as const;
+const PHONE_ONLY = { display: { xs: "block", sm: "none" } } as const;
 
 /** /commands: the domain's commands, streamed, with status and type facets, updated live. */
 export function CommandsPage() {
@@ -166,10 +171,10 @@ export function CommandsPage() {
                     <TableCell>{t("commands.columns.type")}</TableCell>
                     <TableCell>{t("commands.columns.status")}</TableCell>
                     <TableCell sx={WIDE_ONLY}>{t("commands.columns.targets")}</TableCell>
-                    <TableCell>{t("commands.columns.progress")}</TableCell>
+                    <TableCell sx={NOT_ON_PHONE}>{t("commands.columns.progress")}</TableCell>
                     <TableCell sx={WIDE_ONLY}>{t("commands.columns.author")}</TableCell>
                     <TableCell sx={WIDE_ONLY}>{t("commands.columns.approver")}</TableCell>
-                    <TableCell>{t("commands.columns.created")}</TableCell>
+                    <TableCell sx={NOT_ON_PHONE}>{t("commands.columns.created")}</TableCell>
                   </TableRow>
                 </TableHead>
                 <TableBody>
@@ -179,6 +184,14 @@ export function CommandsPage() {
                         <Link component={RouterLink} to={`/command/${command._id}`}>
                           {typeLabel(t, command.type)}
                         </Link>
+                        <Typography variant="caption" color="text.secondary" sx={PHONE_ONLY}>
+                          {t("commands.progress", {
+                            done: command.counts.completed ?? 0,
+                            total: command.total,
+                          })}
+                          {" · "}
+                          <RelativeTime time={command.create_time} now={now} />
+                        </Typography>
                       </TableCell>
                       <TableCell>
                         <CommandStatusChip command={command} />
@@ -186,7 +199,7 @@ export function CommandsPage() {
                       <TableCell sx={WIDE_ONLY} data-testid="command-targets">
                         {targetsLabel(t, command.targets)}
                       </TableCell>
-                      <TableCell>
+                      <TableCell sx={NOT_ON_PHONE}>
                         {t("commands.progress", {
                           done: command.counts.completed ?? 0,
                           total: command.total,
@@ -194,7 +207,7 @@ export function CommandsPage() {
                       </TableCell>
                       <TableCell sx={WIDE_ONLY}>{command.author.name}</TableCell>
                       <TableCell sx={WIDE_ONLY}>{command.approver?.name ?? "—"}</TableCell>
-                      <TableCell>
+                      <TableCell sx={NOT_ON_PHONE}>
                         <RelativeTime time={command.create_time} now={now} />
                       </TableCell>
                     </TableRow>

@@ -50,3 +50,17 @@ describe("RegistryPage: sending the key", () => {
     expect(screen.queryByText(/operation is not supported/i)).toBeNull();
   });
 });
+
+// Issue 27 item 15: the TIN is required and its label said nothing of it; required fields carry the asterisk.
+describe("RegistryPage: required fields", () => {
+  beforeAll(() => setLocale("en"));
+  afterEach(() => cleanup());
+
+  it("marks the TIN, company, name and corporate e-mail as required, and the phone not", () => {
+    renderPage();
+    for (const label of [/^TIN/, /company/i, /full name/i, /corporate e-?mail/i])
+      expect((screen.getByLabelText(label) as HTMLInputElement).required, String(label)).toBe(true);
+    expect((screen.getByLabelText(/phone/i) as HTMLInputElement).required).toBe(false);
+    expect(screen.getByText("TIN").parentElement?.textContent).toContain("*");
+  });
+});

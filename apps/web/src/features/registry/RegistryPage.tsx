@@ -78,6 +78,7 @@ export function RegistryPage() {
             {submit.isError ? <Alert severity="error">{mailErrorText(submit.error)}</Alert> : null}
             <TextField
               label={t("accounting.registry.companyName")}
+              required
               autoComplete="organization"
               error={Boolean(errors.company_name)}
               helperText={errors.company_name?.message}
@@ -85,6 +86,7 @@ export function RegistryPage() {
             />
             <TextField
               label={t("accounting.fields.tin")}
+              required
               inputMode="numeric"
               error={Boolean(errors.tin)}
               helperText={errors.tin?.message}
@@ -92,6 +94,7 @@ export function RegistryPage() {
             />
             <TextField
               label={t("accounting.fields.fullName")}
+              required
               autoComplete="name"
               error={Boolean(errors.full_name)}
               helperText={errors.full_name?.message}
@@ -99,6 +102,7 @@ export function RegistryPage() {
             />
             <TextField
               label={t("accounting.registry.corporateEmail")}
+              required
               type="email"
               autoComplete="email"
               error={Boolean(errors.email)}

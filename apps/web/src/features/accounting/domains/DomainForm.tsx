@@ -81,9 +81,12 @@ export function DomainForm({ domain }: { domain: DomainDetail | null }) {
     ),
   );
 
-  const text = (name: keyof DomainFormValues, label: string, validate: (value: string) => string | true) => (
-    <FormTextField form={form} name={name} label={label} rules={{ validate }} />
-  );
+  const text = (
+    name: keyof DomainFormValues,
+    label: string,
+    validate: (value: string) => string | true,
+    isRequired = false,
+  ) => <FormTextField form={form} name={name} label={label} rules={{ validate }} required={isRequired} />;
 
   return (
     <Card variant="outlined">
@@ -91,9 +94,9 @@ export function DomainForm({ domain }: { domain: DomainDetail | null }) {
         <Stack spacing={3}>
           {save.isError ? <Alert severity="error">{apiErrorText(save.error)}</Alert> : null}
           <Grid container spacing={2}>
-            {text("name", t("accounting.fields.name"), rule(validateText))}
-            {text("full_name", t("accounting.fields.fullName"), rule(validateText))}
-            {text("tin", t("accounting.fields.tin"), rule(validateTin))}
+            {text("name", t("accounting.fields.name"), rule(validateText), true)}
+            {text("full_name", t("accounting.fields.fullName"), rule(validateText), true)}
+            {text("tin", t("accounting.fields.tin"), rule(validateTin), true)}
             {text("email", t("accounting.fields.email"), rule(optionalEmail))}
             {text("phone", t("accounting.fields.phone"), rule(optionalPhone))}
             {text("manager", t("accounting.fields.manager"), () => true)}

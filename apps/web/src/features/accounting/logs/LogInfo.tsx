@@ -5,8 +5,16 @@ import Collapse from "@mui/material/Collapse";
 import IconButton from "@mui/material/IconButton";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { useTranslation } from "react-i18next";
+
+/** A value of an entry's info as text: strings as they are, lists joined, the rest as JSON. */
+export function valueText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value) && value.every((item) => typeof item !== "object" || item === null))
+    return value.map(String).join(", ");
+  return JSON.stringify(value, null, 1);
+}
 
 /** A one-line preview of an entry's info: its first keys and values. */
 export function infoPreview(info: Record<string, unknown>, maxLength = 48): string {
@@ -38,11 +46,32 @@ export function LogInfo({ info }: { info: Record<string, unknown> }) {
       </Stack>
       <Collapse in={isOpen} unmountOnExit>
         <Box
-          component="pre"
+          component="dl"
           data-testid="log-info"
-          sx={{ m: 0, p: 1, bgcolor: "action.hover", borderRadius: 1, fontSize: 12, overflowX: "auto" }}
+          aria-label={t("accounting.logs.details")}
+          sx={{
+            m: 0,
+            p: 1,
+            bgcolor: "action.hover",
+            borderRadius: 1,
+            fontSize: 12,
+            display: "grid",
+            gridTemplateColumns: "max-content 1fr",
+            columnGap: 1.5,
+            rowGap: 0.25,
+            overflowWrap: "anywhere",
+          }}
         >
-          {JSON.stringify(info, null, 2)}
+          {Object.entries(info).map(([key, value]) => (
+            <Fragment key={key}>
+              <Box component="dt" sx={{ color: "text.secondary" }}>
+                {key}
+              </Box>
+              <Box component="dd" sx={{ m: 0, whiteSpace: "pre-wrap" }}>
+                {valueText(value)}
+              </Box>
+            </Fragment>
+          ))}
         </Box>
       </Collapse>
     </Stack>

@@ -7,6 +7,7 @@ import TableCell from "@mui/material/TableCell";
 import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
+import Typography from "@mui/material/Typography";
 import { useInfiniteQuery, useMutation } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -28,10 +29,24 @@ import {
 import { LoadMoreFooter } from "../../../components/list-card/LoadMoreFooter";
 import { PageTitle } from "../../../components/PageTitle";
 import { QueryState } from "../../../components/QueryState";
+import { entryText, kindText } from "./entryText";
 import { LogInfo } from "./LogInfo";
 import { downloadWebActions, type LogFilter, logsQueryOptions } from "./logs.queries";
 
 const PREFIX = "accounting.logs";
+// A phone (390 px) keeps what was done and its status; who and when go under the deed, the address
+// and the details are for wider screens, so the table does not scroll sideways.
+const WIDE_ONLY = { display: { xs: "none", md: "table-cell" } } as const;
+const NOT_ON_PHONE = { display: { xs: "none", sm: "table-cell" } } as const;
+const PHONE_ONLY = { display: { xs: "block", sm: "none" } } as const;
+const COLUMN_SX = {
+  author: NOT_ON_PHONE,
+  action: {},
+  status: {},
+  create_time: NOT_ON_PHONE,
+  client_ip: WIDE_ONLY,
+  info: WIDE_ONLY,
+} as const;
 type TagFacet = "author" | "action" | "status";
 
 /** /logs: the audit log of web actions with search, tag filters, calendar, 'load more' and the archive. */
@@ -73,6 +88,13 @@ export function LogsPage() {
         variant={isOn ? "filled" : "outlined"}
         onClick={() => update((previous) => toggleFacet(previous, facet, value))}
         title={t("accounting.logs.toggleFilter")}
+        sx={{
+          height: "auto",
+          minHeight: 24,
+          maxWidth: "100%",
+          borderRadius: 2,
+          "& .MuiChip-label": { whiteSpace: "normal", py: 0.25 },
+        }}
       />
     );
   };
@@ -92,7 +114,10 @@ export function LogsPage() {
               <TableRow>
                 {(["author", "action", "status", "create_time", "client_ip", "info"] as const).map(
                   (column) => (
-                    <TableCell key={column} sx={{ fontWeight: 600, whiteSpace: "nowrap" }}>
+                    <TableCell
+                      key={column}
+                      sx={{ fontWeight: 600, whiteSpace: "nowrap", ...COLUMN_SX[column] }}
+                    >
                       {t(`accounting.logs.columns.${column}`)}
                     </TableCell>
                   ),
@@ -102,14 +127,21 @@ export function LogsPage() {
             <TableBody>
               {visible.map((entry: WebAction) => (
                 <TableRow key={entry._id} sx={{ verticalAlign: "top" }}>
-                  <TableCell>{tag("author", entry.author, entry.author)}</TableCell>
-                  <TableCell>{tag("action", entry.action, entry.action)}</TableCell>
+                  <TableCell sx={COLUMN_SX.author}>{tag("author", entry.author, entry.author)}</TableCell>
+                  <TableCell sx={{ minWidth: { xs: 0, sm: 200 } }}>
+                    {tag("action", entry.kind ?? entry.action, entryText(t, entry))}
+                    <Typography variant="caption" color="text.secondary" sx={{ ...PHONE_ONLY, mt: 0.5 }}>
+                      {entry.author} · {formatDateTime(entry.create_time)}
+                    </Typography>
+                  </TableCell>
                   <TableCell>
                     {tag("status", entry.status, t(`accounting.logs.status.${entry.status}`))}
                   </TableCell>
-                  <TableCell sx={{ whiteSpace: "nowrap" }}>{formatDateTime(entry.create_time)}</TableCell>
-                  <TableCell>{entry.client_ip ?? "—"}</TableCell>
-                  <TableCell>
+                  <TableCell sx={{ whiteSpace: "nowrap", ...COLUMN_SX.create_time }}>
+                    {formatDateTime(entry.create_time)}
+                  </TableCell>
+                  <TableCell sx={COLUMN_SX.client_ip}>{entry.client_ip ?? "—"}</TableCell>
+                  <TableCell sx={COLUMN_SX.info}>
                     <LogInfo info={entry.info} />
                   </TableCell>
                 </TableRow>
@@ -150,7 +182,7 @@ export function LogsPage() {
             filters={activeFilters(state)}
             labelOf={(item) =>
               item.kind === "facet"
-                ? `${t(`accounting.logs.columns.${item.facet as TagFacet}`)}: ${item.value}`
+                ? `${t(`accounting.logs.columns.${item.facet as TagFacet}`)}: ${item.facet === "action" ? kindText(t, item.value) : item.facet === "status" ? t(`accounting.logs.status.${item.value}`) : item.value}`
                 : item.value
             }
             onRemove={(item) => update((previous) => removeFilter(previous, item))}

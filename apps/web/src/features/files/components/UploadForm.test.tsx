@@ -12,11 +12,11 @@ function fakeFile(name: string, size: number): File {
   return file;
 }
 
-function renderForm() {
+function renderForm(fileType: "firmware" | "package" = "firmware") {
   const client = new QueryClient();
   render(
     <QueryClientProvider client={client}>
-      <UploadForm fileType="firmware" onDone={vi.fn()} onCancel={vi.fn()} />
+      <UploadForm fileType={fileType} onDone={vi.fn()} onCancel={vi.fn()} />
     </QueryClientProvider>,
   );
   return screen.getByTestId("upload-input") as HTMLInputElement;
@@ -26,12 +26,19 @@ describe("UploadForm", () => {
   beforeAll(() => setLocale("en"));
   afterEach(() => cleanup());
 
-  it("refuses 25 MB before sending, naming the file, and offers no upload", () => {
-    const input = renderForm();
-    fireEvent.change(input, { target: { files: [fakeFile("huge.bin", UPLOAD_MAX_BYTES)] } });
-    expect(screen.getByTestId("upload-problem").textContent).toContain("huge.bin");
+  it("refuses a package of 25 MB before sending, naming the file, and offers no upload", () => {
+    const input = renderForm("package");
+    fireEvent.change(input, { target: { files: [fakeFile("huge.ipk", UPLOAD_MAX_BYTES)] } });
+    expect(screen.getByTestId("upload-problem").textContent).toContain("huge.ipk");
     expect(screen.getByTestId("upload-problem").textContent).toContain("too large");
     expect((screen.getByRole("button", { name: "Upload" }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("leaves a firmware image of 25 MB or more to the server's FIRMWARE_MAX_MB (issue 27 item 15)", () => {
+    const input = renderForm();
+    fireEvent.change(input, { target: { files: [fakeFile("vendor.bin", UPLOAD_MAX_BYTES * 2)] } });
+    expect(screen.queryByTestId("upload-problem")).toBeNull();
+    expect((screen.getByRole("button", { name: "Upload" }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it("refuses a firmware that is not .bin, and takes one just under the limit", () => {

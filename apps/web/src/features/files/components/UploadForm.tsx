@@ -87,7 +87,11 @@ export function UploadForm({ fileType, onDone, onCancel }: UploadFormProps) {
       returnTimer.current = setTimeout(() => onDone(stored), UPLOAD_RETURN_DELAY_MS);
     } catch (error) {
       if (controller.signal.aborted) return;
-      const reason = isApiError(error) ? translateErrorCode(error.code, error.message) : String(error);
+      const reason = !isApiError(error)
+        ? String(error)
+        : error.status === 413
+          ? notice("tooLargeFile")
+          : translateErrorCode(error.code, error.message);
       const text = notice("fileUploadError", {
         name: plainFileName(file.name),
         path: fileUploadPath(fileType),
@@ -106,7 +110,11 @@ export function UploadForm({ fileType, onDone, onCancel }: UploadFormProps) {
     <Card variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 760 }} data-testid="upload-form">
       <Stack spacing={2}>
         <Typography color="text.secondary">
-          {extension ? t("files.upload.hintExtension", { extension }) : t(`files.upload.hint.${fileType}`)}
+          {fileType === "firmware"
+            ? t("files.upload.hintFirmware")
+            : extension
+              ? t("files.upload.hintExtension", { extension })
+              : t(`files.upload.hint.${fileType}`)}
         </Typography>
         <Stack direction={{ xs: "column", sm: "row" }} spacing={2} sx={{ alignItems: { sm: "center" } }}>
           <Button
