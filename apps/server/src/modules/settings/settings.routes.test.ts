@@ -42,6 +42,7 @@ const settingsOf = (
   backup: { copies: backup },
   journal: { copies: journal },
   time_zone: timeZone,
+  rollouts: { auto_accept: false, window: null },
 });
 
 beforeAll(async () => {
