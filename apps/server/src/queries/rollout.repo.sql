@@ -114,7 +114,7 @@ order by
 limit
   $6;
 
--- rolloutRepo.listHeldLinksAcrossDomains(id)
+-- rolloutRepo.listHeldLinksAcrossDomains(id, linkStage)
 select
   "t"."device_id",
   "t"."domain_id",
@@ -129,7 +129,10 @@ from
 where
   "t"."rollout_id" = $2
   and "t"."state" = $3
-  and "t"."reason" is not null;
+  and (
+    "t"."reason" is not null
+    or "t"."stage" = $4
+  );
 
 -- rolloutRepo.setHoldAcrossDomains(id, deviceIds, reason, now)
 update "firmware_rollout_targets"

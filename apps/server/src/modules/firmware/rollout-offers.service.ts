@@ -66,7 +66,7 @@ export async function decideRolloutOffer(
   answer: { accept: true; request: RolloutAcceptRequest } | { accept: false },
 ): Promise<RolloutOffer[]> {
   const domainId = requireDeviceDomain(session);
-  const isRunning = await ctx.jobs.transaction(async (trx) => {
+  await ctx.jobs.transaction(async (trx) => {
     // The rollout first, as the driver's advance locks it: the two never wait on each other.
     const rollout = await rolloutRepo(trx).lockRollout(rolloutId);
     const offers = rolloutOffersRepo(trx);
@@ -87,9 +87,10 @@ export async function decideRolloutOffer(
     });
     if (answer.accept) await offers.releaseDomainTargets(domainId, rolloutId, now);
     else await offers.skipDomainTargets(domainId, rolloutId, now);
+    // A paused rollout acts on the answer when it resumes.
     if (rollout.status === "running") await queueAdvance(ctx, trx, rollout, 0);
-    return true;
   });
-  if (isRunning) await publishRollout(ctx, await getRollout(ctx, rolloutId));
+  // Root's card shows the domain's answer at once (best-effort, as every push: ADR 021).
+  await publishRollout(ctx, await getRollout(ctx, rolloutId));
   return listRolloutOffers(ctx, session);
 }

@@ -33,7 +33,7 @@ async function refreshHolds(
   now: Date,
 ): Promise<void> {
   const changed = new Map<RolloutHold | null, string[]>();
-  for (const target of await repo.listHeldLinksAcrossDomains(rollout.id)) {
+  for (const target of await repo.listHeldLinksAcrossDomains(rollout.id, rollout.link_stage)) {
     const hold = await holdOf(isOpen, target);
     if (hold === target.reason) continue;
     const ids = changed.get(hold) ?? [];

@@ -152,11 +152,19 @@ export function rolloutRepo(db: Kysely<DB>) {
     },
 
     /**
-     * Every held target of the rollout (waiting with a hold written), in any stage, with what the
-     * holds read: one query per advance however many are held.
+     * Every held target of the rollout (waiting with a hold written), in any stage, and every
+     * waiting one of its link stage (held for a better link from the start; one whose domain just
+     * accepted has no hold written yet, ADR 031), with what the holds read: one query per advance
+     * however many are held.
      */
-    async listHeldLinksAcrossDomains(id: string): Promise<WaitingLink[]> {
-      return waitingLinks(id).where("t.reason", "is not", null).execute();
+    async listHeldLinksAcrossDomains(id: string, linkStage: number | null): Promise<WaitingLink[]> {
+      return waitingLinks(id)
+        .where((eb) =>
+          linkStage === null
+            ? eb("t.reason", "is not", null)
+            : eb.or([eb("t.reason", "is not", null), eb("t.stage", "=", linkStage)]),
+        )
+        .execute();
     },
 
     /** Writes one hold (null: none) on these waiting targets. */
