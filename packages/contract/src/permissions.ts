@@ -187,16 +187,9 @@ export const PERMISSIONS = {
 
   "software.view": { who: ROOT, saves: false },
   "software.manage": { who: ROOT, saves: true },
-  "rolloutOffers.view": {
-    who: ADMIN,
-    saves: false,
-    note: "root's firmware rollouts offered to the domain (ADR 031): the admin decides on them",
-  },
-  "rolloutOffers.decide": {
-    who: ADMIN,
-    saves: true,
-    note: "accept (now or in the domain's window) or decline a rollout for the domain; nothing is sent to it before",
-  },
+  // Root's rollouts offered to the admin's domain: accepted or declined there (ADR 031).
+  "rolloutOffers.view": { who: ADMIN, saves: false },
+  "rolloutOffers.decide": { who: ADMIN, saves: true },
   "licenses.view": { who: ROOT, saves: false },
   "licenses.manage": { who: ROOT, saves: true },
   "keychain.view": { who: EVERYONE, saves: false, plugin: "keychain" },
