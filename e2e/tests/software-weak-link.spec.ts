@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { VirtualRouter } from "../../apps/simulator/src/index";
 import { LOOKS } from "../support/looks";
+import { acceptOfferedRollout } from "../support/rollout-offers";
 import { apiToken, openRootLook, signInRoot, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
@@ -112,15 +113,18 @@ test("weak-link routers wait for a better link: the dry run lists them, the roll
     await expect(canary).toContainText("E2ELINKGOOD", { timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
   await expect(waiting).toContainText("Will wait for a better link (after the waves)");
-  await expect(waiting.getByText("E2ELINKEDGE · cell edge")).toBeVisible();
-  await expect(waiting.getByText("E2ELINKSIM2 · on backup SIM")).toBeVisible();
-  await expect(waiting.getByText("E2ELINKROAM · roaming")).toBeVisible();
+  // Each chip names the router, its domain (ADR 031) and its reason.
+  await expect(waiting.getByText(/^E2ELINKEDGE · .+ · cell edge$/)).toBeVisible();
+  await expect(waiting.getByText(/^E2ELINKSIM2 · .+ · on backup SIM$/)).toBeVisible();
+  await expect(waiting.getByText(/^E2ELINKROAM · .+ · roaming$/)).toBeVisible();
 
   // Started: the good router is updated; the three are held with their reasons, and the card says
   // that only they remain.
   await page.getByTestId("rollout-start").click();
   await page.getByTestId("confirm-action").click();
   await expect(page.getByTestId("rollout-status")).toHaveText("Running");
+  // The routers' (demo) domain accepts it: nothing is sent to a domain before (ADR 031).
+  await acceptOfferedRollout(request, VERSION);
   await expect(page.getByTestId("rollout-held-cellEdge")).toHaveText("cell edge: 1");
   await expect(page.getByTestId("rollout-held-backupSim")).toHaveText("on backup SIM: 1");
   await expect(page.getByTestId("rollout-held-roaming")).toHaveText("roaming: 1");

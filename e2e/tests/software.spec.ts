@@ -7,6 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import { LOOKS } from "../support/looks";
+import { acceptOfferedRollout } from "../support/rollout-offers";
 import { openRootLook, signInRoot, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
@@ -42,6 +43,7 @@ test("root adds a software rule; the server fetches it and the list shows it Rea
   page,
   context,
   baseURL,
+  request,
 }) => {
   test.setTimeout(90_000);
   await useEnglish(context, baseURL as string);
@@ -84,6 +86,9 @@ test("root adds a software rule; the server fetches it and the list shows it Rea
   await page.getByTestId("confirm-action").click();
   await expect(page.getByTestId("rollout-status")).toHaveText("Running");
   await expect(page.getByTestId("rollout-progress").getByRole("row", { name: /Canary/ })).toBeVisible();
+  // Nothing goes to the demo domain before its admin accepts (ADR 031); then the window holds it.
+  await expect(page.getByTestId("rollout-held-offer")).toBeVisible();
+  await acceptOfferedRollout(request, "RUT9_R_00.07.08");
   await expect(page.getByTestId("rollout-held-window")).toContainText("outside the domain's window");
   await shot(page, "software-rollout-held-window");
   await page.getByRole("button", { name: "Cancel rollout" }).click();
@@ -144,6 +149,7 @@ async function watchRule(page: Page, id: string): Promise<string[]> {
 test("root starts a staged rollout and watches the canary complete and the first wave start, live", async ({
   browser,
   baseURL,
+  request,
 }) => {
   test.setTimeout(180_000);
   // Four root pages, one per look, all watching the same rule; the first (English) acts.
@@ -183,6 +189,8 @@ test("root starts a staged rollout and watches the canary complete and the first
   await startReread;
   await expect(main.getByTestId("rollout-status")).toHaveText("Running");
   rereads[0]?.splice(0);
+  // The demo domain's admin accepts it (ADR 031): its answer reaches root's pages by push too.
+  await acceptOfferedRollout(request, "RUT9_R_00.07.09");
   // Rows: the header, the canary, wave 1. Cells: stage, waiting, updating, succeeded, failed, skipped.
   const rows = (page: Page) => page.getByTestId("rollout-progress").getByRole("row");
   const canary = rows(main).filter({ hasText: "Canary" });

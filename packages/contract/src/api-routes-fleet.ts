@@ -66,7 +66,13 @@ import type {
   TagPlansSchema,
 } from "./insight/api";
 import type { RolloutDryRunRequestSchema, RolloutDryRunSchema } from "./rollout";
-import type { LatestRolloutSchema, RolloutProgressSchema, RolloutStartRequestSchema } from "./rollout-driver";
+import type {
+  LatestRolloutSchema,
+  RolloutAcceptRequestSchema,
+  RolloutOffersAnswerSchema,
+  RolloutProgressSchema,
+  RolloutStartRequestSchema,
+} from "./rollout-driver";
 
 export const FLEET_ROUTES = {
   "POST /api/devices/": stream<In<typeof DeviceListRequestSchema>, Out<typeof DeviceListLineSchema>>(),
@@ -161,4 +167,10 @@ export const FLEET_ROUTES = {
   "POST /api/rollout/{rollout_id}/resume": call<NoBody, Out<typeof RolloutProgressSchema>>(),
   "POST /api/rollout/{rollout_id}/cancel": call<NoBody, Out<typeof RolloutProgressSchema>>(),
   "POST /api/rollout/{rollout_id}/retry": call<NoBody, Out<typeof RolloutProgressSchema>>(),
+  "POST /api/rollout-offers": call<NoBody, Out<typeof RolloutOffersAnswerSchema>>(),
+  "POST /api/rollout/{rollout_id}/accept": call<
+    In<typeof RolloutAcceptRequestSchema>,
+    Out<typeof RolloutOffersAnswerSchema>
+  >(),
+  "POST /api/rollout/{rollout_id}/decline": call<NoBody, Out<typeof RolloutOffersAnswerSchema>>(),
 } as const;

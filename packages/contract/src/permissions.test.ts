@@ -93,6 +93,8 @@ const EXPECTED: Record<PermissionAction, string> = {
   "logs.view": "Y Y - - -",
   "software.view": "Y - - - -", // route /software: 1
   "software.manage": "Y - - - -",
+  "rolloutOffers.view": "- Y - - -", // ADR 031: root's rollout offered to a domain, its admin decides
+  "rolloutOffers.decide": "- Y - - -",
   "licenses.view": "Y - - - -", // route /license/new: 1
   "licenses.manage": "Y - - - -",
   "keychain.view": "Y Y Y Y Y",
@@ -143,6 +145,7 @@ const READS: PermissionAction[] = [
   "policies.view",
   "logs.view",
   "software.view",
+  "rolloutOffers.view",
   "licenses.view",
   "keychain.view",
   "jobs.view",

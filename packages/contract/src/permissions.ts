@@ -186,6 +186,9 @@ export const PERMISSIONS = {
 
   "software.view": { who: ROOT, saves: false },
   "software.manage": { who: ROOT, saves: true },
+  // Root's rollouts offered to the admin's domain: accepted or declined there (ADR 031).
+  "rolloutOffers.view": { who: ADMIN, saves: false },
+  "rolloutOffers.decide": { who: ADMIN, saves: true },
   "licenses.view": { who: ROOT, saves: false },
   "licenses.manage": { who: ROOT, saves: true },
   "keychain.view": { who: EVERYONE, saves: false, plugin: "keychain" },

@@ -25,6 +25,11 @@ export const RolloutOptionsSchema = z.object({
     .min(1)
     .max(24 * 60)
     .default(30),
+  /**
+   * The domains root offers the rollout to (ADR 031): only their routers are planned, and each is
+   * sent only once its domain accepted. Null: every domain with a router of the rule's models.
+   */
+  domains: z.array(z.string().min(1).max(64)).min(1).max(10_000).nullable().default(null),
 });
 export type RolloutOptions = z.output<typeof RolloutOptionsSchema>;
 
@@ -166,6 +171,8 @@ export const RolloutRouterSchema = z.object({
   _id: z.string(),
   ident: z.string(),
   domain_id: z.string(),
+  /** The router's domain by name: a rollout spans customers, and each router says whose it is. */
+  domain_name: z.string(),
   model: z.string().nullable(),
   firmware: z.string().nullable(),
 });
@@ -180,6 +187,14 @@ export const RolloutDryRunSchema = z.object({
   stages: z.array(z.array(RolloutRouterSchema)),
   waiting: z.array(RolloutRouterSchema.extend({ reason: z.enum(LINK_WAIT_REASONS) })),
   skipped: z.array(RolloutRouterSchema.extend({ reason: z.enum(ROLLOUT_SKIP_REASONS) })),
+  /**
+   * The domains the rollout would be offered to (ADR 031), by name: how many of their routers it
+   * would update (stages and waiting), and whether the domain accepts rollouts by itself; a domain
+   * that does not is sent nothing until its admin accepts.
+   */
+  domains: z.array(
+    z.object({ _id: z.string(), name: z.string(), routers: z.int(), auto_accept: z.boolean() }),
+  ),
 });
 export type RolloutDryRun = z.infer<typeof RolloutDryRunSchema>;
 

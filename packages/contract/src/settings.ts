@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EVENT_KINDS } from "./protocol/messages";
+import { RolloutWindowSchema } from "./rollout-driver";
 import { TimeZoneSchema } from "./schedules";
 import { DEFAULT_STATUS_THRESHOLDS, THRESHOLD_STATUSES } from "./status";
 import { StatusThresholdSchema } from "./statusSchemas";
@@ -19,6 +20,13 @@ export const DomainSettingsSchema = z
     backup: z.object({ copies: CopiesSchema }),
     journal: z.object({ copies: CopiesSchema }),
     time_zone: TimeZoneSchema,
+    /**
+     * Root's firmware rollouts offered to the domain (ADR 031): accepted at once by this setting,
+     * and sent inside this maintenance window (null: any time); else each waits for an admin.
+     */
+    rollouts: z
+      .object({ auto_accept: z.boolean(), window: RolloutWindowSchema.nullable() })
+      .default({ auto_accept: false, window: null }),
   })
   .superRefine((settings, ctx) => {
     const names = new Set(settings.status.map((entry) => entry.name));
@@ -39,6 +47,7 @@ export const DEFAULT_DOMAIN_SETTINGS: DomainSettings = {
   backup: { copies: 10 },
   journal: { copies: 10 },
   time_zone: "UTC",
+  rollouts: { auto_accept: false, window: null },
 };
 
 /** Body of PATCH /api/settings/domains-all: the whole domain settings (token optional, as on every call). */

@@ -15,21 +15,25 @@ where
   and "model" in ($2)
   and "firmware" is not null;
 
--- firmwareRepo.findRolloutCandidatesAcrossDomains(models)
+-- firmwareRepo.findRolloutCandidatesAcrossDomains(models, domainIds)
 select
   "d"."id",
   "d"."ident",
   "d"."domain_id",
+  "dm"."name" as "domain_name",
+  "dm"."settings" as "domain_settings",
   "d"."model",
   "d"."firmware",
   "d"."signal_csq",
   "c"."data" as "modems"
 from
   "devices" as "d"
+  inner join "domains" as "dm" on "dm"."id" = "d"."domain_id"
   left join "device_collects" as "c" on "c"."device_id" = "d"."id"
   and "c"."type" = $1
 where
-  "d"."model" in ($2);
+  "d"."model" in ($2)
+  and "d"."domain_id" in ($3);
 
 -- firmwareRepo.listRules()
 select

@@ -51,7 +51,11 @@ where
 select
   "stage",
   "state",
-  count(*) as "count"
+  count(*) as "count",
+  count(*) filter (
+    where
+      reason = 'offer'
+  ) as "offer"
 from
   "firmware_rollout_targets"
 where
@@ -63,6 +67,7 @@ group by
 -- rolloutRepo.listFailuresAcrossDomains(id)
 select
   "device_id",
+  "domain_id",
   "stage",
   "reason"
 from
@@ -102,14 +107,14 @@ from
 where
   "t"."rollout_id" = $2
   and "t"."state" = $3
-  and "t"."stage" = $4
+  and "t"."stage" <= $4
   and "t"."device_id" > $5
 order by
   "t"."device_id"
 limit
   $6;
 
--- rolloutRepo.listHeldLinksAcrossDomains(id)
+-- rolloutRepo.listHeldLinksAcrossDomains(id, linkStage)
 select
   "t"."device_id",
   "t"."domain_id",
@@ -124,7 +129,10 @@ from
 where
   "t"."rollout_id" = $2
   and "t"."state" = $3
-  and "t"."reason" is not null;
+  and (
+    "t"."reason" is not null
+    or "t"."stage" = $4
+  );
 
 -- rolloutRepo.setHoldAcrossDomains(id, deviceIds, reason, now)
 update "firmware_rollout_targets"

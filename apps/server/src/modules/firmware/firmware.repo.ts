@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { type DB, toJsonb } from "../../platform/db/schema";
+import { type DB, type StoredDomainSettings, toJsonb } from "../../platform/db/schema";
 import type { NewSoftwareRuleRow, SoftwareRuleRow } from "../../platform/db/schema-firmware";
 
 /** What a finished fetch stored. */
@@ -38,20 +38,27 @@ export function firmwareRepo(db: Kysely<DB>) {
      * Routers of these models in every domain (a rule is root's and fits them all), with their
      * last modems report: what a rollout's plan reads.
      */
-    async findRolloutCandidatesAcrossDomains(models: readonly string[]): Promise<
+    /** Routers of these models, in these domains (null: every domain), with their domain's name and settings. */
+    async findRolloutCandidatesAcrossDomains(
+      models: readonly string[],
+      domainIds: readonly string[] | null,
+    ): Promise<
       Array<{
         id: string;
         ident: string;
         domain_id: string;
+        domain_name: string;
+        domain_settings: StoredDomainSettings;
         model: string | null;
         firmware: string | null;
         signal_csq: number | null;
         modems: unknown;
       }>
     > {
-      if (models.length === 0) return [];
-      return db
+      if (models.length === 0 || domainIds?.length === 0) return [];
+      let query = db
         .selectFrom("devices as d")
+        .innerJoin("domains as dm", "dm.id", "d.domain_id")
         .leftJoin("device_collects as c", (join) =>
           join.onRef("c.device_id", "=", "d.id").on("c.type", "=", "modems"),
         )
@@ -59,13 +66,16 @@ export function firmwareRepo(db: Kysely<DB>) {
           "d.id",
           "d.ident",
           "d.domain_id",
+          "dm.name as domain_name",
+          "dm.settings as domain_settings",
           "d.model",
           "d.firmware",
           "d.signal_csq",
           "c.data as modems",
         ])
-        .where("d.model", "in", [...models])
-        .execute();
+        .where("d.model", "in", [...models]);
+      if (domainIds) query = query.where("d.domain_id", "in", [...domainIds]);
+      return query.execute();
     },
 
     async listRules(): Promise<SoftwareRuleRow[]> {

@@ -4,19 +4,21 @@ import {
   firmwareVersionFromFilename,
   type RolloutProgress,
   type RolloutStartRequest,
-  type RolloutStatus,
   rolloutGate,
 } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import type { AppContext } from "../../platform/context";
 import type { DB } from "../../platform/db/schema";
-import type { FirmwareRolloutRow } from "../../platform/db/schema-firmware";
+import type { FirmwareRolloutDomainRow, FirmwareRolloutRow } from "../../platform/db/schema-firmware";
 import { AppError } from "../../platform/errors";
 import { postSystemNews } from "../notifications/system-news";
+import { findDomainRolloutSettings } from "../settings/settings.service";
 import { firmwareRepo } from "./firmware.repo";
 import { rolloutRepo } from "./rollout.repo";
 import { dryRunRollout } from "./rollout.service";
-import { heldOf, topUpStage } from "./rollout-send";
+import { rolloutOffersRepo } from "./rollout-offers.repo";
+import { getRollout } from "./rollout-progress";
+import { topUpStage } from "./rollout-send";
 import { advanceAndPublish, publishRollout } from "./software-live";
 
 // The rollout driver (ADR 021): a started rollout and the `rollout.advance` job that moves it.
@@ -26,6 +28,9 @@ export const ROLLOUT_ADVANCE_JOB = "rollout.advance";
 export const ROLLOUT_ADVANCE_EVERY_MS = 5_000;
 /** The outbox event a paused rollout emits (notifications, audit). */
 export const ROLLOUT_PAUSED_EVENT = "rollout.paused";
+
+/** The outbox event of a rollout offered to a domain (ADR 031): its admins get a notice. */
+export const ROLLOUT_OFFERED_EVENT = "rollout.offered";
 
 /** What {@link ROLLOUT_PAUSED_EVENT} carries. */
 export interface RolloutPausedPayload {
@@ -44,13 +49,19 @@ declare module "../../platform/jobs/jobs" {
 declare module "../../platform/jobs/outbox-events" {
   interface OutboxPayloads {
     "rollout.paused": RolloutPausedPayload;
+    "rollout.offered": { rolloutId: string; domainId: string; version: string; isAccepted: boolean };
   }
 }
 
 const FAILED_EXECUTIONS = new Set(["failed", "expired", "cancelled", "timed_out", "attempts_exceeded"]);
 
 /** Queues the next advance: `tick` moves on, so an older queued advance finds itself stale. */
-async function queueAdvance(ctx: AppContext, trx: Kysely<DB>, rollout: FirmwareRolloutRow, delayMs: number) {
+export async function queueAdvance(
+  ctx: AppContext,
+  trx: Kysely<DB>,
+  rollout: FirmwareRolloutRow,
+  delayMs: number,
+) {
   const tick = rollout.tick + 1;
   await rolloutRepo(trx).updateRollout(rollout.id, { tick });
   await ctx.jobs.enqueue(trx, {
@@ -85,6 +96,24 @@ export async function startRollout(
   if (total === 0) throw new AppError("BAD_REQUEST", "No router would take this rollout now");
   const now = ctx.now();
   const id = randomUUID();
+  // Offered to each domain whose routers it takes: one that accepts by its setting is accepted now,
+  // with its own window; the others' routers are held ('offer') until their admin answers (ADR 031).
+  const offers: FirmwareRolloutDomainRow[] = [];
+  for (const domain of plan.domains) {
+    const setting = await findDomainRolloutSettings(ctx, domain._id);
+    offers.push({
+      rollout_id: id,
+      domain_id: domain._id,
+      state: setting.auto_accept ? "accepted" : "offered",
+      auto: setting.auto_accept,
+      window_start: setting.auto_accept ? (setting.window?.start ?? null) : null,
+      window_end: setting.auto_accept ? (setting.window?.end ?? null) : null,
+      decided_by: null,
+      decide_time: setting.auto_accept ? now : null,
+      create_time: now,
+    });
+  }
+  const isAccepted = new Set(offers.filter((o) => o.state === "accepted").map((o) => o.domain_id));
   const row: FirmwareRolloutRow = {
     id,
     rule_id: rule.id,
@@ -112,55 +141,21 @@ export async function startRollout(
           domain_id: router.domain_id,
           stage: index,
           state: "waiting",
-          reason: router.reason ?? null,
+          reason: isAccepted.has(router.domain_id) ? (router.reason ?? null) : "offer",
         })),
       ),
     ]);
+    await rolloutOffersRepo(trx).insertOffersAcrossDomains(offers);
+    for (const offer of offers)
+      await ctx.jobs.emit(trx, ROLLOUT_OFFERED_EVENT, {
+        rolloutId: id,
+        domainId: offer.domain_id,
+        version: row.version,
+        isAccepted: offer.state === "accepted",
+      });
     await queueAdvance(ctx, trx, row, 0);
   });
   return publishRollout(ctx, await getRollout(ctx, id));
-}
-
-/** GET progress: counts per stage and the failures with their reasons. */
-export async function getRollout(ctx: AppContext, id: string): Promise<RolloutProgress> {
-  const repo = rolloutRepo(ctx.db);
-  const rollout = await repo.findRollout(id);
-  if (!rollout) throw new AppError("TASK_NOT_FOUND", "No such rollout");
-  const stages = Array.from({ length: rollout.stage_count }, () => ({
-    waiting: 0,
-    sent: 0,
-    succeeded: 0,
-    failed: 0,
-    skipped: 0,
-  }));
-  for (const row of await repo.countTargetsAcrossDomains(id)) {
-    const stage = stages[row.stage];
-    if (stage && row.state in stage) stage[row.state as keyof typeof stage] = row.count;
-  }
-  return {
-    _id: rollout.id,
-    rule_id: rollout.rule_id,
-    version: rollout.version,
-    status: rollout.status as RolloutStatus,
-    stage: rollout.stage,
-    pause_reason: rollout.pause_reason,
-    total: rollout.total,
-    options: optionsOf(rollout),
-    stages,
-    link_stage: rollout.link_stage,
-    held: heldOf(await repo.countHeldAcrossDomains(id)),
-    failures: await repo.listFailuresAcrossDomains(id),
-    create_time: rollout.create_time.toISOString(),
-    update_time: rollout.update_time.toISOString(),
-  };
-}
-
-/** The rule's newest rollout, or null when it never rolled out. */
-export async function getLatestRollout(ctx: AppContext, ruleId: string): Promise<RolloutProgress | null> {
-  if (!(await firmwareRepo(ctx.db).findRule(ruleId)))
-    throw new AppError("RULE_NOT_FOUND", "No such software rule");
-  const latest = await rolloutRepo(ctx.db).findLatestRollout(ruleId);
-  return latest ? getRollout(ctx, latest.id) : null;
 }
 
 /** Pause, resume, cancel or retry the failed: a change of status that the next advance acts on. */
@@ -262,16 +257,28 @@ export async function advanceRollout(ctx: AppContext, rolloutId: string, tick: n
           .filter((row) => row.stage === stage && row.state === state)
           .reduce((sum, row) => sum + row.count, 0);
       const failed = counts.filter((row) => row.state === "failed").reduce((sum, row) => sum + row.count, 0);
-      const gate = rolloutGate(
-        {
-          total: counts.filter((row) => row.stage === stage).reduce((sum, row) => sum + row.count, 0),
-          succeeded: ofStage("succeeded"),
-          failed: ofStage("failed"),
-        },
+      // A stage is judged on the routers of domains that accepted (ADR 031): those waiting for
+      // their domain's answer and those a decline skipped do not hold it up; they are sent, once
+      // accepted, beside a later stage. A stage none of whose routers may go yet waits while no
+      // router of the rollout has been updated: the canary is never skipped for want of an answer.
+      const offerHeld = counts
+        .filter((row) => row.stage === stage && row.state === "waiting")
+        .reduce((sum, row) => sum + row.offer, 0);
+      const stageTotal =
+        counts.filter((row) => row.stage === stage).reduce((sum, row) => sum + row.count, 0) -
+        ofStage("skipped") -
+        offerHeld;
+      const hasSucceeded = counts.some((row) => row.state === "succeeded");
+      if (stageTotal === 0 && offerHeld > 0 && !hasSucceeded) break;
+      let gate = rolloutGate(
+        { total: stageTotal, succeeded: ofStage("succeeded"), failed: ofStage("failed") },
         { total: rollout.total, failed },
         stage >= rollout.stage_count - 1,
         options,
       );
+      // Not done while a router of any stage still waits (for its domain's answer) or is under way.
+      if (gate === "done" && counts.some((row) => row.state === "waiting" || row.state === "sent"))
+        gate = "wait";
       if (gate === "pause") {
         const reason = `${failed} of ${rollout.total} failed at stage ${stage}`;
         await repo.updateRollout(rolloutId, {
@@ -318,5 +325,25 @@ export function registerRolloutJobs(ctx: AppContext): void {
         title: "Firmware rollout paused",
         text: `Rollout ${payload.rolloutId}: ${payload.reason}`,
       }),
+  });
+  // The domain's notice of a rollout offered to it (ADR 031), in both languages: the news carries
+  // text, not keys. The console's offers list says the same in the person's language.
+  ctx.jobs.subscribe(ROLLOUT_OFFERED_EVENT, "news", {
+    handle: async ({ payload }) =>
+      postSystemNews(
+        ctx,
+        payload.domainId,
+        payload.isAccepted
+          ? {
+              level: "info",
+              title: "Firmware update accepted automatically / Обновление прошивки принято автоматически",
+              text: `${payload.version}: the domain's settings accept rollouts / настройки домена принимают обновления`,
+            }
+          : {
+              level: "warning",
+              title: "Firmware update offered / Предложено обновление прошивки",
+              text: `${payload.version}: accept or decline it in Settings / примите или отклоните его в Настройках`,
+            },
+      ),
   });
 }

@@ -54,7 +54,7 @@ describe("rollout holds", () => {
       "the UTC domain's router sent, Vladivostok's held",
     );
     expect(held.stages[0]).toMatchObject({ waiting: 2, sent: 1 });
-    expect(held.held).toEqual({ window: 2, cellEdge: 0, backupSim: 0, roaming: 0 });
+    expect(held.held).toEqual({ offer: 0, window: 2, cellEdge: 0, backupSim: 0, roaming: 0 });
     expect(
       await sentCommands(
         r,
@@ -74,7 +74,7 @@ describe("rollout holds", () => {
     r.runClock();
     const done = await r.waitFor(id, (p) => p.status === "completed", "every router updated");
     expect(done.stages[0]?.succeeded).toBe(3);
-    expect(done.held).toEqual({ window: 0, cellEdge: 0, backupSim: 0, roaming: 0 });
+    expect(done.held).toEqual({ offer: 0, window: 0, cellEdge: 0, backupSim: 0, roaming: 0 });
     expect((await sentCommands(r, [far1.id, far2.id])).sort()).toEqual([far1.id, far2.id].sort());
   }, 120_000);
 
@@ -124,7 +124,7 @@ describe("rollout holds", () => {
     setLink(routers[2] as (typeof routers)[number], { csq: 25, roaming: false });
     const done: RolloutProgress = await r.waitFor(id, (p) => p.status === "completed", "all updated");
     expect(done.stages[0]?.succeeded).toBe(3);
-    expect(done.held).toEqual({ window: 0, cellEdge: 0, backupSim: 0, roaming: 0 });
+    expect(done.held).toEqual({ offer: 0, window: 0, cellEdge: 0, backupSim: 0, roaming: 0 });
   }, 120_000);
 
   it("plans a router roaming at the start as held after the waves, keeps its hold true, sends it once home", async () => {
@@ -162,7 +162,7 @@ describe("rollout holds", () => {
     expect(started.stages.map((stage) => stage.waiting + stage.sent)).toEqual([1, 1, 1]);
     // The third and last stage is the one waiting for a better link, stored with the rollout.
     expect(started.link_stage).toBe(2);
-    expect(started.held).toEqual({ window: 0, cellEdge: 0, backupSim: 0, roaming: 1 });
+    expect(started.held).toEqual({ offer: 0, window: 0, cellEdge: 0, backupSim: 0, roaming: 1 });
 
     // Its link changes while an earlier stage runs: the next advance's one look at the held says so.
     setLink(roaming, { csq: 5, roaming: true });
@@ -189,7 +189,7 @@ describe("rollout holds", () => {
     const done = await r.waitFor(id, (p) => p.status === "completed", "the roaming router updated");
     expect(done.stages.map((stage) => stage.succeeded)).toEqual([1, 1, 1]);
     expect(done.link_stage).toBe(2);
-    expect(done.held).toEqual({ window: 0, cellEdge: 0, backupSim: 0, roaming: 0 });
+    expect(done.held).toEqual({ offer: 0, window: 0, cellEdge: 0, backupSim: 0, roaming: 0 });
     expect(await sentCommands(r, [roamer.id])).toEqual([roamer.id]);
   }, 120_000);
 });

@@ -11,8 +11,9 @@ import { DateTime } from "luxon";
 import type { DB } from "../../platform/db/schema";
 import { findDomainTimeZone } from "../settings/settings.service";
 
-// What holds a rollout's router back right before its fw_update (ADR 021): its domain's maintenance
-// window, read in the domain's time zone, and its link as its latest reports say.
+// What holds a rollout's router back right before its fw_update (ADR 021): its domain's answer to
+// the offer (ADR 031), the maintenance windows, read in the domain's time zone, and its link as its
+// latest reports say.
 
 type Modem = { state: number; primary: boolean; sim: number; roaming?: boolean };
 
@@ -40,33 +41,57 @@ export function minuteOfDayIn(now: Date, timeZone: string): number {
   return at.hour * 60 + at.minute;
 }
 
+/** What the driver reads of a domain's answer to the rollout (ADR 031). */
+export interface DomainAnswer {
+  state: string;
+  window_start: number | null;
+  window_end: number | null;
+}
+
+/** Why a domain's routers may not be sent now: not accepted, or outside a window; null when they may. */
+export type DomainHold = "offer" | "window" | null;
+
 /**
- * Whether a domain's routers may be sent now: inside the window as read in that domain's time
- * zone; always without a window. Each domain's zone is read once per call of the answer.
+ * Whether a domain's routers may be sent now (ADR 031): only once the domain accepted the rollout
+ * (no answer, or a decline, holds them: this is where "nothing reaches a domain that has not
+ * accepted" is kept, right before each send), and then inside the rollout's window and the window
+ * the domain chose, both read in that domain's time zone; always without windows. Each domain's
+ * zone is read once per call of the answer.
  */
-export function windowCheck(
+export function domainCheck(
   db: Kysely<DB>,
+  answers: ReadonlyMap<string, DomainAnswer>,
   window: { start: number; end: number } | null,
   now: Date,
-): (domainId: string) => Promise<boolean> {
-  const open = new Map<string, boolean>();
+): (domainId: string) => Promise<DomainHold> {
+  const holds = new Map<string, DomainHold>();
   return async (domainId) => {
-    if (!window) return true;
-    const known = open.get(domainId);
+    const known = holds.get(domainId);
     if (known !== undefined) return known;
-    // A domain gone since the plan has no zone: its routers are judged in UTC.
-    const zone = await findDomainTimeZone({ db }, domainId).catch(() => "UTC");
-    const isOpen = isInsideWindow(window, minuteOfDayIn(now, zone));
-    open.set(domainId, isOpen);
-    return isOpen;
+    const answer = answers.get(domainId);
+    let hold: DomainHold = null;
+    if (answer?.state !== "accepted") hold = "offer";
+    else {
+      const own =
+        answer.window_start === null || answer.window_end === null
+          ? null
+          : { start: answer.window_start, end: answer.window_end };
+      if (window || own) {
+        // A domain gone since the plan has no zone: its routers are judged in UTC.
+        const zone = await findDomainTimeZone({ db }, domainId).catch(() => "UTC");
+        const minute = minuteOfDayIn(now, zone);
+        if (!isInsideWindow(window, minute) || !isInsideWindow(own, minute)) hold = "window";
+      }
+    }
+    holds.set(domainId, hold);
+    return hold;
   };
 }
 
 /** The hold of one waiting router now, or null to send it. */
 export async function holdOf(
-  isOpen: (domainId: string) => Promise<boolean>,
+  check: (domainId: string) => Promise<DomainHold>,
   target: { domain_id: string; signal_csq: number | null; modems: unknown },
 ): Promise<RolloutHold | null> {
-  if (!(await isOpen(target.domain_id))) return "window";
-  return linkHoldOf(target);
+  return (await check(target.domain_id)) ?? linkHoldOf(target);
 }

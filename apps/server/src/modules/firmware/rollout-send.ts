@@ -12,7 +12,8 @@ import type { FirmwareRolloutRow } from "../../platform/db/schema-firmware";
 import { createFirmwareCommandInTransaction } from "../actions/system-commands";
 import { firmwareRepo } from "./firmware.repo";
 import { rolloutRepo } from "./rollout.repo";
-import { holdOf, windowCheck } from "./rollout-holds";
+import { type DomainHold, domainCheck, holdOf } from "./rollout-holds";
+import { rolloutOffersRepo } from "./rollout-offers.repo";
 
 // The rollout driver's sending (ADR 021): a stage topped up to the concurrency cap, each router
 // re-checked right before its fw_update, and the holds the progress reports.
@@ -28,11 +29,11 @@ const TOP_UP_PAGE = 200;
 async function refreshHolds(
   repo: ReturnType<typeof rolloutRepo>,
   rollout: FirmwareRolloutRow,
-  isOpen: (domainId: string) => Promise<boolean>,
+  isOpen: (domainId: string) => Promise<DomainHold>,
   now: Date,
 ): Promise<void> {
   const changed = new Map<RolloutHold | null, string[]>();
-  for (const target of await repo.listHeldLinksAcrossDomains(rollout.id)) {
+  for (const target of await repo.listHeldLinksAcrossDomains(rollout.id, rollout.link_stage)) {
     const hold = await holdOf(isOpen, target);
     if (hold === target.reason) continue;
     const ids = changed.get(hold) ?? [];
@@ -43,9 +44,10 @@ async function refreshHolds(
 }
 
 /**
- * Sends the stage's waiting routers up to the concurrency cap, and at the error budget one at a
+ * Sends the stage's waiting routers (and those of earlier stages, left waiting for their domain's
+ * answer when the stage moved on, ADR 031) up to the concurrency cap, and at the error budget one at a
  * time (`mayRolloutSend`, asked before each send), each re-checked right before its
- * fw_update: outside its domain's window or on a weak link (its latest reports) it stays waiting
+ * fw_update: its domain not accepting, outside a window or on a weak link (its latest reports) it stays waiting
  * with that hold written as its reason, and is tried again at the next advance. Every held router
  * of the rollout has its hold re-read first, so the progress's `held` is true at each advance.
  */
@@ -69,7 +71,8 @@ export async function topUpStage(
     rollout.window_start === null || rollout.window_end === null
       ? null
       : { start: rollout.window_start, end: rollout.window_end };
-  const isOpen = windowCheck(trx, window, now);
+  const answers = await rolloutOffersRepo(trx).listRolloutDomainsAcrossDomains(rollout.id);
+  const isOpen = domainCheck(trx, new Map(answers.map((answer) => [answer.domain_id, answer])), window, now);
   await refreshHolds(repo, rollout, isOpen, now);
   const rule = await firmwareRepo(trx).findRule(rollout.rule_id);
   const deadline = new Date(now.getTime() + options.deadlineMinutes * 60_000);
@@ -109,7 +112,7 @@ export async function topUpStage(
 
 /** Waiting routers held at the last advance, by reason (ROLLOUT_HOLDS). */
 export function heldOf(rows: ReadonlyArray<{ reason: string; count: number }>): RolloutProgress["held"] {
-  const held = { window: 0, cellEdge: 0, backupSim: 0, roaming: 0 };
+  const held = { offer: 0, window: 0, cellEdge: 0, backupSim: 0, roaming: 0 };
   for (const row of rows)
     if ((ROLLOUT_HOLDS as readonly string[]).includes(row.reason))
       held[row.reason as RolloutHold] = row.count;

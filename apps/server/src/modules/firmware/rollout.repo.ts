@@ -81,25 +81,35 @@ export function rolloutRepo(db: Kysely<DB>) {
       await db.updateTable("firmware_rollouts").set(changes).where("id", "=", id).execute();
     },
 
-    /** Targets per stage and state. */
+    /** Targets per stage and state; `offer`: of them, those waiting for their domain's answer. */
     async countTargetsAcrossDomains(
       id: string,
-    ): Promise<Array<{ stage: number; state: string; count: number }>> {
+    ): Promise<Array<{ stage: number; state: string; count: number; offer: number }>> {
       const rows = await db
         .selectFrom("firmware_rollout_targets")
-        .select(["stage", "state", (eb) => eb.fn.countAll<string>().as("count")])
+        .select([
+          "stage",
+          "state",
+          (eb) => eb.fn.countAll<string>().as("count"),
+          sql<string>`count(*) filter (where reason = 'offer')`.as("offer"),
+        ])
         .where("rollout_id", "=", id)
         .groupBy(["stage", "state"])
         .execute();
-      return rows.map((row) => ({ stage: row.stage, state: row.state, count: Number(row.count) }));
+      return rows.map((row) => ({
+        stage: row.stage,
+        state: row.state,
+        count: Number(row.count),
+        offer: Number(row.offer),
+      }));
     },
 
     async listFailuresAcrossDomains(
       id: string,
-    ): Promise<Array<{ device_id: string; stage: number; reason: string | null }>> {
+    ): Promise<Array<{ device_id: string; domain_id: string; stage: number; reason: string | null }>> {
       return db
         .selectFrom("firmware_rollout_targets")
-        .select(["device_id", "stage", "reason"])
+        .select(["device_id", "domain_id", "stage", "reason"])
         .where("rollout_id", "=", id)
         .where("state", "=", "failed")
         .orderBy("device_id")
@@ -126,8 +136,9 @@ export function rolloutRepo(db: Kysely<DB>) {
     },
 
     /**
-     * A page of a stage's waiting targets after `afterDeviceId`, in device order, with what the
-     * holds read: the hold written last time, the router's CSQ and its latest modems report.
+     * A page of the waiting targets of a stage and the stages before it (routers left waiting for
+     * their domain's answer, ADR 031) after `afterDeviceId`, in device order, with what the holds
+     * read: the hold written last time, the router's CSQ and its latest modems report.
      */
     async listWaitingLinksAcrossDomains(
       id: string,
@@ -135,17 +146,25 @@ export function rolloutRepo(db: Kysely<DB>) {
       afterDeviceId: string | null,
       limit: number,
     ): Promise<WaitingLink[]> {
-      let query = waitingLinks(id).where("t.stage", "=", stage);
+      let query = waitingLinks(id).where("t.stage", "<=", stage);
       if (afterDeviceId !== null) query = query.where("t.device_id", ">", afterDeviceId);
       return query.orderBy("t.device_id").limit(limit).execute();
     },
 
     /**
-     * Every held target of the rollout (waiting with a hold written), in any stage, with what the
-     * holds read: one query per advance however many are held.
+     * Every held target of the rollout (waiting with a hold written), in any stage, and every
+     * waiting one of its link stage (held for a better link from the start; one whose domain just
+     * accepted has no hold written yet, ADR 031), with what the holds read: one query per advance
+     * however many are held.
      */
-    async listHeldLinksAcrossDomains(id: string): Promise<WaitingLink[]> {
-      return waitingLinks(id).where("t.reason", "is not", null).execute();
+    async listHeldLinksAcrossDomains(id: string, linkStage: number | null): Promise<WaitingLink[]> {
+      return waitingLinks(id)
+        .where((eb) =>
+          linkStage === null
+            ? eb("t.reason", "is not", null)
+            : eb.or([eb("t.reason", "is not", null), eb("t.stage", "=", linkStage)]),
+        )
+        .execute();
     },
 
     /** Writes one hold (null: none) on these waiting targets. */

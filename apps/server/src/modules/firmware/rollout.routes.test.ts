@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { DEFAULT_DOMAIN_SETTINGS } from "@cellfleet/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toJsonb } from "../../platform/db/schema";
 import { buildDevice } from "../../test/device-factories";
@@ -18,6 +19,7 @@ describe("rollout dry run", () => {
   let root: string;
   let ruleId: string;
   let pendingRuleId: string;
+  let domains: string[];
   const skippedIds: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -43,7 +45,22 @@ describe("rollout dry run", () => {
     pendingRuleId = await create(`${base}/missing/${NEW}.bin`);
     await t.jobs.runUntilIdle();
 
-    const domains = [(await buildDomain(t)).id, (await buildDomain(t)).id];
+    domains = [
+      (await buildDomain(t, { name: "zeta-customer" })).id,
+      (await buildDomain(t, { name: "alpha-demo" })).id,
+    ];
+    // The demo domain accepts rollouts by itself (ADR 031); the customer is asked.
+    await t.db
+      .updateTable("domains")
+      .set({
+        settings: toJsonb({
+          ...DEFAULT_DOMAIN_SETTINGS,
+          time_zone: undefined,
+          rollouts: { auto_accept: true, window: null },
+        }),
+      })
+      .where("id", "=", domains[1] as string)
+      .execute();
     for (let i = 0; i < 200; i += 1)
       await buildDevice(t, domains[i % 2] as string, {
         model: i % 3 ? "RUT955" : "RUT950",
@@ -105,6 +122,28 @@ describe("rollout dry run", () => {
     expect(plan.waiting).toHaveLength(2);
     // A router of another model is not even a candidate: the rule does not name it.
     expect(planned).not.toContain(skippedIds.otherModel);
+  });
+
+  it("names every router's domain and lists the domains it would be offered to, and plans only the domains chosen", async () => {
+    const plan = (await dryRun(ruleId, { canary: { percent: 5 }, waveSize: 50 })).json();
+    const [customer, demo] = domains as [string, string];
+    // By name; the customer's count holds its two routers on a weak link too.
+    expect(plan.domains).toEqual([
+      { _id: demo, name: "alpha-demo", routers: 100, auto_accept: true },
+      { _id: customer, name: "zeta-customer", routers: 102, auto_accept: false },
+    ]);
+    const names = { [customer]: "zeta-customer", [demo]: "alpha-demo" };
+    for (const router of [...plan.stages.flat(), ...plan.waiting, ...plan.skipped])
+      expect(router.domain_name).toBe(names[router.domain_id]);
+    // The canary of 10 mixes both domains' routers: each says whose it is.
+    expect(new Set(plan.stages[0].map((router: { domain_id: string }) => router.domain_id)).size).toBe(2);
+
+    const onlyDemo = (await dryRun(ruleId, { canary: { percent: 5 }, waveSize: 50, domains: [demo] })).json();
+    expect(onlyDemo.domains.map((domain: { _id: string }) => domain._id)).toEqual([demo]);
+    expect(onlyDemo.stages.flat().every((router: { domain_id: string }) => router.domain_id === demo)).toBe(
+      true,
+    );
+    expect(onlyDemo.stages.flat()).toHaveLength(100);
   });
 
   it("a canary by count; a rule not ready, an admin, bad options and an unknown rule are refused", async () => {

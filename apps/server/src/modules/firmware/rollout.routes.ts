@@ -9,7 +9,8 @@ import { z } from "zod";
 import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { ERROR_RESPONSES, TokenOnlyBodySchema } from "../../platform/http/schemas";
-import { controlRollout, getLatestRollout, getRollout, startRollout } from "./rollout-driver";
+import { controlRollout, startRollout } from "./rollout-driver";
+import { getLatestRollout, getRollout } from "./rollout-progress";
 
 const RuleParams = z.object({ id: SoftwareRuleIdSchema });
 const RolloutParams = z.object({ rollout_id: z.uuid() });

@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { RolloutProgress } from "@cellfleet/contract";
+import type { DomainSettings, RolloutProgress } from "@cellfleet/contract";
 import type { VirtualRouter, VirtualRouterOptions } from "@cellfleet/simulator";
+import { sql } from "kysely";
 import { expect } from "vitest";
 import { buildUser, signIn } from "../../test/factories";
 import { type ActionsFixture, openActionsFixture } from "../actions/actions.test-support";
@@ -32,6 +33,11 @@ export interface RolloutFixture {
     options?: (index: number) => Partial<VirtualRouterOptions>,
     domainOf?: (index: number) => string,
   ): Promise<RolloutFleet>;
+  /**
+   * Sets a domain's answer to rollouts offered to it (ADR 031). A fleet's domains accept by
+   * themselves, any time, so the driver's tests need no admin; a test of the offer turns it off.
+   */
+  setRolloutSetting(domainId: string, rollouts: DomainSettings["rollouts"]): Promise<void>;
   /** A software rule of these models, its file fetched (Ready), carrying `version`. */
   readyRule(models: string[], version: string): Promise<string>;
   /** POST /api/software/{id}/rollout: the started rollout's id. */
@@ -81,6 +87,11 @@ export async function openRolloutFixture(): Promise<RolloutFixture> {
   let root = await signIn(f.t.app, rootUser);
   let ticker: NodeJS.Timeout | null = setInterval(() => f.t.clock.advance(5_000), 100);
 
+  const setRolloutSetting = async (domainId: string, rollouts: DomainSettings["rollouts"]) => {
+    await sql`update domains set settings = settings || jsonb_build_object('rollouts', ${JSON.stringify(rollouts)}::jsonb)
+      where id = ${domainId}`.execute(f.t.db);
+  };
+
   const progress = async (id: string) => {
     const response = await f.post(root, `/api/rollout/${id}`);
     expect(response.statusCode, response.body).toBe(200);
@@ -106,6 +117,8 @@ export async function openRolloutFixture(): Promise<RolloutFixture> {
           )),
         );
       const ids = devices.map((device) => device.id);
+      for (const domainId of new Set(devices.map((device) => device.domainId)))
+        await setRolloutSetting(domainId, { auto_accept: true, window: null });
       await eventually(
         async () =>
           (await f.t.db.selectFrom("devices").select("firmware").where("id", "in", ids).execute()).every(
@@ -139,6 +152,7 @@ export async function openRolloutFixture(): Promise<RolloutFixture> {
       await f.t.db.updateTable("devices").set({ model: "OTHER" }).where("id", "not in", ids).execute();
       return { devices, routers, models: models.map((row) => row.model as string) };
     },
+    setRolloutSetting,
     async readyRule(models, version) {
       const base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
       const created = await f.post(root, "/api/software/new", {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type SoftwareSocketContent, SoftwareSocketMessageSchema } from "@cellfleet/contract";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { domainTopic, SUPERUSERS_TOPIC } from "../../platform/bus/bus";
 import { buildDevice } from "../../test/device-factories";
@@ -88,6 +89,9 @@ describe("software realtime", () => {
           routers.map((r) => r.id),
         )
         .execute();
+    // The domain accepts rollouts by its setting (ADR 031), so its routers are sent from the start.
+    await sql`update domains set settings = settings || '{"rollouts":{"auto_accept":true,"window":null}}'::jsonb
+      where id = ${admin.domainId}`.execute(t.db);
     const started = await post(root, `/api/software/${ruleId}/rollout`, {
       canary: { count: 1 },
       waveSize: 2,

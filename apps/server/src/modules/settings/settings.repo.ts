@@ -1,4 +1,4 @@
-import type { DomainSettings } from "@cellfleet/contract";
+import { DEFAULT_DOMAIN_SETTINGS, type DomainSettings } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import { type DB, toJsonb } from "../../platform/db/schema";
 
@@ -12,7 +12,14 @@ export function settingsRepo(db: Kysely<DB>) {
         .select(["settings", "time_zone"])
         .where("id", "=", domainId)
         .executeTakeFirst();
-      return row && { ...row.settings, time_zone: row.time_zone };
+      // Settings stored before rollouts were offered (ADR 031) have no `rollouts`: off, any time.
+      return (
+        row && {
+          ...row.settings,
+          rollouts: row.settings.rollouts ?? DEFAULT_DOMAIN_SETTINGS.rollouts,
+          time_zone: row.time_zone,
+        }
+      );
     },
 
     /** The domain's IANA time zone; undefined for an unknown domain. */

@@ -42,6 +42,7 @@ const settingsOf = (
   backup: { copies: backup },
   journal: { copies: journal },
   time_zone: timeZone,
+  rollouts: { auto_accept: false, window: null },
 });
 
 beforeAll(async () => {
@@ -158,6 +159,25 @@ describe("domain settings", () => {
       "Europe/Berlin",
     );
     expect((await save(tokens.admin, settingsOf(15, 60))).body.settings.time_zone).toBe("UTC");
+  });
+
+  it("keeps the domain's answer to firmware rollouts: accepting by itself, in its window (ADR 031)", async () => {
+    // A domain that never saved it reads as asked each time, any time.
+    expect((await call("POST", "/api/settings/all", tokens.admin)).body.settings.rollouts).toEqual({
+      auto_accept: false,
+      window: null,
+    });
+    const rollouts = { auto_accept: true, window: { start: 1380, end: 150 } };
+    const saved = await save(tokens.admin, { ...settingsOf(15, 60), rollouts });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.settings.rollouts).toEqual(rollouts);
+    expect((await call("POST", "/api/settings/all", tokens.admin)).body.settings.rollouts).toEqual(rollouts);
+    const never = await save(tokens.admin, {
+      ...settingsOf(15, 60),
+      rollouts: { auto_accept: true, window: { start: 60, end: 60 } },
+    });
+    expect(never.status).toBe(400);
+    expect((await save(tokens.admin, settingsOf(15, 60))).body.settings.rollouts.auto_accept).toBe(false);
   });
 
   it("audits every save, refused ones too, without the values' ids", async () => {

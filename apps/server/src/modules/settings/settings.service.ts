@@ -76,6 +76,19 @@ export async function findDomainTimeZone(ctx: Pick<AppContext, "db">, domainId: 
   return zone;
 }
 
+/**
+ * The domain's answer to firmware rollouts offered to it (ADR 031): whether it accepts them by
+ * itself, and in which window. Takes a transaction as `db` too.
+ */
+export async function findDomainRolloutSettings(
+  ctx: Pick<AppContext, "db">,
+  domainId: string,
+): Promise<DomainSettings["rollouts"]> {
+  const settings = await settingsRepo(ctx.db).findSettings(domainId);
+  if (!settings) throw new AppError("DOMAIN_NOT_FOUND");
+  return settings.rollouts;
+}
+
 /** POST /api/event_types: every event kind with its switch (active unless an admin turned it off). */
 export async function listEventTypes(ctx: AppContext, session: SessionContext): Promise<EventType[]> {
   const domainId = requireDeviceDomain(session);

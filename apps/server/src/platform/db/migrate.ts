@@ -26,6 +26,7 @@ import * as m0025 from "./migrations/0025_zero_touch";
 import * as m0027 from "./migrations/0027_domain_time_zone";
 import * as m0029 from "./migrations/0029_device_event_reads";
 import * as m0030 from "./migrations/0030_rollout_link_stage";
+import * as m0031 from "./migrations/0031_rollout_domains";
 import * as m0032 from "./migrations/0032_device_connection";
 import * as m0033 from "./migrations/0033_web_action_objects";
 import * as m0034 from "./migrations/0034_agent_install";
@@ -61,6 +62,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0027_domain_time_zone": m0027,
   "0029_device_event_reads": m0029,
   "0030_rollout_link_stage": m0030,
+  "0031_rollout_domains": m0031,
   "0032_device_connection": m0032,
   "0033_web_action_objects": m0033,
   "0034_agent_install": m0034,

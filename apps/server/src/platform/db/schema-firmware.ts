@@ -68,5 +68,19 @@ export interface FirmwareRolloutTargetsTable {
   update_time: Timestamp;
 }
 
+/** A domain a rollout is offered to, and its answer (0031_rollout_domains, ADR 031). */
+export interface FirmwareRolloutDomainsTable {
+  rollout_id: string;
+  domain_id: string;
+  state: string;
+  auto: ColumnType<boolean, boolean | undefined, boolean>;
+  window_start: number | null;
+  window_end: number | null;
+  decided_by: string | null;
+  decide_time: Timestamp | null;
+  create_time: Timestamp;
+}
+
 export type FirmwareRolloutRow = Selectable<FirmwareRolloutsTable>;
+export type FirmwareRolloutDomainRow = Selectable<FirmwareRolloutDomainsTable>;
 export type FirmwareRolloutTargetRow = Selectable<FirmwareRolloutTargetsTable>;

@@ -10,6 +10,7 @@ import type {
 } from "./schema-actions";
 import type { FilesTable, FileTransfersTable } from "./schema-files";
 import type {
+  FirmwareRolloutDomainsTable,
   FirmwareRolloutsTable,
   FirmwareRolloutTargetsTable,
   SoftwareRulesTable,
@@ -76,8 +77,13 @@ export interface DomainsTable {
   time_zone: Generated<string>;
 }
 
-/** What the settings column holds: the contract's DomainSettings without the zone, which has its column. */
-export type StoredDomainSettings = Omit<DomainSettings, "time_zone">;
+/**
+ * What the settings column holds: the contract's DomainSettings without the zone, which has its
+ * column; `rollouts` is missing from settings saved before ADR 031.
+ */
+export type StoredDomainSettings = Omit<DomainSettings, "time_zone" | "rollouts"> & {
+  rollouts?: DomainSettings["rollouts"];
+};
 
 /** Password and account rules (contract SecurityPolicySchema); domain_id null for global ones. */
 export interface SecurityPoliciesTable {
@@ -350,6 +356,7 @@ export interface DB {
   software_rules: SoftwareRulesTable;
   firmware_rollouts: FirmwareRolloutsTable;
   firmware_rollout_targets: FirmwareRolloutTargetsTable;
+  firmware_rollout_domains: FirmwareRolloutDomainsTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;

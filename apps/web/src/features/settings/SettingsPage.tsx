@@ -9,12 +9,14 @@ import { QueryState } from "../../components/QueryState";
 import { CommandTypesCard } from "./components/CommandTypesCard";
 import { DomainSettingsForm } from "./components/DomainSettingsForm";
 import { EventTypesCard } from "./components/EventTypesCard";
+import { RolloutOffersCard } from "./components/RolloutOffersCard";
 import { ScheduleRulesCard } from "./schedules/components/ScheduleRulesCard";
 import { domainSettingsQueryOptions } from "./settings.queries";
 
 /**
  * /settings (spec section 2): the domain's status thresholds and saved copies, the backup and journal
- * rule tables (admins: only they load the crontab), the custom action types (helpers and admins;
+ * rule tables (admins: only they load the crontab), root's firmware rollouts offered to the domain
+ * (admins accept or decline them, ADR 031), the custom action types (helpers and admins;
  * admins change them) and the event types.
  * Superusers have no domain settings (no menu entry; typed in, the page says access is denied).
  */
@@ -32,6 +34,9 @@ export function SettingsPage() {
           <QueryState query={settings}>
             {(data) => <DomainSettingsForm settings={data} isReadOnly={isReadOnly} />}
           </QueryState>
+          {offers("rolloutOffers.view") ? (
+            <RolloutOffersCard settings={settings.data} mayDecide={offers("rolloutOffers.decide")} />
+          ) : null}
           {offers("crontab.view") ? (
             <>
               <ScheduleRulesCard type="backup" />

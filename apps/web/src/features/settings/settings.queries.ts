@@ -4,6 +4,8 @@ import {
   type EventType,
   EventTypeAnswerSchema,
   EventTypesAnswerSchema,
+  type RolloutAcceptRequest,
+  RolloutOffersAnswerSchema,
 } from "@cellfleet/contract";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../app/api/http";
@@ -77,5 +79,37 @@ export function useSetEventTypeActive() {
         schema: EventTypeAnswerSchema,
       }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.eventTypes() }),
+  });
+}
+
+/** POST /api/rollout-offers: root's firmware rollouts offered to the domain (ADR 031). */
+export function rolloutOffersQueryOptions() {
+  return queryOptions({
+    queryKey: settingsKeys.rolloutOffers(),
+    queryFn: async ({ signal }) =>
+      (await apiRequest("POST /api/rollout-offers", { body: {}, schema: RolloutOffersAnswerSchema, signal }))
+        .items,
+  });
+}
+
+/** Accept (now, or in a window) or decline an offered rollout; the answer is the domain's list. */
+export function useDecideRolloutOffer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (decision: { id: string; accept: RolloutAcceptRequest | null }) =>
+      decision.accept
+        ? apiRequest("POST /api/rollout/{rollout_id}/accept", {
+            params: { rollout_id: decision.id },
+            body: decision.accept,
+            schema: RolloutOffersAnswerSchema,
+          })
+        : apiRequest("POST /api/rollout/{rollout_id}/decline", {
+            params: { rollout_id: decision.id },
+            schema: RolloutOffersAnswerSchema,
+          }),
+    onSuccess: (answer) => {
+      pushInfoMessage({ level: "success", text: notice("informationUpdated") });
+      queryClient.setQueryData(settingsKeys.rolloutOffers(), answer.items);
+    },
   });
 }

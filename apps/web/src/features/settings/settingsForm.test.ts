@@ -9,6 +9,9 @@ const form = (warning: string, pending: string, online: string) => ({
   backup: "10",
   journal: "10",
   time_zone: "UTC",
+  auto_accept: false,
+  window_start: "",
+  window_end: "",
 });
 
 describe("the settings form", () => {
@@ -21,6 +24,9 @@ describe("the settings form", () => {
       backup: "10",
       journal: "10",
       time_zone: "UTC",
+      auto_accept: false,
+      window_start: "",
+      window_end: "",
     });
     const body = toSettingsBody({ ...values, online: " 20 ", time_zone: "Europe/Berlin" });
     expect(body.time_zone).toBe("Europe/Berlin");
@@ -30,6 +36,22 @@ describe("the settings form", () => {
       { name: "online", minutes: 20 },
     ]);
     expect(body.backup).toEqual({ copies: 10 });
+    expect(body.rollouts).toEqual({ auto_accept: false, window: null });
+  });
+
+  it("keeps the domain's answer to rollouts: accepting by itself, in its window (ADR 031)", () => {
+    const stored = {
+      ...DEFAULT_DOMAIN_SETTINGS,
+      rollouts: { auto_accept: true, window: { start: 1380, end: 150 } },
+    };
+    const values = toSettingsForm(stored);
+    expect(values).toMatchObject({ auto_accept: true, window_start: "23:00", window_end: "02:30" });
+    // Saving the thresholds does not lose it.
+    expect(toSettingsBody(values).rollouts).toEqual(stored.rollouts);
+    expect(toSettingsBody({ ...values, window_start: "", window_end: "" }).rollouts).toEqual({
+      auto_accept: true,
+      window: null,
+    });
   });
 
   it("judges thresholds as spec section 5 says: required, 15 to 10080, each not above the one before", () => {

@@ -7,14 +7,21 @@ import {
   validateStatusThresholds,
   validateTimeZone,
 } from "@cellfleet/contract";
+import { timeOfMinute, windowOf } from "../../components/time-window/timeWindow";
 
 /** The statuses with minutes, in the form's order (most severe first: each is compared with the one above). */
 export const THRESHOLD_FIELDS = STATUS_THRESHOLD_FORM_ORDER;
 /** One of them. */
 export type ThresholdField = (typeof THRESHOLD_FIELDS)[number];
 
-/** The settings form as typed: every field a text, so a blank or a fraction can be told apart and refused. */
-export type SettingsFormValues = Record<ThresholdField | "backup" | "journal" | "time_zone", string>;
+/**
+ * The settings form as typed: every field a text, so a blank or a fraction can be told apart and
+ * refused; the rollouts' answer (ADR 031): a switch and the window's two times ("HH:MM" or empty).
+ */
+export type SettingsFormValues = Record<
+  ThresholdField | "backup" | "journal" | "time_zone" | "window_start" | "window_end",
+  string
+> & { auto_accept: boolean };
 
 /** Every zone the browser knows, UTC among them, the stored one first when the browser lacks it. */
 export function timeZoneChoices(current: string): string[] {
@@ -34,16 +41,26 @@ export function toSettingsForm(settings: DomainSettings): SettingsFormValues {
     backup: String(settings.backup.copies),
     journal: String(settings.journal.copies),
     time_zone: settings.time_zone,
+    auto_accept: settings.rollouts.auto_accept,
+    window_start: timeOfMinute(settings.rollouts.window?.start),
+    window_end: timeOfMinute(settings.rollouts.window?.end),
   };
+}
+
+/** The rollouts' window as typed: a window, none (both empty), or what is wrong with it. */
+export function rolloutWindowOf(values: Pick<SettingsFormValues, "window_start" | "window_end">) {
+  return windowOf(values.window_start, values.window_end);
 }
 
 /** Form values, once valid, as the body of PATCH /api/settings/domains-all. */
 export function toSettingsBody(values: SettingsFormValues): DomainSettings {
+  const window = rolloutWindowOf(values);
   return {
     status: THRESHOLD_FIELDS.map((name): StatusThreshold => ({ name, minutes: Number(values[name].trim()) })),
     backup: { copies: Number(values.backup.trim()) },
     journal: { copies: Number(values.journal.trim()) },
     time_zone: values.time_zone,
+    rollouts: { auto_accept: values.auto_accept, window: typeof window === "object" ? window : null },
   };
 }
 

@@ -25,15 +25,18 @@ import { apiErrorText } from "../../app/api/handleTransportError";
 import { apiRequest } from "../../app/api/http";
 import { useRealtimeLive } from "../../app/realtime/useRealtime";
 import { ConfirmDialog, type ConfirmQuestion } from "../../components/ConfirmDialog";
+import { windowOf } from "../../components/time-window/timeWindow";
 import { softwareKeys } from "./keys";
+import { RolloutDomainChoice } from "./RolloutDomainChoice";
+import { RolloutDomainsTable } from "./RolloutDomainsTable";
 import { RolloutOptionsFields } from "./RolloutOptionsFields";
-import { RolloutWindowFields, windowOf } from "./RolloutWindowFields";
+import { RolloutWindowFields } from "./RolloutWindowFields";
 import { rolloutFigures } from "./rolloutConfirm";
 
 /** While a rollout runs and the socket is down its progress is read again this often (pushes keep it live). */
 const FALLBACK_POLL_MS = 10_000;
 const COLUMNS = ["waiting", "sent", "succeeded", "failed", "skipped"] as const;
-const HOLDS = ["window", "cellEdge", "backupSim", "roaming"] as const;
+const HOLDS = ["offer", "window", "cellEdge", "backupSim", "roaming"] as const;
 type Action = "pause" | "resume" | "cancel" | "retry";
 
 function ProgressView({
@@ -58,6 +61,8 @@ function ProgressView({
   // Nothing under way and every router left is held: the rollout waits for them (ADR 021).
   const isOnlyHeld =
     rollout.status === "running" && count("sent") === 0 && held > 0 && count("waiting") === held;
+  // Every router left belongs to a domain that has not answered the offer (ADR 031).
+  const isOnlyOffered = isOnlyHeld && rollout.held.offer === held;
   return (
     <Stack spacing={1.5} data-testid="rollout-progress">
       <Stack direction="row" sx={{ alignItems: "center", flexWrap: "wrap", gap: 1 }}>
@@ -89,7 +94,7 @@ function ProgressView({
       ) : null}
       {isOnlyHeld ? (
         <Alert severity="info" data-testid="rollout-only-held">
-          {t("software.rollout.onlyHeld")}
+          {t(isOnlyOffered ? "software.rollout.onlyOffered" : "software.rollout.onlyHeld")}
         </Alert>
       ) : null}
       <Box sx={{ overflowX: "auto" }}>
@@ -175,6 +180,33 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
       !isLive && query.state.data?.rollout?.status === "running" ? FALLBACK_POLL_MS : false,
   });
   const settled = () => queryClient.invalidateQueries({ queryKey: key });
+  const rollout = latest.data?.rollout ?? null;
+  const canStart =
+    rule.status === 2 &&
+    (rollout === null || rollout.status === "cancelled" || rollout.status === "completed");
+  // The domains it would be offered to (ADR 031): the dry run's, every one ticked unless root unticks it.
+  const candidates = useQuery({
+    queryKey: [...key, "domains"],
+    enabled: canStart,
+    queryFn: ({ signal }) =>
+      apiRequest("POST /api/software/{id}/rollout/dry-run", {
+        params: { id: rule._id },
+        body: { canary: { count: 1 }, waveSize: 100_000 },
+        schema: RolloutDryRunSchema,
+        signal,
+        quiet: true,
+      }),
+  });
+  const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set());
+  const handleToggle = (domainId: string) =>
+    setExcluded((before) => {
+      const after = new Set(before);
+      if (!after.delete(domainId)) after.add(domainId);
+      return after;
+    });
+  const offeredTo = (candidates.data?.domains ?? []).filter((domain) => !excluded.has(domain._id));
+  const domains = excluded.size === 0 ? null : offeredTo.map((domain) => domain._id);
+  const hasNoDomain = excluded.size > 0 && offeredTo.length === 0;
   const start = useMutation({
     mutationFn: () =>
       apiRequest("POST /api/software/{id}/rollout", {
@@ -183,6 +215,7 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
           canary: { percent: Number(percent) },
           waveSize: Number(waveSize),
           window: isWindowValid ? maintenance : null,
+          domains,
         },
         schema: RolloutProgressSchema,
         quiet: true,
@@ -198,13 +231,12 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
       }),
     onSuccess: settled,
   });
-  const rollout = latest.data?.rollout ?? null;
   // Starting and pausing ask once, naming how many routers in how many domains (issue 27).
   const [asking, setAsking] = useState<{ question: ConfirmQuestion; run: () => void } | null>(null);
   const handleStart = async () => {
     const plan = await apiRequest("POST /api/software/{id}/rollout/dry-run", {
       params: { id: rule._id },
-      body: { canary: { percent: Number(percent) }, waveSize: Number(waveSize) },
+      body: { canary: { percent: Number(percent) }, waveSize: Number(waveSize), domains },
       schema: RolloutDryRunSchema,
       quiet: true,
     }).catch(() => null);
@@ -233,9 +265,6 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
       run: () => control.mutate("pause", { onSettled: () => setAsking(null) }),
     });
   };
-  const canStart =
-    rule.status === 2 &&
-    (rollout === null || rollout.status === "cancelled" || rollout.status === "completed");
   const error = start.error ?? control.error;
   return (
     <Card variant="outlined" data-testid="rollout-card">
@@ -245,10 +274,20 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
             {t("software.rollout.runTitle")}
           </Typography>
           {rollout ? (
-            <ProgressView rollout={rollout} busy={control.isPending} onAction={handleAction} />
+            <>
+              <ProgressView rollout={rollout} busy={control.isPending} onAction={handleAction} />
+              <RolloutDomainsTable domains={rollout.domains} />
+            </>
           ) : (
             <Typography color="text.secondary">{t("software.rollout.none")}</Typography>
           )}
+          {canStart && candidates.data ? (
+            <RolloutDomainChoice
+              domains={candidates.data.domains}
+              excluded={excluded}
+              onToggle={handleToggle}
+            />
+          ) : null}
           {canStart ? (
             <RolloutWindowFields
               start={windowStart}
@@ -268,7 +307,7 @@ export function RolloutCard({ rule }: { rule: SoftwareRule }) {
                 data-testid="rollout-start"
                 variant="contained"
                 loading={start.isPending}
-                disabled={!isWindowValid}
+                disabled={!isWindowValid || hasNoDomain}
                 onClick={() => void handleStart()}
               >
                 {t("software.rollout.start")}

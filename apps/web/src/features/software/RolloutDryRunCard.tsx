@@ -16,17 +16,21 @@ import { RolloutOptionsFields } from "./RolloutOptionsFields";
 /** Routers a stage line names before it says how many more. */
 const SHOWN_PER_STAGE = 8;
 
-function StageLine({ label, idents }: { label: string; idents: string[] }) {
+/** A router as the dry run names it: its ident and its domain (a rollout spans customers, ADR 031). */
+const routerLabel = (router: { ident: string; domain_name: string }) =>
+  `${router.ident} · ${router.domain_name}`;
+
+function StageLine({ label, routers }: { label: string; routers: RolloutDryRun["stages"][number] }) {
   const { t } = useTranslation();
-  const more = idents.length - SHOWN_PER_STAGE;
+  const more = routers.length - SHOWN_PER_STAGE;
   return (
     <Stack spacing={0.5} data-testid="rollout-stage">
       <Typography variant="subtitle2">
-        {t("software.rollout.stage", { label, count: idents.length })}
+        {t("software.rollout.stage", { label, count: routers.length })}
       </Typography>
       <Stack direction="row" sx={{ flexWrap: "wrap", gap: 0.5 }}>
-        {idents.slice(0, SHOWN_PER_STAGE).map((ident) => (
-          <Chip key={ident} size="small" variant="outlined" label={ident} />
+        {routers.slice(0, SHOWN_PER_STAGE).map((router) => (
+          <Chip key={router._id} size="small" variant="outlined" label={routerLabel(router)} />
         ))}
         {more > 0 ? <Chip size="small" label={t("software.rollout.more", { count: more })} /> : null}
       </Stack>
@@ -64,7 +68,7 @@ function WaitingView({ waiting }: { waiting: RolloutDryRun["waiting"] }) {
             key={router._id}
             size="small"
             variant="outlined"
-            label={`${router.ident} · ${t(`software.rollout.reason.${router.reason}`)}`}
+            label={`${routerLabel(router)} · ${t(`software.rollout.reason.${router.reason}`)}`}
           />
         ))}
         {more > 0 ? <Chip size="small" label={t("software.rollout.more", { count: more })} /> : null}
@@ -74,11 +78,38 @@ function WaitingView({ waiting }: { waiting: RolloutDryRun["waiting"] }) {
   );
 }
 
+/** The domains the rollout would be offered to: their routers, and who accepts (ADR 031). */
+function DomainsView({ domains }: { domains: RolloutDryRun["domains"] }) {
+  const { t } = useTranslation();
+  return (
+    <Stack spacing={0.5} data-testid="rollout-dry-domains">
+      <Typography variant="subtitle2">
+        {t("software.rollout.domains.title", { count: domains.length })}
+      </Typography>
+      <Stack direction="row" sx={{ flexWrap: "wrap", gap: 0.5 }}>
+        {domains.map((domain) => (
+          <Chip
+            key={domain._id}
+            size="small"
+            color={domain.auto_accept ? "success" : "warning"}
+            variant="outlined"
+            label={t(
+              domain.auto_accept ? "software.rollout.domains.choiceAuto" : "software.rollout.domains.choice",
+              { name: domain.name, count: domain.routers },
+            )}
+          />
+        ))}
+      </Stack>
+    </Stack>
+  );
+}
+
 function PlanView({ plan }: { plan: RolloutDryRun }) {
   const { t } = useTranslation();
   return (
     <Stack spacing={1.5}>
       <Typography>{t("software.rollout.version", { version: plan.version })}</Typography>
+      {plan.domains.length > 0 ? <DomainsView domains={plan.domains} /> : null}
       {plan.stages.length === 0 && plan.waiting.length === 0 ? (
         <Alert severity="info">{t("software.rollout.nobody")}</Alert>
       ) : null}
@@ -86,7 +117,7 @@ function PlanView({ plan }: { plan: RolloutDryRun }) {
         <StageLine
           key={stage[0]?._id ?? index}
           label={index === 0 ? t("software.rollout.canary") : t("software.rollout.wave", { n: index })}
-          idents={stage.map((router) => router.ident)}
+          routers={stage}
         />
       ))}
       {plan.waiting.length > 0 ? <WaitingView waiting={plan.waiting} /> : null}

@@ -17,12 +17,23 @@ describe("rolloutFigures", () => {
       stages: [[router("a", "d1")], [router("b", "d1"), router("c", "d2")]],
       waiting: [{ ...router("e", "d3"), reason: "roaming" }],
       skipped: [{ ...router("f", "d4"), reason: "model" }],
+      domains: [
+        { _id: "d1", name: "one", routers: 2, auto_accept: true },
+        { _id: "d2", name: "two", routers: 1, auto_accept: false },
+        { _id: "d3", name: "three", routers: 1, auto_accept: false },
+      ],
     } as unknown as RolloutDryRun;
-    expect(rolloutFigures(plan)).toEqual({ routers: 4, domains: 3, first: 1 });
+    expect(rolloutFigures(plan)).toEqual({ routers: 4, domains: 3, first: 1, asked: 2 });
   });
 
   it("answers zeros for a plan that takes nothing", () => {
-    const empty = { version: "2.0", stages: [], waiting: [], skipped: [] } as unknown as RolloutDryRun;
-    expect(rolloutFigures(empty)).toEqual({ routers: 0, domains: 0, first: 0 });
+    const empty = {
+      version: "2.0",
+      stages: [],
+      waiting: [],
+      skipped: [],
+      domains: [],
+    } as unknown as RolloutDryRun;
+    expect(rolloutFigures(empty)).toEqual({ routers: 0, domains: 0, first: 0, asked: 0 });
   });
 });

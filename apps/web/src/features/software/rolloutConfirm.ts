@@ -8,6 +8,8 @@ export interface RolloutFigures {
   domains: number;
   /** Routers of the first stage (the canary). */
   first: number;
+  /** Of those domains, the ones whose admin is asked first: nothing reaches them before (ADR 031). */
+  asked: number;
 }
 
 /** The dry run's figures for the start's confirmation. */
@@ -17,5 +19,6 @@ export function rolloutFigures(plan: RolloutDryRun): RolloutFigures {
     routers: routers.length,
     domains: new Set(routers.map((router) => router.domain_id)).size,
     first: plan.stages[0]?.length ?? 0,
+    asked: plan.domains.filter((domain) => !domain.auto_accept).length,
   };
 }

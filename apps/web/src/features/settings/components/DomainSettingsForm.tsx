@@ -11,11 +11,12 @@ import { useMemo } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { formError } from "../../../app/messages/texts";
-import { FormTextField } from "../../../components/forms/formFields";
+import { FormTextField, FormToggle } from "../../../components/forms/formFields";
 import { rule as check } from "../../../components/forms/formRules";
 import { useSaveDomainSettings } from "../settings.queries";
 import {
   copiesError,
+  rolloutWindowOf,
   type SettingsFormValues,
   THRESHOLD_FIELDS,
   type ThresholdField,
@@ -61,6 +62,16 @@ export function DomainSettingsForm({
       return error === null ? true : formError(error);
     },
   };
+
+  // Both ends of the rollouts' window, or neither; never equal (a window that never opens).
+  const windowRule = (name: "window_start" | "window_end") => ({
+    validate: (_: string, values: SettingsFormValues) => {
+      const window = rolloutWindowOf(values);
+      return window === "partial" || window === "empty" ? t(`settings.rollouts.${window}`) : true;
+    },
+    // The other end is judged again when this one changes.
+    deps: [name === "window_start" ? ("window_end" as const) : ("window_start" as const)],
+  });
 
   const handleSubmit = form.handleSubmit((values) =>
     save.mutate(toSettingsBody(values), {
@@ -145,6 +156,34 @@ export function DomainSettingsForm({
                 )}
               />
             </Grid>
+          </Grid>
+          <Typography variant="h6" component="h2">
+            {t("settings.rollouts.title")}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t("settings.rollouts.hint")}
+          </Typography>
+          <FormToggle
+            control={form.control}
+            name="auto_accept"
+            label={t("settings.rollouts.autoAccept")}
+            disabled={isReadOnly}
+          />
+          <Grid container spacing={2}>
+            {(["window_start", "window_end"] as const).map((name) => (
+              <FormTextField
+                key={name}
+                form={form}
+                name={name}
+                type="time"
+                label={t(`settings.rollouts.${name}`)}
+                helperText={t("settings.rollouts.windowHint")}
+                disabled={isReadOnly}
+                cellSize={CELL}
+                slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": `settings-${name}` } }}
+                rules={windowRule(name)}
+              />
+            ))}
           </Grid>
           {isReadOnly ? null : (
             <Stack direction="row" sx={{ justifyContent: "flex-end" }}>
