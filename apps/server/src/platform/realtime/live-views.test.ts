@@ -173,6 +173,30 @@ describe("LiveViews", () => {
     views.close();
   });
 
+  it("sends the events page every event, a device page its device's, and other pages an empty mark", () => {
+    const views = new LiveViews(DEFAULT_LIVE_VIEW_LIMITS);
+    const sinks = [fakeSink(), fakeSink(), fakeSink()];
+    const [events, page, other] = sinks.map((sink) => views.open(sink));
+    events?.setViews([{ kind: "events" }]);
+    page?.setViews([{ kind: "device", id: "a" }]);
+    other?.setViews([]);
+    const onA = { _id: "e1", device: { _id: "a", ident: "r-a" } };
+    const onB = { _id: "e2", device: { _id: "b", ident: "r-b" } };
+    const sockets = [events, page, other].filter((socket) => socket !== undefined);
+    publish(views, sockets, { type: "alerts", content: [onA, onB] });
+    views.flush();
+    expect(sinks.map((sink) => sink.messages())).toEqual([
+      [{ type: "alerts", content: [onA, onB] }],
+      [{ type: "alerts", content: [onA] }],
+      [{ type: "alerts", content: [] }],
+    ]);
+    // A page that shows no devices gets no device pushes at all.
+    publish(views, sockets, updates(device("a")));
+    views.flush();
+    expect(sinks[2]?.frames).toHaveLength(0);
+    views.close();
+  });
+
   it("sends a socket without views every message whole at once (a client of the first protocol)", () => {
     const views = new LiveViews(DEFAULT_LIVE_VIEW_LIMITS);
     const sink = fakeSink();

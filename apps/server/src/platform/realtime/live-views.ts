@@ -128,6 +128,7 @@ export class LiveViews {
   private readonly fragmentIds = new WeakMap<object, number>();
   private nextFragmentId = 1;
   private readonly fragments = new WeakMap<object, string>();
+  private readonly indexes = new WeakMap<readonly unknown[], Map<string, Row[]>>();
 
   constructor(readonly limits: LiveViewLimits) {}
 
@@ -196,6 +197,28 @@ export class LiveViews {
       this.timer = setTimeout(() => this.flush(), this.limits.flushIntervalMs);
       this.timer.unref?.();
     }
+  }
+
+  /**
+   * A message's items by device id (`_id`, `device_id`, or `device._id` of an event), in order,
+   * built once per content array for every socket that gets the message.
+   */
+  byDevice(content: readonly unknown[], field: "_id" | "device_id" | "device"): Map<string, Row[]> {
+    let index = this.indexes.get(content);
+    if (!index) {
+      index = new Map();
+      for (const item of content) {
+        if (!isRow(item)) continue;
+        const value = field === "device" ? (isRow(item.device) ? item.device._id : null) : item[field];
+        if (value === null || value === undefined) continue;
+        const id = String(value);
+        const items = index.get(id);
+        if (items) items.push(item);
+        else index.set(id, [item]);
+      }
+      this.indexes.set(content, index);
+    }
+    return index;
   }
 
   /** The JSON text of one item, made once per item object. */
@@ -313,40 +336,52 @@ export class LiveSocket {
     this.sink.sendFrame(encoded());
   }
 
-  /** True when the message is of a view kind (gathered or not relevant to this socket's views). */
+  /**
+   * True when the message is of a view kind (gathered, or not relevant to this socket's views). A
+   * socket looks its viewed devices up in the message's index (built once per message), so the cost
+   * per socket follows what it views, not the size of the batch.
+   */
   private gather(message: ServerSocketMessage): boolean {
     const pending = this.pending;
     if (message.type === "devices") {
-      for (const item of message.content) {
-        if (!isRow(item)) continue;
-        const id = String(item._id);
-        if (message.action === "put") {
-          if (this.listView) pending.puts.set(id, item);
-        } else if (message.action === "delete") {
-          if (this.viewed.has(id)) {
-            pending.updates.delete(id);
-            pending.deletes.set(id, item);
+      if (message.action === "put") {
+        if (this.listView)
+          for (const item of message.content) if (isRow(item)) pending.puts.set(String(item._id), item);
+      } else {
+        const index = this.hub.byDevice(message.content, "_id");
+        for (const id of this.viewed) {
+          for (const item of index.get(id) ?? []) {
+            if (message.action === "update") this.gatherUpdate(id, item);
+            else {
+              pending.updates.delete(id);
+              pending.deletes.set(id, item);
+            }
           }
-        } else if (this.viewed.has(id)) this.gatherUpdate(id, item);
+        }
       }
       if (this.listView) pending.totals = true;
       return true;
     }
     if (message.type === "collects") {
-      for (const item of message.content) {
-        if (!isRow(item)) continue;
-        const id = String(item.device_id);
-        if (this.pageDevices.has(id)) pending.collects.set(`${id}\u0000${String(item.type)}`, item);
-      }
+      const index = this.hub.byDevice(message.content, "device_id");
+      for (const id of this.pageDevices)
+        for (const item of index.get(id) ?? []) pending.collects.set(`${id}\u0000${String(item.type)}`, item);
       return true;
     }
     if (message.type === "alerts") {
-      for (const item of message.content) {
-        if (!isRow(item)) continue;
-        const device = isRow(item.device) ? String(item.device._id) : null;
-        if (this.eventsView || (device !== null && this.viewed.has(device))) pending.alerts.push(item);
-        else pending.hasOtherAlerts = true;
+      if (this.eventsView) {
+        for (const item of message.content) if (isRow(item)) pending.alerts.push(item);
+        return true;
       }
+      const index = this.hub.byDevice(message.content, "device");
+      let shown = 0;
+      for (const id of this.viewed) {
+        for (const item of index.get(id) ?? []) {
+          pending.alerts.push(item);
+          shown += 1;
+        }
+      }
+      if (shown < message.content.length) pending.hasOtherAlerts = true;
       return true;
     }
     return false;
