@@ -1,7 +1,10 @@
 import { z } from "zod";
 
-/** Most device ids one view may name: a list page's largest page (ADR 035). */
-export const SOCKET_VIEW_MAX_IDS = 1000;
+/**
+ * Most device ids one view may name (ADR 035): five times a list's largest page, and small enough
+ * that a view message stays under the socket's 64 KB message limit.
+ */
+const SOCKET_VIEW_MAX_IDS = 500;
 
 /**
  * What a page shows, so the socket sends changes of that only (ADR 035): `devices`, a list's
