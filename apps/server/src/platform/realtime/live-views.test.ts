@@ -1,6 +1,9 @@
 import type { ServerSocketMessage } from "@cellfleet/contract";
 import { describe, expect, it } from "vitest";
+import { LiveSocket } from "./live-socket";
 import { DEFAULT_LIVE_VIEW_LIMITS, type FrameSink, LiveViews, rowChange } from "./live-views";
+
+const open = (views: LiveViews, sink: FrameSink) => new LiveSocket(views, sink);
 
 /** A sink that records frames; `bufferedAmount` is set by the test (a peer that does not read). */
 function fakeSink() {
@@ -32,7 +35,7 @@ const updates = (...content: object[]): ServerSocketMessage => ({
 const wholeFrame = () => Buffer.from("whole");
 
 /** What the bus does: one (cloned) object handed to every socket's handler. */
-function publish(views: LiveViews, sockets: ReturnType<LiveViews["open"]>[], message: ServerSocketMessage) {
+function publish(views: LiveViews, sockets: LiveSocket[], message: ServerSocketMessage) {
   const copy = structuredClone(message);
   for (const socket of sockets) socket.offer(copy, wholeFrame);
   void views;
@@ -42,7 +45,7 @@ describe("LiveViews", () => {
   it("sends a device page's socket its device only, and nothing for another device's report", () => {
     const views = new LiveViews(DEFAULT_LIVE_VIEW_LIMITS);
     const sink = fakeSink();
-    const socket = views.open(sink);
+    const socket = open(views, sink);
     socket.setViews([{ kind: "device", id: "a" }]);
     publish(views, [socket], updates(device("b", { last_contact: 5 })));
     publish(views, [socket], {
@@ -64,7 +67,7 @@ describe("LiveViews", () => {
   it("sends a list socket its visible rows and a totals mark for the others", () => {
     const views = new LiveViews(DEFAULT_LIVE_VIEW_LIMITS);
     const sink = fakeSink();
-    const socket = views.open(sink);
+    const socket = open(views, sink);
     socket.setViews([{ kind: "devices", ids: ["a", "b"] }]);
     publish(views, [socket], updates(device("c"), device("d")));
     views.flush();
@@ -85,7 +88,7 @@ describe("LiveViews", () => {
   it("coalesces many pushes of one device within the window into one frame with the latest", () => {
     const views = new LiveViews(DEFAULT_LIVE_VIEW_LIMITS);
     const sink = fakeSink();
-    const socket = views.open(sink);
+    const socket = open(views, sink);
     socket.setViews([{ kind: "device", id: "a" }]);
     publish(views, [socket], updates(device("a")));
     views.flush();
@@ -114,7 +117,7 @@ describe("LiveViews", () => {
   it("encodes a frame once for all the sockets that get the same frame", () => {
     const views = new LiveViews(DEFAULT_LIVE_VIEW_LIMITS);
     const sinks = Array.from({ length: 50 }, fakeSink);
-    const sockets = sinks.map((sink) => views.open(sink));
+    const sockets = sinks.map((sink) => open(views, sink));
     for (const socket of sockets) socket.setViews([{ kind: "devices", ids: ["a", "b"] }]);
     publish(views, sockets, updates(device("a"), device("b"), device("c")));
     const before = views.framesEncoded;
@@ -129,7 +132,7 @@ describe("LiveViews", () => {
   it("keeps the latest change per device while the peer does not read, then sends it", () => {
     const views = new LiveViews(DEFAULT_LIVE_VIEW_LIMITS);
     const sink = fakeSink();
-    const socket = views.open(sink);
+    const socket = open(views, sink);
     socket.setViews([{ kind: "device", id: "a" }]);
     publish(views, [socket], updates(device("a")));
     views.flush();
@@ -152,7 +155,7 @@ describe("LiveViews", () => {
     const limits = { ...DEFAULT_LIVE_VIEW_LIMITS, maxPendingChanges: 100 };
     const views = new LiveViews(limits);
     const sink = fakeSink();
-    const socket = views.open(sink);
+    const socket = open(views, sink);
     socket.setViews([{ kind: "events" }]);
     sink.bufferedAmount = limits.highWaterBytes + 1;
     for (let n = 0; n < 10_000; n += 1) {
@@ -176,7 +179,7 @@ describe("LiveViews", () => {
   it("sends the events page every event, a device page its device's, and other pages an empty mark", () => {
     const views = new LiveViews(DEFAULT_LIVE_VIEW_LIMITS);
     const sinks = [fakeSink(), fakeSink(), fakeSink()];
-    const [events, page, other] = sinks.map((sink) => views.open(sink));
+    const [events, page, other] = sinks.map((sink) => open(views, sink));
     events?.setViews([{ kind: "events" }]);
     page?.setViews([{ kind: "device", id: "a" }]);
     other?.setViews([]);
@@ -200,7 +203,7 @@ describe("LiveViews", () => {
   it("sends a socket without views every message whole at once (a client of the first protocol)", () => {
     const views = new LiveViews(DEFAULT_LIVE_VIEW_LIMITS);
     const sink = fakeSink();
-    const socket = views.open(sink);
+    const socket = open(views, sink);
     publish(views, [socket], updates(device("a")));
     expect(sink.frames.map(String)).toEqual(["whole"]);
     views.close();

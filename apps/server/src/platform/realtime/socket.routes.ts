@@ -16,6 +16,7 @@ import { subjectOf } from "../auth/permissions";
 import type { SessionContext, SessionResolver } from "../auth/session-guard";
 import { type Bus, domainTopic, SUPERUSERS_TOPIC, sessionTopic } from "../bus/bus";
 import { AppError } from "../errors";
+import { LiveSocket } from "./live-socket";
 import { DEFAULT_LIVE_VIEW_LIMITS, type LiveViewLimits, LiveViews } from "./live-views";
 
 /** Timings and bounds of the realtime socket; tests shorten them. */
@@ -124,7 +125,7 @@ function serveConnection(
   let unsubscribeDomain: (() => void) | null = null;
   let unsubscribeSession: (() => void) | null = null;
 
-  const view = live.open({
+  const view = new LiveSocket(live, {
     get bufferedAmount() {
       return socket.bufferedAmount;
     },
