@@ -296,11 +296,22 @@ export const DevicePushSchema = DeviceSchema.omit({ events: true });
 /** A pushed device. */
 export type DevicePush = z.infer<typeof DevicePushSchema>;
 
+/**
+ * A pushed device or, to a socket that was sent the whole row since it began viewing the device,
+ * only the fields that changed (a field that went away is null): a browser merges it over its row
+ * (ADR 035).
+ */
+export const DevicePushChangeSchema = DevicePushSchema.partial().required({ _id: true });
+/** A pushed device, whole or its changed fields. */
+export type DevicePushChange = z.infer<typeof DevicePushChangeSchema>;
+
 /** The realtime socket message about devices, published on the device's domain only. */
 export const DevicesSocketMessageSchema = z.object({
   type: z.literal("devices"),
   action: z.enum(["put", "update", "delete"]),
-  content: z.array(DevicePushSchema),
+  content: z.array(DevicePushChangeSchema),
+  /** To a socket viewing a list: the domain's devices changed, so its status totals may have. */
+  totals: z.literal(true).optional(),
 });
 /** The realtime devices message. */
 export type DevicesSocketMessage = z.infer<typeof DevicesSocketMessageSchema>;

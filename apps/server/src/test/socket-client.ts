@@ -35,11 +35,16 @@ export async function openTestSocket(url: string): Promise<TestSocket> {
     nextMessage: (timeoutMs = 5000) => {
       if (queue.length > 0) return Promise.resolve(queue.shift());
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error("no message arrived in time")), timeoutMs);
-        waiters.push((message) => {
+        const waiter = (message: unknown) => {
           clearTimeout(timer);
           resolve(message);
-        });
+        };
+        // A waiter that timed out leaves, so the next message goes to the next call.
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          reject(new Error("no message arrived in time"));
+        }, timeoutMs);
+        waiters.push(waiter);
       });
     },
   };

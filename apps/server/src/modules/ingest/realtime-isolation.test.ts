@@ -64,4 +64,31 @@ describe("realtime pushes of ingest", () => {
       await client.endAsync(true);
     }
   });
+
+  it("reach a device page's socket for its device only, not for another device's report (ADR 035)", async () => {
+    const page = await buildUser(t, { role: 4 });
+    const a = await insertDevice(t, page.domainId ?? "");
+    const b = await insertDevice(t, page.domainId ?? "");
+    const socket = await openTestSocket(socketUrl);
+    sockets.push(socket);
+    socket.sendJson({ token: await signIn(t.app, page), views: [{ kind: "device", id: a.id }] });
+    expect(await socket.nextMessage()).toMatchObject({ type: "ready" });
+    const clientA = await connectDevice(runtime.gateway.url, a.ident, a.token ?? undefined);
+    const clientB = await connectDevice(runtime.gateway.url, b.ident, b.token ?? undefined);
+    try {
+      await publishJson(clientB, collectTopic(b.ident, "modems"), modemsReport(1, 21));
+      await expect(socket.nextMessage(1000)).rejects.toThrow("no message arrived in time");
+      await publishJson(clientA, collectTopic(a.ident, "modems"), modemsReport(1, 21));
+      type Pushed = { type: string; content: Record<string, unknown>[] };
+      const pushed = [(await socket.nextMessage(2000)) as Pushed, (await socket.nextMessage(2000)) as Pushed];
+      const byType = Object.fromEntries(pushed.map((message) => [message.type, message]));
+      expect(byType.devices?.content).toEqual([expect.objectContaining({ _id: a.id, status: "online" })]);
+      expect(byType.collects?.content).toEqual([
+        expect.objectContaining({ device_id: a.id, type: "modems", seq: 1 }),
+      ]);
+    } finally {
+      await clientA.endAsync(true);
+      await clientB.endAsync(true);
+    }
+  });
 });

@@ -7,6 +7,8 @@ import {
   SOCKET_CLOSE,
   SocketHelloSchema,
   type SocketMessageType,
+  type SocketView,
+  SocketViewMessageSchema,
 } from "@cellfleet/contract";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { RawData, WebSocket } from "ws";
@@ -14,9 +16,11 @@ import { subjectOf } from "../auth/permissions";
 import type { SessionContext, SessionResolver } from "../auth/session-guard";
 import { type Bus, domainTopic, SUPERUSERS_TOPIC, sessionTopic } from "../bus/bus";
 import { AppError } from "../errors";
+import { LiveSocket } from "./live-socket";
+import { DEFAULT_LIVE_VIEW_LIMITS, type LiveViewLimits, LiveViews } from "./live-views";
 
-/** Timings of the realtime socket; tests shorten them. */
-export interface RealtimeTimings {
+/** Timings and bounds of the realtime socket; tests shorten them. */
+export interface RealtimeTimings extends LiveViewLimits {
   /** The client must send `{ token }` within this time (close 4003). */
   helloTimeoutMs: number;
   /** Ping frames this often; a connection that did not answer the previous one is terminated. */
@@ -29,6 +33,7 @@ export const DEFAULT_REALTIME_TIMINGS: RealtimeTimings = {
   helloTimeoutMs: 10_000,
   pingIntervalMs: 30_000,
   recheckIntervalMs: 60_000,
+  ...DEFAULT_LIVE_VIEW_LIMITS,
 };
 
 export interface RealtimeOptions {
@@ -37,31 +42,58 @@ export interface RealtimeOptions {
   timings: RealtimeTimings;
 }
 
-function parseHello(data: RawData): string | null {
+function parseJson(data: RawData): unknown {
   try {
-    const parsed = SocketHelloSchema.safeParse(JSON.parse(data.toString()));
-    return parsed.success ? parsed.data.token : null;
+    return JSON.parse(data.toString());
   } catch {
     return null;
   }
 }
 
 /**
- * The text each socket of a domain is sent for a domain message: validated and serialised once
- * however many sockets receive it, since the bus hands all its subscribers the same object. A batch
- * of ingest pushes up to a thousand devices at once, 1–1.7 ms to validate and serialise; done per
- * socket, 32 open dashboards at ten batches a second would take 40% of a core. Null for a message that is
- * not a valid domain message.
+ * The hello's token and views: no `views` is a client of the first protocol (every push of the
+ * domain); views that are not valid (too many ids) are taken as none rather than refusing the token.
  */
-const domainMessageTexts = new WeakMap<object, string | null>();
-export function domainMessageText(message: unknown): string | null {
+function parseHello(data: RawData): { token: string | null; views: SocketView[] | null } {
+  const hello = parseJson(data);
+  const token = SocketHelloSchema.shape.token.safeParse((hello as { token?: unknown } | null)?.token);
+  if (!token.success) return { token: null, views: null };
+  const rawViews = (hello as { views?: unknown }).views;
+  if (rawViews === undefined) return { token: token.data, views: null };
+  const views = SocketHelloSchema.shape.views.safeParse(rawViews);
+  return { token: token.data, views: views.success ? (views.data ?? []) : [] };
+}
+
+/**
+ * A bus message as a domain message, validated once however many sockets receive it, since the
+ * bus hands all its subscribers the same object. Null for what is not a valid domain message.
+ */
+const domainMessages = new WeakMap<object, ServerSocketMessage | null>();
+export function domainMessageOf(message: unknown): ServerSocketMessage | null {
   if (typeof message !== "object" || message === null) return null;
-  const known = domainMessageTexts.get(message);
+  const known = domainMessages.get(message);
   if (known !== undefined) return known;
   const parsed = ServerSocketMessageSchema.safeParse(message);
-  const text = parsed.success && parsed.data.type !== "session" ? JSON.stringify(parsed.data) : null;
-  domainMessageTexts.set(message, text);
-  return text;
+  // The original object, not zod's copy: its items are the objects per-item caches key on.
+  const valid = parsed.success && parsed.data.type !== "session" ? (message as ServerSocketMessage) : null;
+  domainMessages.set(message, valid);
+  return valid;
+}
+
+/**
+ * The frame a domain message goes out as to sockets that get it whole (clients without views, and
+ * the kinds views do not filter): serialised and encoded once for all of them. A batch of ingest
+ * pushes up to a thousand devices at once, 1–1.7 ms to validate and serialise; done per socket, 32
+ * open dashboards at ten batches a second would take 40% of a core.
+ */
+const domainFrames = new WeakMap<object, Buffer>();
+export function domainMessageFrame(message: ServerSocketMessage): Buffer {
+  let frame = domainFrames.get(message);
+  if (!frame) {
+    frame = Buffer.from(JSON.stringify(message));
+    domainFrames.set(message, frame);
+  }
+  return frame;
 }
 
 /**
@@ -80,7 +112,12 @@ function isSessionEnded(message: unknown): message is Extract<ServerSocketMessag
 }
 
 /** One client connection: hello → ready → forwarding, until the session ends or the client leaves. */
-function serveConnection(socket: WebSocket, options: RealtimeOptions, log: FastifyBaseLogger): void {
+function serveConnection(
+  socket: WebSocket,
+  options: RealtimeOptions,
+  live: LiveViews,
+  log: FastifyBaseLogger,
+): void {
   const { bus, resolveSession, timings } = options;
   let phase: "hello" | "checking" | "ready" | "closed" = "hello";
   let isAlive = true;
@@ -88,10 +125,18 @@ function serveConnection(socket: WebSocket, options: RealtimeOptions, log: Fasti
   let unsubscribeDomain: (() => void) | null = null;
   let unsubscribeSession: (() => void) | null = null;
 
-  const sendText = (text: string) => {
-    if (socket.readyState === socket.OPEN) socket.send(text);
+  const view = new LiveSocket(live, {
+    get bufferedAmount() {
+      return socket.bufferedAmount;
+    },
+    isOpen: () => socket.readyState === socket.OPEN,
+    sendFrame: (frame) => {
+      if (socket.readyState === socket.OPEN) socket.send(frame, { binary: false });
+    },
+  });
+  const send = (message: ServerSocketMessage) => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
   };
-  const send = (message: ServerSocketMessage) => sendText(JSON.stringify(message));
   const endWith = (code: ErrorCode | string, closeCode: number) => {
     if (phase === "closed") return;
     send({ type: "session", state: "ended", code });
@@ -105,15 +150,14 @@ function serveConnection(socket: WebSocket, options: RealtimeOptions, log: Fasti
     // Superusers belong to no domain; their topic carries their notifications and the software screens' news.
     const topic = current.domainId === null ? SUPERUSERS_TOPIC : domainTopic(current.domainId);
     unsubscribeDomain = bus.subscribe(topic, (message) => {
-      const text = domainMessageText(message);
-      if (text === null) {
+      const valid = domainMessageOf(message);
+      if (valid === null) {
         log.warn({ topic }, "dropped a malformed realtime message");
         return;
       }
-      // A valid message (domainMessageText parsed it), so its type is one of the contract's.
-      const action = MESSAGE_PERMISSIONS[(message as ServerSocketMessage).type];
+      const action = MESSAGE_PERMISSIONS[valid.type];
       if (action && !(session && can(subjectOf(session), action))) return;
-      sendText(text);
+      if (phase === "ready") view.offer(valid, () => domainMessageFrame(valid));
     });
   };
 
@@ -146,7 +190,7 @@ function serveConnection(socket: WebSocket, options: RealtimeOptions, log: Fasti
   const onHello = async (data: RawData) => {
     phase = "checking";
     clearTimeout(helloTimer);
-    const token = parseHello(data);
+    const { token, views } = parseHello(data);
     try {
       const current = await resolveSession(token, { touch: true });
       // The client may have gone while the session was being checked.
@@ -155,6 +199,7 @@ function serveConnection(socket: WebSocket, options: RealtimeOptions, log: Fasti
       unsubscribeSession = bus.subscribe(sessionTopic(current.sessionId), (message) => {
         if (isSessionEnded(message)) endWith(message.code, SOCKET_CLOSE.sessionEnded);
       });
+      if (views) view.setViews(views);
       subscribeDomainIfAllowed(current);
       phase = "ready";
       send({ type: "ready", domain_id: current.domainId });
@@ -165,8 +210,12 @@ function serveConnection(socket: WebSocket, options: RealtimeOptions, log: Fasti
   };
 
   socket.on("message", (data) => {
-    // Only the first message means anything; the socket is otherwise server-to-client.
+    // The first message is the hello; after `ready` a client may name its views again.
     if (phase === "hello") void onHello(data);
+    else if (phase === "ready") {
+      const parsed = SocketViewMessageSchema.safeParse(parseJson(data));
+      if (parsed.success) view.setViews(parsed.data.views);
+    }
   });
   socket.on("pong", () => {
     isAlive = true;
@@ -179,6 +228,7 @@ function serveConnection(socket: WebSocket, options: RealtimeOptions, log: Fasti
     clearInterval(recheckTimer);
     unsubscribeDomain?.();
     unsubscribeSession?.();
+    view.close();
   });
 }
 
@@ -187,11 +237,13 @@ export async function registerRealtimeSocket(
   scope: FastifyInstance,
   options: RealtimeOptions,
 ): Promise<void> {
+  const live = new LiveViews(options.timings);
+  scope.addHook("onClose", async () => live.close());
   scope.get(
     "/ws/",
     { websocket: true, config: { isPublic: true }, schema: { hide: true } },
     (socket, request) => {
-      serveConnection(socket, options, request.log);
+      serveConnection(socket, options, live, request.log);
     },
   );
 }

@@ -5,7 +5,7 @@ import { buildPolicy, buildUser, signIn } from "../../test/factories";
 import { openTestSocket, type TestSocket } from "../../test/socket-client";
 import { createTestApp, type TestApp } from "../../test/test-app";
 import { domainTopic } from "../bus/bus";
-import { domainMessageText } from "./socket.routes";
+import { domainMessageFrame, domainMessageOf } from "./socket.routes";
 
 let t: TestApp;
 let socketUrl: string;
@@ -137,20 +137,22 @@ describe("GET /api/ws/ periodic re-check", () => {
   });
 });
 
-describe("domainMessageText", () => {
-  it("validates and serialises a message object once, for all its sockets", () => {
+describe("domainMessageOf and domainMessageFrame", () => {
+  it("validates a message object once, and encodes it once for all its sockets", () => {
     const message = { type: "collects", content: [{ n: 1 }] };
-    const text = domainMessageText(message);
-    expect(JSON.parse(text ?? "")).toEqual(message);
-    // The same object again (the bus hands every subscriber the same copy): the first text.
+    const valid = domainMessageOf(message);
+    expect(valid).toBe(message);
+    const frame = domainMessageFrame(valid as ServerSocketMessage);
+    expect(JSON.parse(frame.toString())).toEqual(message);
+    // The same object again (the bus hands every subscriber the same copy): the first buffer.
     message.content.push({ n: 2 });
-    expect(domainMessageText(message)).toBe(text);
+    expect(domainMessageFrame(valid as ServerSocketMessage)).toBe(frame);
   });
 
   it("answers null for what is not a domain message, a session message included", () => {
-    expect(domainMessageText({ type: "nonsense" })).toBeNull();
-    expect(domainMessageText({ type: "session", state: "ended", code: "X" })).toBeNull();
-    expect(domainMessageText(null)).toBeNull();
-    expect(domainMessageText("text")).toBeNull();
+    expect(domainMessageOf({ type: "nonsense" })).toBeNull();
+    expect(domainMessageOf({ type: "session", state: "ended", code: "X" })).toBeNull();
+    expect(domainMessageOf(null)).toBeNull();
+    expect(domainMessageOf("text")).toBeNull();
   });
 });

@@ -30,9 +30,11 @@ function setup({ random = () => 0.999_999 }: { random?: () => number } = {}) {
   const loading: boolean[] = [];
   const ended: string[] = [];
   const reconnected: number[] = [];
+  const rereads: number[] = [];
   const client = new RealtimeClient({
     random,
     onReconnected: () => reconnected.push(sockets.length),
+    onReread: () => rereads.push(sockets.length),
     url: () => "ws://test/api/ws/",
     timeoutMs: 15_000,
     createSocket: () => {
@@ -43,7 +45,7 @@ function setup({ random = () => 0.999_999 }: { random?: () => number } = {}) {
     setLoading: (on) => loading.push(on),
     onSessionEnded: (code) => ended.push(code),
   });
-  return { client, sockets, loading, ended, reconnected };
+  return { client, sockets, loading, ended, reconnected, rereads };
 }
 
 describe("RealtimeClient", () => {
@@ -56,7 +58,8 @@ describe("RealtimeClient", () => {
     client.subscribe("devices", devices);
     client.start("tok");
     sockets[0].open();
-    expect(sockets[0].sent).toEqual([JSON.stringify({ token: "tok" })]);
+    // No screen has said what it shows yet: the hello names no views.
+    expect(sockets[0].sent).toEqual([JSON.stringify({ token: "tok", views: [] })]);
     sockets[0].receive({ type: "ready", domain_id: "d1" });
     sockets[0].receive({ type: "devices", action: "update", content: [1] });
     sockets[0].receive({ type: "alerts", content: [] });
@@ -166,5 +169,56 @@ describe("RealtimeClient", () => {
     sockets[1].drop(1006);
     vi.advanceTimersByTime(1000);
     expect(sockets).toHaveLength(3);
+  });
+
+  it("sends the screens' views in the hello, and again after ready when they change", () => {
+    const { client, sockets } = setup();
+    const list = {};
+    const page = {};
+    client.setView(list, { kind: "devices", ids: ["a", "b"] });
+    client.start("tok");
+    sockets[0].open();
+    expect(sockets[0].sent).toEqual([
+      JSON.stringify({ token: "tok", views: [{ kind: "devices", ids: ["a", "b"] }] }),
+    ]);
+    // Changed while the token is checked: sent once the socket is ready.
+    client.setView(list, { kind: "devices", ids: ["c"] });
+    expect(sockets[0].sent).toHaveLength(1);
+    sockets[0].receive({ type: "ready", domain_id: "d1" });
+    expect(sockets[0].sent.slice(1)).toEqual([
+      JSON.stringify({ type: "view", views: [{ kind: "devices", ids: ["c"] }] }),
+    ]);
+    client.setView(page, { kind: "device", id: "c" });
+    // The same views again: nothing sent.
+    client.setView(page, { kind: "device", id: "c" });
+    client.setView(list, null);
+    expect(sockets[0].sent.slice(2)).toEqual([
+      JSON.stringify({
+        type: "view",
+        views: [
+          { kind: "devices", ids: ["c"] },
+          { kind: "device", id: "c" },
+        ],
+      }),
+      JSON.stringify({ type: "view", views: [{ kind: "device", id: "c" }] }),
+    ]);
+    // A new connection names the views in its hello.
+    sockets[0].drop(1006);
+    vi.advanceTimersByTime(1000);
+    sockets[1].open();
+    expect(sockets[1].sent).toEqual([JSON.stringify({ token: "tok", views: [{ kind: "device", id: "c" }] })]);
+  });
+
+  it("re-reads what is on screen on a reread mark", () => {
+    const { client, sockets, rereads } = setup();
+    const marks = vi.fn();
+    client.subscribe("reread", marks);
+    client.start("tok");
+    sockets[0].open();
+    sockets[0].receive({ type: "ready", domain_id: "d1" });
+    expect(rereads).toEqual([]);
+    sockets[0].receive({ type: "reread" });
+    expect(rereads).toEqual([1]);
+    expect(marks).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,4 +1,4 @@
-import { SOCKET_CLOSE, type SocketMessageType } from "@cellfleet/contract";
+import { SOCKET_CLOSE, type SocketMessageType, type SocketView } from "@cellfleet/contract";
 
 /** A message from the socket: a known type of the contract, or any other type passed on as is. */
 export interface RealtimeMessage {
@@ -46,6 +46,8 @@ export interface RealtimeDeps {
   maxBackoffMs?: number;
   /** Called on `ready` after a reconnect: what was pushed while the socket was down is lost, so live data is re-read. */
   onReconnected?: () => void;
+  /** Called on a `reread` mark: the server dropped changes this tab was too slow to take, so live data is re-read. */
+  onReread?: () => void;
   /** A number in [0, 1) for the backoff's jitter (Math.random; tests pass their own). */
   random?: () => number;
 }
@@ -68,8 +70,35 @@ export class RealtimeClient {
   /** A socket said `ready` and has not gone since: pushes arrive. */
   private live = false;
   private readonly liveListeners = new Set<() => void>();
+  /** What the open screens show, by the component that shows it (ADR 035). */
+  private readonly views = new Map<object, SocketView>();
+  /** The views last sent on the current socket, as JSON, so an unchanged set is not sent again. */
+  private sentViews: string | null = null;
 
   constructor(private readonly deps: RealtimeDeps) {}
+
+  /**
+   * Says what a screen shows (null: nothing any more), so the server sends changes of that only.
+   * The socket is told at once when it is ready, and in the hello of every new connection.
+   */
+  setView(owner: object, view: SocketView | null): void {
+    if (view) this.views.set(owner, view);
+    else this.views.delete(owner);
+    this.sendViews();
+  }
+
+  private currentViews(): SocketView[] {
+    return [...this.views.values()];
+  }
+
+  private sendViews(): void {
+    if (!this.socket || !this.live) return;
+    const views = this.currentViews();
+    const text = JSON.stringify(views);
+    if (text === this.sentViews) return;
+    this.sentViews = text;
+    this.socket.send(JSON.stringify({ type: "view", views }));
+  }
 
   /** Connects with this token; a call with the token already in use does nothing. */
   start(token: string): void {
@@ -137,7 +166,11 @@ export class RealtimeClient {
     const socket = create(this.deps.url());
     this.socket = socket;
     this.readyTimer = setTimeout(() => this.retry(socket, true), this.deps.timeoutMs);
-    socket.onopen = () => socket.send(JSON.stringify({ token }));
+    socket.onopen = () => {
+      const views = this.currentViews();
+      this.sentViews = JSON.stringify(views);
+      socket.send(JSON.stringify({ token, views }));
+    };
     socket.onmessage = (event) => this.receive(socket, event);
     socket.onerror = () => {
       if (socket === this.socket) this.deps.setLoading(true);
@@ -162,7 +195,10 @@ export class RealtimeClient {
       this.setLive(true);
       if (this.hasBeenReady) this.deps.onReconnected?.();
       this.hasBeenReady = true;
+      // Screens that changed while the server checked the token.
+      this.sendViews();
     }
+    if (message.type === "reread") this.deps.onReread?.();
     if (message.type === "session" && message.state === "ended") {
       const code = typeof message.code === "string" ? message.code : "TOKEN_INVALID";
       this.stop();

@@ -18,6 +18,8 @@ export const realtime = new RealtimeClient({
   setLoading: (on) => loadingStore.setFlag("realtime", on),
   // Messages pushed while the socket was down are lost: every open list and page reads again.
   onReconnected: () => void queryClient.invalidateQueries(),
+  // The server dropped changes this tab did not take in time (ADR 035): the same.
+  onReread: () => void queryClient.invalidateQueries(),
   onSessionEnded: (code) => {
     if (endSession()) pushInfoMessage({ level: "critical", text: translateErrorCode(code, code) });
   },

@@ -10,8 +10,14 @@ import { DashboardPage } from "./DashboardPage";
 
 // The socket is replaced by a hub the test drives: handlers by message type.
 const handlers = vi.hoisted(() => new Map<string, Set<(message: unknown) => void>>());
+// The views the page told the socket, by the component that set them.
+const views = vi.hoisted(() => new Map<object, unknown>());
 vi.mock("../../app/realtime/realtime", () => ({
   realtime: {
+    setView(owner: object, view: unknown) {
+      if (view) views.set(owner, view);
+      else views.delete(owner);
+    },
     subscribe(type: string, handler: (message: unknown) => void) {
       const set = handlers.get(type) ?? new Set();
       set.add(handler);
@@ -140,6 +146,29 @@ describe("DashboardPage", () => {
     // Totals are re-read (once) within a second.
     const totalsBefore = totalsCalls;
     await waitFor(() => expect(totalsCalls).toBe(totalsBefore + 1), { timeout: 2000 });
+  });
+
+  it("tells the socket the rows on screen, and merges a push of a row's changed fields", async () => {
+    renderDashboard();
+    await waitFor(() => expect(screen.getAllByTestId("device-row")).toHaveLength(10));
+    const ids = Array.from({ length: 10 }, (_, index) => `id-${index + 1}`);
+    await waitFor(() => expect([...views.values()]).toEqual([{ kind: "devices", ids }]));
+    // Only the fields that changed (ADR 035): the row keeps the others.
+    act(() =>
+      emit("devices", {
+        type: "devices",
+        action: "update",
+        content: [{ _id: "id-2", status: "critical" }],
+        totals: true,
+      }),
+    );
+    const row = screen.getAllByTestId("device-row")[1];
+    await waitFor(() =>
+      expect(row.querySelector("[data-status]")?.getAttribute("data-status")).toBe("critical"),
+    );
+    expect(screen.getByRole("link", { name: "R0002" })).toBeTruthy();
+    cleanup();
+    expect(views.size).toBe(0);
   });
 
   it("remembers the page size per list and asks the server for it", async () => {

@@ -11,7 +11,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useLocation, useNavigate, useParams } from "react-router";
 import { devicesKeys, eventsKeys } from "../../app/queryKeys";
-import { useRealtime } from "../../app/realtime/useRealtime";
+import { useRealtime, useRealtimeView } from "../../app/realtime/useRealtime";
 import { useOffers } from "../../app/session/useOffers";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
@@ -182,6 +182,8 @@ export function DevicePage() {
     if (hasState) navigate(location.pathname, { replace: true, state: null });
   }, [hasState, location.pathname, navigate]);
   useDeviceLiveUpdates();
+  // The socket sends this device's changes, collects and events only (ADR 035).
+  useRealtimeView(id ? { kind: "device", id } : null);
 
   useRealtime("collects", (message) => {
     const updates = collectUpdatesOf(message);

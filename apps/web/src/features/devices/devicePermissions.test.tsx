@@ -12,7 +12,9 @@ import { EditDevicePage } from "./EditDevicePage";
 // The device page and its edit page read the permission table: a view-only operator gets no Edit
 // button and no editable form; admins and assistants do; only admins get the delete button.
 
-vi.mock("../../app/realtime/realtime", () => ({ realtime: { subscribe: () => () => {} } }));
+vi.mock("../../app/realtime/realtime", () => ({
+  realtime: { subscribe: () => () => {}, setView: () => {} },
+}));
 
 function person(role: Role, patch: Partial<SessionUser> = {}): SessionUser {
   return { ...TEST_USER, role, ...patch };

@@ -1,4 +1,4 @@
-import type { DeviceDetail, DevicePush, DevicesSocketMessage, FleetEvent } from "@cellfleet/contract";
+import type { DeviceDetail, DevicePushChange, DevicesSocketMessage, FleetEvent } from "@cellfleet/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { devicesKeys } from "../../app/queryKeys";
@@ -8,13 +8,14 @@ import type { DeviceListPage } from "./devices.api";
 const TOTALS_REFRESH_MS = 1000;
 
 /**
- * A list page with the socket's devices applied: updated rows replaced, deleted rows dropped. A
- * pushed device has no event count (each user's own, ADR 025): a row keeps the count it has.
+ * A list page with the socket's devices applied: each pushed device (a whole row, or only its
+ * changed fields, ADR 035) merged over its row, deleted rows dropped. A pushed device has no event
+ * count (each user's own, ADR 025): a row keeps the count it has.
  */
 export function patchDevicePage(
   page: DeviceListPage,
   action: "update" | "put" | "delete",
-  devices: readonly DevicePush[],
+  devices: readonly DevicePushChange[],
 ): DeviceListPage {
   const byId = new Map(devices.map((device) => [device._id, device]));
   if (action === "delete") {
@@ -29,7 +30,7 @@ export function patchDevicePage(
     const next = byId.get(row._id);
     if (!next) return row;
     changed = true;
-    return { ...next, events: row.events };
+    return { ...row, ...next, events: row.events };
   });
   return changed ? { ...page, rows } : page;
 }
@@ -95,7 +96,9 @@ export function useDeviceLiveUpdates(): void {
     for (const device of content) {
       if (action === "delete") continue;
       queryClient.setQueryData<DeviceDetail>(devicesKeys.detail(device._id), (detail) =>
-        detail ? { ...detail, device: { ...device, events: detail.device.events } } : detail,
+        detail
+          ? { ...detail, device: { ...detail.device, ...device, events: detail.device.events } }
+          : detail,
       );
     }
     if (action === "put") void queryClient.invalidateQueries({ queryKey: devicesKeys.lists() });

@@ -7,7 +7,7 @@ import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import { type InfiniteData, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { eventsKeys } from "../../app/queryKeys";
-import { useRealtime } from "../../app/realtime/useRealtime";
+import { useRealtime, useRealtimeView } from "../../app/realtime/useRealtime";
 import { clampPage, ListCard, ListPaginator, pageCount, useListState } from "../../components/list-card";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
@@ -31,7 +31,9 @@ export function EventsPage() {
   const events = useInfiniteQuery(eventsInfiniteQueryOptions(filter));
   const markRead = useMarkEventsRead();
 
-  // New events from the socket go to the front of the open list at once.
+  // New events from the socket go to the front of the open list at once: every event of the
+  // domain, where other screens get those of the routers they show (ADR 035).
+  useRealtimeView({ kind: "events" });
   useRealtime("alerts", (message) => {
     const incoming = eventsOfAlert(message);
     if (incoming.length === 0) return;

@@ -8,6 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { apiErrorText } from "../../../app/api/handleTransportError";
+import { useRealtimeView } from "../../../app/realtime/useRealtime";
 import {
   type ActiveFilter,
   ActiveFilterChips,
@@ -65,6 +66,9 @@ export function DeviceListCard({
   const page = list.data;
   const total = page?.header?.total ?? 0;
   const lastPage = pageCount(total, state.pageSize) - 1;
+  // The socket sends changes of the rows on screen and a mark when the totals may have moved (ADR 035).
+  const visibleIds = page?.rows.slice(0, state.pageSize).map((row) => row._id) ?? [];
+  useRealtimeView({ kind: "devices", ids: visibleIds });
 
   // A remembered page the list no longer has (devices deleted, filters narrowed): go to the last one.
   useEffect(() => {
