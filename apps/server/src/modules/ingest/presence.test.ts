@@ -107,7 +107,7 @@ const brokerPort = (ingest: DeviceIngest) => ingest.gateway.port;
 describe("a router's connection now", () => {
   it("a router killed without DISCONNECT is disconnected after its keep-alive, still online by status, offline in the dry run", async () => {
     const device = await f.device(["killed"]);
-    const pushed: Array<{ _id: string; connected: boolean | null }> = [];
+    const pushed: Array<{ _id: string; connected?: boolean | null }> = [];
     const unsubscribe = f.t.bus.subscribe(domainTopic(f.domainId), (message) => {
       const parsed = DevicesSocketMessageSchema.safeParse(message);
       if (parsed.success) pushed.push(...parsed.data.content);
