@@ -68,6 +68,9 @@ export const AUDIT_ROUTES: Readonly<Record<string, AuditRoute>> = {
   "POST /api/device/:dev_id/edit": r("device.edit", "device", "param:dev_id"),
   "DELETE /api/device/:dev_id": r("device.delete", "device", "param:dev_id"),
   "POST /api/device/:dev_id/key": r("device.key", "device", "param:dev_id"),
+  "POST /api/device/:dev_id/install": r("device.installLink", "device", "param:dev_id"),
+  // Fetched by the router without a session: recorded under the user who made the link (ADR 034).
+  "GET /api/agent/install.sh": r("device.installUsed", "device", "answer"),
   "POST /api/events/read": r("event.read", "event", "body:ids"),
   "POST /api/domains/new": r("domain.create", "domain", "answer"),
   "POST /api/domain/:domainId": r("domain.edit", "domain", "param:domainId"),
@@ -122,6 +125,8 @@ export const AUDIT_ROUTES: Readonly<Record<string, AuditRoute>> = {
   "POST /api/rollout/:rollout_id/resume": r("rollout.resume", "rollout", "param:rollout_id"),
   "POST /api/rollout/:rollout_id/cancel": r("rollout.cancel", "rollout", "param:rollout_id"),
   "POST /api/rollout/:rollout_id/retry": r("rollout.retry", "rollout", "param:rollout_id"),
+  "POST /api/rollout/:rollout_id/accept": r("rollout.accept", "rollout", "param:rollout_id"),
+  "POST /api/rollout/:rollout_id/decline": r("rollout.decline", "rollout", "param:rollout_id"),
   "POST /api/sim/:iccid/plan": r("sim.plan", "sim", "param:iccid"),
   "POST /api/plans/tag": r("tag.plan", "tag", "body:tag"),
   "PATCH /api/settings/domains-all": r("settings.save", "settings", "domain"),

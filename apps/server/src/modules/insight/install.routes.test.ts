@@ -102,12 +102,18 @@ describe("POST /api/device/{dev_id}/install", () => {
     await t.app.auditLog.settle();
     const entries = await t.db
       .selectFrom("web_actions")
-      .select(["action", "status", "author"])
+      .select(["action", "status", "author", "kind", "object"])
       .where("domain_id", "=", domainId)
       .where("author", "=", user.username)
       .execute();
     expect(entries.map((entry) => entry.action).sort()).toEqual(["GET_agent", "POST_device", "POST_login"]);
     expect(entries.every((entry) => entry.status === "SUCCESS")).toBe(true);
+    // In words, naming the router both times (issue 27 item 14).
+    const worded = entries.filter((entry) => entry.action !== "POST_login");
+    expect(worded.map((entry) => [entry.kind, entry.object?.id, entry.object?.name]).sort()).toEqual([
+      ["device.installLink", device.id, device.ident],
+      ["device.installUsed", device.id, device.ident],
+    ]);
   });
 
   it("refuses an expired link with TOKEN_HAS_EXPIRED, an unknown one with TOKEN_INVALID, a malformed one with BAD_REQUEST", async () => {

@@ -54,8 +54,13 @@ export const installRoutes: FastifyPluginAsyncZod<{
       config: { isPublic: true, audited: true },
     },
     async (request, reply) => {
-      const { script, actor } = await serveInstallScript(ctx, request.query.token, gatewayPort?.() ?? null);
+      const { script, actor, device } = await serveInstallScript(
+        ctx,
+        request.query.token,
+        gatewayPort?.() ?? null,
+      );
       if (actor) request.auditActor = actor;
+      if (device) request.auditSaved = device;
       // Returned, not sent: the answer goes out once the link's use and its audit entry are committed.
       reply.type("text/x-shellscript; charset=utf-8").header("cache-control", "no-store");
       return script;

@@ -104,7 +104,7 @@ export async function serveInstallScript(
   ctx: AppContext,
   token: string | undefined,
   embeddedPort: number | null,
-): Promise<{ script: string; actor: InstallScriptActor | null }> {
+): Promise<{ script: string; actor: InstallScriptActor | null; device?: { id: string; name: string } }> {
   const template = await readFile(path.join(AGENT_DIR, "install.sh"), "utf8");
   const broker = installBroker(publicBrokers(ctx.config, embeddedPort));
   const values: Record<string, string> = { CONSOLE_URL: ctx.config.publicUrl };
@@ -125,6 +125,7 @@ export async function serveInstallScript(
   return {
     script: fillInstallScript(template, values),
     actor: { id: used.user_id, username: subject.username, domainId: used.domain_id },
+    device: { id: used.device_id, name: subject.ident },
   };
 }
 

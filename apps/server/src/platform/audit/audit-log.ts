@@ -30,6 +30,8 @@ declare module "fastify" {
     auditActor?: { id: string | null; username: string; domainId?: string | null };
     /** The name of the call's object as it was before the handler ran (a delete's), read by its id. */
     auditNameBefore?: string | null;
+    /** The object a handler without a path id or a JSON answer acted on (a fetched install script). */
+    auditSaved?: SavedObject;
   }
   interface FastifyInstance {
     /** The audit log of web actions (see platform/audit). */
@@ -108,7 +110,7 @@ export function createAuditLog(ctx: AppContext, root: Kysely<DB>): AuditLog {
       params: request.params,
       body: request.body,
       answer: isSuccess ? answer : undefined,
-      saved,
+      saved: saved ?? request.auditSaved,
       actor,
     });
     // A refused call may name another domain's object: only a done deed gets a name from the database.

@@ -31,7 +31,7 @@ export interface WebActionsTable {
   info: Jsonb<Record<string, unknown>>;
   /** What was done (contract AUDIT_ROUTES, 0031); null for entries written before. */
   kind: ColumnType<string | null, string | null | undefined, string | null>;
-  /** The object it was done to (0031). */
+  /** The object it was done to (0033). */
   object: ColumnType<AuditObject | null, string | null | undefined, string | null>;
 }
 
