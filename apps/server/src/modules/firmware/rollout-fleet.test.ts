@@ -82,7 +82,10 @@ describe("a rollout over 200 routers", () => {
           stage: 2,
           reason: "did not come back on the version before the deadline",
         },
-      ].sort((a, b) => ((a.device_id as string) < (b.device_id as string) ? -1 : 1)),
+      ]
+        // Each failure names its router's domain (ADR 031).
+        .map((failure) => ({ ...failure, domain_id: devices[0]?.domainId }))
+        .sort((a, b) => ((a.device_id as string) < (b.device_id as string) ? -1 : 1)),
     );
   }, 240_000);
 });

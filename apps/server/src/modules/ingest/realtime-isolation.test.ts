@@ -76,6 +76,11 @@ describe("realtime pushes of ingest", () => {
     const clientA = await connectDevice(runtime.gateway.url, a.ident, a.token ?? undefined);
     const clientB = await connectDevice(runtime.gateway.url, b.ident, b.token ?? undefined);
     try {
+      // A's connection comes as a change of A's row (ADR 032); B's, not viewed, does not come.
+      expect(await socket.nextMessage(5000)).toMatchObject({
+        type: "devices",
+        content: [expect.objectContaining({ _id: a.id, connected: true })],
+      });
       await publishJson(clientB, collectTopic(b.ident, "modems"), modemsReport(1, 21));
       await expect(socket.nextMessage(1000)).rejects.toThrow("no message arrived in time");
       await publishJson(clientA, collectTopic(a.ident, "modems"), modemsReport(1, 21));
