@@ -28,7 +28,14 @@ for (const variant of VARIANTS) {
     await context.addCookies([{ name: "locale", value: variant.locale, url: baseURL as string }]);
     await page.reload();
 
-    // A router of the demo fleet, opened from the dashboard as an operator would.
+    // A router of the demo fleet, found and opened from the dashboard as an operator would (other
+    // specs add routers, so it need not be on the first page).
+    const search = page
+      .getByTestId("list-card")
+      .first()
+      .getByRole("combobox", { name: /^(search|поиск)$/i });
+    await search.fill("SIM000001");
+    await search.press("Enter");
     const row = page.locator('[data-testid="device-row"][data-ident="SIM000001"]');
     await expect(row).toBeVisible({ timeout: 30_000 });
     await row.getByRole("link", { name: "SIM000001" }).click();

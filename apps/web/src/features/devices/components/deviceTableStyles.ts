@@ -88,6 +88,8 @@ export const DeviceTableRoot = styled(Table)(({ theme }) => {
     [c(rowClasses.ident)]: {
       color: palette.primary.main,
       fontWeight: 600,
+      // An ident is one word of up to 64 characters: a long one breaks inside rather than widen the table.
+      overflowWrap: "anywhere",
       textDecoration: "underline",
       textDecorationColor: alpha(palette.primary.main, 0.4),
       "&:hover": { textDecorationColor: "inherit" },
