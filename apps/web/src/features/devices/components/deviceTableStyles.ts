@@ -80,7 +80,7 @@ export const DeviceTableRoot = styled(Table)(({ theme }) => {
       [theme.breakpoints.down("md")]: { display: "none" },
     },
     [c(rowClasses.description)]: {
-      maxWidth: 150,
+      maxWidth: 120,
       overflow: "hidden",
       textOverflow: "ellipsis",
       whiteSpace: "nowrap",
