@@ -45,6 +45,12 @@ import type {
   SchedulerLeasesTable,
   WebActionsTable,
 } from "./schema-platform";
+import type {
+  PasswordHistoryTable,
+  SessionsTable,
+  SignInDevicesTable,
+  SignInUnknownTable,
+} from "./schema-sign-in";
 import type { ZeroTouchAdoptionsTable, ZeroTouchConfigsTable } from "./schema-zerotouch";
 
 /** timestamptz: read as Date, written as Date. */
@@ -157,46 +163,6 @@ export interface DeviceEventReadsTable {
   user_id: string;
   device_id: string;
   read_count: number;
-}
-
-/** A browser that signed in as a user: its device cookie's hash and its own failures (0016, ADR 016). */
-export interface SignInDevicesTable {
-  token_hash: string;
-  user_id: string;
-  failed_attempts: Generated<number>;
-  blocked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
-  blocked: Generated<boolean>;
-  create_time: Timestamp;
-  expires_at: Timestamp;
-}
-
-/** Failed sign-ins under a username nobody has, so its lockout answers like a real one's (0016). */
-export interface SignInUnknownTable {
-  username_hash: string;
-  failed_attempts: Generated<number>;
-  blocked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
-  update_time: Timestamp;
-}
-
-/** Earlier password hashes, so a user cannot go back to a recent password. */
-export interface PasswordHistoryTable {
-  id: string;
-  user_id: string;
-  password_hash: string;
-  create_time: TimestampDefault;
-}
-
-/** Sign-ins. Only the SHA-256 of the token is stored. */
-export interface SessionsTable {
-  id: string;
-  user_id: string;
-  token_hash: string;
-  create_time: TimestampDefault;
-  expires_at: Timestamp;
-  last_seen_at: Timestamp;
-  ended_at: Timestamp | null;
-  end_reason: string | null;
-  client_ip: string | null;
 }
 
 /** A router of a domain. Status is never stored as truth: it is computed from last_contact when read. */

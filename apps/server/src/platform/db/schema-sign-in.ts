@@ -1,0 +1,49 @@
+import type { ColumnType, Generated } from "kysely";
+
+// The tables of signing in (sessions, browsers, lockouts, password history), kept apart from
+// schema.ts so that file stays readable; DB there lists them.
+
+/** timestamptz: read as Date, written as Date. */
+type Timestamp = ColumnType<Date, Date, Date>;
+/** timestamptz with a database default. */
+type TimestampDefault = ColumnType<Date, Date | undefined, Date>;
+
+/** A browser that signed in as a user: its device cookie's hash and its own failures (0016, ADR 016). */
+export interface SignInDevicesTable {
+  token_hash: string;
+  user_id: string;
+  failed_attempts: Generated<number>;
+  blocked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  blocked: Generated<boolean>;
+  create_time: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** Failed sign-ins under a username nobody has, so its lockout answers like a real one's (0016). */
+export interface SignInUnknownTable {
+  username_hash: string;
+  failed_attempts: Generated<number>;
+  blocked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  update_time: Timestamp;
+}
+
+/** Earlier password hashes, so a user cannot go back to a recent password. */
+export interface PasswordHistoryTable {
+  id: string;
+  user_id: string;
+  password_hash: string;
+  create_time: TimestampDefault;
+}
+
+/** Sign-ins. Only the SHA-256 of the token is stored. */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  create_time: TimestampDefault;
+  expires_at: Timestamp;
+  last_seen_at: Timestamp;
+  ended_at: Timestamp | null;
+  end_reason: string | null;
+  client_ip: string | null;
+}
