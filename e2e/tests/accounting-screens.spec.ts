@@ -1,7 +1,7 @@
 // Every accounting page renders in the four looks (desktop and mobile, light and dark, Russian and
 // English): titled, loaded, no error. Each is saved for a person to look at (ADR 028).
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
-import { LOOKS } from "../support/looks";
+import { LOOKS, sidewaysOverflow } from "../support/looks";
 import { signInRoot, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
@@ -16,6 +16,13 @@ async function expectRendered(page: Page): Promise<void> {
   await expect(page.getByTestId("query-error")).toHaveCount(0);
   await expect(page.getByTestId("entity-missing")).toHaveCount(0);
 }
+
+/** The accounting lists, by path, with their tables' test ids. */
+const LISTS: Record<string, string> = {
+  "/domains": "domains-table",
+  "/superusers": "superusers-table",
+  "/users": "users-table",
+};
 
 for (const look of LOOKS) {
   test(`every accounting page renders, ${look.name}`, async ({ page, context, baseURL }) => {
@@ -61,6 +68,9 @@ for (const look of LOOKS) {
       await page.goto(path);
       await expectRendered(page);
       if (path === "/logs") await expect(page.getByTestId("logs-table")).toBeVisible();
+      // The lists fit a phone: what has no room goes under each row's first cell.
+      const list = LISTS[path];
+      if (list) await expect.poll(() => sidewaysOverflow(page, list)).toBe(0);
       await snap(path.replaceAll("/", "_").slice(1));
     }
     await page.goto("/domains");

@@ -1,23 +1,12 @@
 // On a phone (390 px) the actions list and the audit log fit the screen: no sideways scroll (issue
 // 27). What does not fit goes under the row's first cell (progress and time; author and time), and
 // the audit log says in words what was done (issue 27 item 14).
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { JUNIOR } from "../support/accounts";
+import { sidewaysOverflow } from "../support/looks";
 import { apiToken, signInFleetAdmin, useEnglish } from "../support/session";
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
-
-/** How far a table reaches past its container (0 when it fits). */
-function overflowOf(page: Page, testId: string): Promise<number> {
-  return page.getByTestId(testId).evaluate((table) => {
-    const box = table.parentElement as HTMLElement;
-    return Math.max(
-      0,
-      box.scrollWidth - box.clientWidth,
-      document.documentElement.scrollWidth - window.innerWidth,
-    );
-  });
-}
 
 test("the actions list and the audit log fit a phone, and the log speaks words", async ({
   page,
@@ -45,12 +34,12 @@ test("the actions list and the audit log fit a phone, and the log speaks words",
   await signInFleetAdmin(page);
   await page.goto("/commands");
   await expect(page.getByTestId("command-row").first()).toBeVisible();
-  await expect.poll(() => overflowOf(page, "commands-table")).toBe(0);
+  await expect.poll(() => sidewaysOverflow(page, "commands-table")).toBe(0);
 
   await page.goto("/logs");
   const table = page.getByTestId("logs-table");
   await expect(table).toBeVisible();
   await expect(table.getByText(/^Declined action “reboot”$/).first()).toBeVisible();
   await expect(table).not.toContainText("POST_command");
-  await expect.poll(() => overflowOf(page, "logs-table")).toBe(0);
+  await expect.poll(() => sidewaysOverflow(page, "logs-table")).toBe(0);
 });

@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type Page, test } from "@playwright/test";
-import { LOOKS } from "../support/looks";
+import { LOOKS, sidewaysOverflow } from "../support/looks";
 import { acceptOfferedRollout } from "../support/rollout-offers";
 import { openRootLook, signInRoot, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
@@ -246,6 +246,8 @@ for (const look of LOOKS) {
     ] as const) {
       await page.goto(path);
       if (name !== "new") await expect(page.getByTestId("software-status").first()).toBeVisible();
+      // A phone shows the list's details under each rule's name: nothing scrolls sideways.
+      if (name === "list") await expect.poll(() => sidewaysOverflow(page, "software-table")).toBe(0);
       if (name === "rollout") await expect(page.getByTestId("rollout-progress")).toBeVisible();
       if (name === "rule") {
         await page.getByTestId("rollout-dry-run").click();

@@ -1,9 +1,11 @@
+import Box from "@mui/material/Box";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
 import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
+import Typography from "@mui/material/Typography";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -27,7 +29,16 @@ export interface ListColumn<T> {
   key: string;
   label: string;
   render: (row: T) => ReactNode;
+  /**
+   * A detail a phone has no room for: on a phone (below `sm`) the column is not shown, and its label
+   * and value go under the row's first cell instead, so the table never scrolls sideways.
+   */
+  isWideOnly?: boolean;
 }
+
+/** A cell shown only from `sm` up, and what is shown only below it. */
+const WIDE_CELL = { display: { xs: "none", sm: "table-cell" } } as const;
+const PHONE_BLOCK = { display: { xs: "block", sm: "none" } } as const;
 
 interface AccountingListProps<T> {
   /** Storage prefix of the list card's remembered choices. */
@@ -69,7 +80,10 @@ export function AccountingList<T>(props: AccountingListProps<T>) {
             <TableHead>
               <TableRow>
                 {props.columns.map((column) => (
-                  <TableCell key={column.key} sx={{ fontWeight: 600, whiteSpace: "nowrap" }}>
+                  <TableCell
+                    key={column.key}
+                    sx={{ fontWeight: 600, whiteSpace: "nowrap", ...(column.isWideOnly ? WIDE_CELL : {}) }}
+                  >
                     {column.label}
                   </TableCell>
                 ))}
@@ -83,8 +97,11 @@ export function AccountingList<T>(props: AccountingListProps<T>) {
                   onClick={props.onRowClick ? () => props.onRowClick?.(row) : undefined}
                   sx={props.onRowClick ? { cursor: "pointer" } : undefined}
                 >
-                  {props.columns.map((column) => (
-                    <TableCell key={column.key}>{column.render(row)}</TableCell>
+                  {props.columns.map((column, index) => (
+                    <TableCell key={column.key} sx={column.isWideOnly ? WIDE_CELL : undefined}>
+                      {column.render(row)}
+                      {index === 0 ? <PhoneDetails row={row} columns={props.columns} /> : null}
+                    </TableCell>
                   ))}
                 </TableRow>
               ))}
@@ -135,6 +152,27 @@ export function AccountingList<T>(props: AccountingListProps<T>) {
     >
       {body}
     </ListCard>
+  );
+}
+
+/** On a phone, the wide-only columns' labels and values under the row's first cell. */
+function PhoneDetails<T>({ row, columns }: { row: T; columns: ListColumn<T>[] }) {
+  const details = columns.filter((column) => column.isWideOnly);
+  if (details.length === 0) return null;
+  return (
+    <Box sx={{ ...PHONE_BLOCK, mt: 0.5 }} data-testid="phone-details">
+      {details.map((column) => (
+        <Typography
+          key={column.key}
+          component="div"
+          variant="caption"
+          color="text.secondary"
+          sx={{ overflowWrap: "anywhere" }}
+        >
+          {column.label}: {column.render(row)}
+        </Typography>
+      ))}
+    </Box>
   );
 }
 

@@ -52,7 +52,12 @@ export function ListCard(props: ListCardProps) {
       <Stack direction="row" sx={{ alignItems: "center", gap: 1, px: 2, pt: 1.5, pb: 1 }}>
         <Stack sx={{ flexGrow: 1, minWidth: 0 }}>
           {isTitleRepeated ? null : (
-            <Typography variant="h6" component="h2" noWrap data-testid="list-card-title">
+            <Typography
+              variant="h6"
+              component="h2"
+              sx={{ overflowWrap: "anywhere" }}
+              data-testid="list-card-title"
+            >
               {props.title}
             </Typography>
           )}

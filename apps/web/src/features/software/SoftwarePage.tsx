@@ -61,11 +61,13 @@ export function SoftwarePage() {
         ) : (
           "—"
         ),
+      isWideOnly: true,
     },
     {
       key: "series",
       label: t("software.fields.series"),
       render: (rule) => rule.series ?? t("software.noSeries"),
+      isWideOnly: true,
     },
     {
       key: "models",
@@ -77,11 +79,13 @@ export function SoftwarePage() {
           ))}
         </Stack>
       ),
+      isWideOnly: true,
     },
     {
       key: "update",
       label: t("software.fields.lastUpdate"),
       render: (rule) => formatDateTime(rule.update_time),
+      isWideOnly: true,
     },
   ];
 

@@ -46,14 +46,30 @@ export function DomainsPage() {
         </Link>
       ),
     },
-    { key: "full_name", label: t("accounting.fields.fullName"), render: (domain) => domain.full_name },
-    { key: "tin", label: t("accounting.fields.tin"), render: (domain) => domain.tin },
-    { key: "email", label: t("accounting.fields.email"), render: (domain) => domain.email ?? "—" },
-    { key: "manager", label: t("accounting.fields.manager"), render: (domain) => domain.manager ?? "—" },
+    {
+      key: "full_name",
+      label: t("accounting.fields.fullName"),
+      render: (domain) => domain.full_name,
+      isWideOnly: true,
+    },
+    { key: "tin", label: t("accounting.fields.tin"), render: (domain) => domain.tin, isWideOnly: true },
+    {
+      key: "email",
+      label: t("accounting.fields.email"),
+      render: (domain) => domain.email ?? "—",
+      isWideOnly: true,
+    },
+    {
+      key: "manager",
+      label: t("accounting.fields.manager"),
+      render: (domain) => domain.manager ?? "—",
+      isWideOnly: true,
+    },
     {
       key: "last_session",
       label: t("accounting.domains.lastSession"),
       render: (domain) => formatDateTime(domain.last_session),
+      isWideOnly: true,
     },
     {
       key: "devices",

@@ -30,17 +30,25 @@ export function usePersonColumns<T extends Person>() {
       key: "full_name",
       label: t("accounting.fields.fullName"),
       render: (person) => person.full_name,
+      isWideOnly: true,
     },
-    email: { key: "email", label: t("accounting.fields.email"), render: (person) => person.email ?? "—" },
+    email: {
+      key: "email",
+      label: t("accounting.fields.email"),
+      render: (person) => person.email ?? "—",
+      isWideOnly: true,
+    },
     lastLogin: {
       key: "last_login",
       label: t("accounting.fields.lastLogin"),
       render: (person) => formatDateTime(person.last_login),
+      isWideOnly: true,
     },
     blocked: {
       key: "blocked",
       label: t("accounting.fields.blocked"),
       render: (person) => <BlockedChip isBlocked={person.blocked} />,
+      isWideOnly: true,
     },
   } satisfies Record<string, ListColumn<T>>;
 }

@@ -53,6 +53,7 @@ export function UsersPage() {
       ) : (
         t("accounting.policies.default")
       ),
+    isWideOnly: true,
   };
   const columns: ListColumn<AccountingUser>[] = [
     person.username,
