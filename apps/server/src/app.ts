@@ -28,6 +28,7 @@ import { createInsightModule } from "./modules/insight/insight.module";
 import type { GatewayPortSource } from "./modules/insight/insight.routes";
 import { jobsModule } from "./modules/jobs/jobs.module";
 import { licencesModule } from "./modules/licences/licences.module";
+import { metricsRoutes } from "./modules/metrics/metrics.routes";
 import { notificationsModule } from "./modules/notifications/notifications.module";
 import { profileModule } from "./modules/profile/profile.module";
 import { schedulesModule } from "./modules/schedules/schedules.module";
@@ -55,6 +56,7 @@ import { createNodeId } from "./platform/jobs/node-id";
 import { createSilentLogger } from "./platform/log";
 import { registerMailJobs } from "./platform/mail/mail.jobs";
 import { createMailer } from "./platform/mail/mailer";
+import { createMetrics, installHttpMetrics } from "./platform/metrics/metrics";
 import { createDeviceLink, type DeviceLink } from "./platform/mqtt/device-link";
 import {
   DEFAULT_REALTIME_TIMINGS,
@@ -156,6 +158,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // any hook sees it, so it is never audited whole as a string.
   app.removeContentTypeParser("text/plain");
   decorateSessionRequest(app);
+  const metrics = createMetrics({ isProcessWatched: Boolean(deps.config.metricsToken) });
+  installHttpMetrics(app, metrics);
 
   await registerSecurityHeaders(app);
   await app.register(rateLimit, {
@@ -254,6 +258,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: "/api" },
   );
 
+  await app.register(metricsRoutes, { ctx, metrics, deviceStats: deps.mqttStats });
   await registerStaticSpa(app, deps.webDistDir ?? DEFAULT_WEB_DIST_DIR);
   return app;
 }

@@ -4,7 +4,11 @@ import type { Fleet } from "@cellfleet/simulator";
 import type { Kysely } from "kysely";
 import { prepareExternalBroker } from "./modules/broker-accounts/broker-accounts.start";
 import "./modules/ingest/ingest.hooks";
-import { type DeviceIngest, startDeviceIngest } from "./modules/ingest/ingest.runtime";
+import {
+  type DeviceIngest,
+  type DeviceIngestStats,
+  startDeviceIngest,
+} from "./modules/ingest/ingest.runtime";
 import type { RefusalRecorder } from "./modules/ingest/refusal-recorder";
 import { seedDemoFleet, startDemoFleet } from "./modules/setup/demo-fleet";
 import type { Bus } from "./platform/bus/bus";
@@ -28,7 +32,7 @@ interface Log {
 /** The device side of a server process: gateway + ingest and the demo fleet. */
 export interface DeviceSide {
   ingest: DeviceIngest;
-  stats(): Record<string, unknown>;
+  stats(): DeviceIngestStats;
   /** Stops the fleet, then the gateway after writing what is queued. */
   close(): Promise<void>;
 }

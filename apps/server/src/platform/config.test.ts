@@ -15,6 +15,7 @@ describe("loadConfig", () => {
       isMqttPortDefault: true,
       mqttUrl: undefined,
       mqttAuthSecret: undefined,
+      metricsToken: undefined,
       mqttSharedSubscription: false,
       mqttTls: undefined,
       mqttDynsec: false,

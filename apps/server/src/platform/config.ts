@@ -116,6 +116,7 @@ const EnvSchema = z.object({
   MQTT_PORT: optional(z.coerce.number().int().min(0).max(65535).default(1883)),
   MQTT_URL: optional(urlWithProtocols(["mqtt:", "mqtts:", "ws:", "wss:", "tcp:", "tls:"]).optional()),
   MQTT_AUTH_SECRET: optional(z.string().min(16, "must be at least 16 characters").max(1024).optional()),
+  METRICS_TOKEN: optional(z.string().min(16, "must be at least 16 characters").max(1024).optional()),
   MQTT_PUBLIC_URL: optional(MqttPublicUrlsSchema.optional()),
   MQTT_SHARED_SUBSCRIPTION: optional(z.enum(["0", "1", "false", "true"]).default("0")),
   MQTT_TLS_PORT: optional(z.coerce.number().int().min(0).max(65535).optional()),
@@ -185,6 +186,8 @@ export interface Config {
   mqttPublicUrls: string[] | undefined;
   /** Shared secret an external broker sends to POST /api/mqtt/auth and /acl; unset: those answer 403. */
   mqttAuthSecret: string | undefined;
+  /** The bearer token Prometheus sends to GET /metrics; unset: /metrics answers 404. */
+  metricsToken: string | undefined;
   /** With MQTT_URL: subscribe through `$share/cellfleet/…` so N server nodes split the reports. */
   mqttSharedSubscription: boolean;
   /** The embedded broker also serves MQTT over TLS: port and PEM file paths (certificate chain, key). */
@@ -322,6 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     mqttUrl: e.MQTT_URL,
     mqttPublicUrls: e.MQTT_PUBLIC_URL,
     mqttAuthSecret: e.MQTT_AUTH_SECRET,
+    metricsToken: e.METRICS_TOKEN,
     mqttSharedSubscription: e.MQTT_SHARED_SUBSCRIPTION === "1" || e.MQTT_SHARED_SUBSCRIPTION === "true",
     mqttTls: mqttTlsConfig(e.MQTT_TLS_PORT, e.MQTT_TLS_CERT, e.MQTT_TLS_KEY, cwd),
     mqttDynsec: e.MQTT_DYNSEC === "1" || e.MQTT_DYNSEC === "true",

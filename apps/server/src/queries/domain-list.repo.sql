@@ -318,6 +318,166 @@ order by
 limit
   $18;
 
+-- domainListRepo.countDevicesByDomainAcrossDomains(now)
+select
+  "domains".*,
+  (
+    select
+      count(*) filter (
+        where
+          devices.last_contact >= $1::timestamptz - make_interval(
+            mins => coalesce(
+              (
+                select
+                  (e ->> 'minutes')::int
+                from
+                  jsonb_array_elements(domains.settings -> 'status') e
+                where
+                  e ->> 'name' = $2
+                limit
+                  1
+              ),
+              0
+            )
+          )
+      )::int as "c"
+    from
+      "devices"
+    where
+      "devices"."domain_id" = "domains"."id"
+  ) as "online",
+  (
+    select
+      count(*) filter (
+        where
+          devices.last_contact < $3::timestamptz - make_interval(
+            mins => greatest(
+              coalesce(
+                (
+                  select
+                    (e ->> 'minutes')::int
+                  from
+                    jsonb_array_elements(domains.settings -> 'status') e
+                  where
+                    e ->> 'name' = $4
+                  limit
+                    1
+                ),
+                0
+              ),
+              coalesce(
+                (
+                  select
+                    (e ->> 'minutes')::int
+                  from
+                    jsonb_array_elements(domains.settings -> 'status') e
+                  where
+                    e ->> 'name' = $5
+                  limit
+                    1
+                ),
+                0
+              )
+            )
+          )
+          and devices.last_contact >= $6::timestamptz - make_interval(
+            mins => coalesce(
+              (
+                select
+                  (e ->> 'minutes')::int
+                from
+                  jsonb_array_elements(domains.settings -> 'status') e
+                where
+                  e ->> 'name' = $7
+                limit
+                  1
+              ),
+              0
+            )
+          )
+      )::int as "c"
+    from
+      "devices"
+    where
+      "devices"."domain_id" = "domains"."id"
+  ) as "warning",
+  (
+    select
+      count(*) filter (
+        where
+          devices.last_contact < $8::timestamptz - make_interval(
+            mins => greatest(
+              coalesce(
+                (
+                  select
+                    (e ->> 'minutes')::int
+                  from
+                    jsonb_array_elements(domains.settings -> 'status') e
+                  where
+                    e ->> 'name' = $9
+                  limit
+                    1
+                ),
+                0
+              ),
+              coalesce(
+                (
+                  select
+                    (e ->> 'minutes')::int
+                  from
+                    jsonb_array_elements(domains.settings -> 'status') e
+                  where
+                    e ->> 'name' = $10
+                  limit
+                    1
+                ),
+                0
+              ),
+              coalesce(
+                (
+                  select
+                    (e ->> 'minutes')::int
+                  from
+                    jsonb_array_elements(domains.settings -> 'status') e
+                  where
+                    e ->> 'name' = $11
+                  limit
+                    1
+                ),
+                0
+              )
+            )
+          )
+      )::int as "c"
+    from
+      "devices"
+    where
+      "devices"."domain_id" = "domains"."id"
+  ) as "critical",
+  (
+    select
+      count(*)::int as "c"
+    from
+      "devices"
+    where
+      "devices"."domain_id" = "domains"."id"
+  ) as "total",
+  (
+    select
+      count(*) filter (
+        where
+          devices.connected
+      )::int as "c"
+    from
+      "devices"
+    where
+      "devices"."domain_id" = "domains"."id"
+  ) as "connected"
+from
+  "domains"
+order by
+  "domains"."name";
+
 -- domainListRepo.findDomainWithCounts(domainId, now)
 select
   "domains".*,

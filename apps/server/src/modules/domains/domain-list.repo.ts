@@ -102,6 +102,42 @@ export function domainListRepo(db: Kysely<DB>) {
       return (await list.orderBy("domains.name").limit(limit).execute()).map(withZeroes);
     },
 
+    /**
+     * Every domain's routers by status, all of them and those connected now (GET /metrics): the
+     * list's counts, so a router is counted as the list shows it; the rest of `total` are pending.
+     */
+    async countDevicesByDomainAcrossDomains(now: Date): Promise<
+      Array<{
+        name: string;
+        total: number;
+        online: number;
+        warning: number;
+        critical: number;
+        connected: number;
+      }>
+    > {
+      const rows = await selectWithCounts(now)
+        .select((eb) => [
+          eb
+            .selectFrom("devices")
+            .select(sql<number>`count(*)::int`.as("c"))
+            .whereRef("devices.domain_id", "=", "domains.id")
+            .as("total"),
+          eb
+            .selectFrom("devices")
+            .select(sql<number>`count(*) filter (where devices.connected)::int`.as("c"))
+            .whereRef("devices.domain_id", "=", "domains.id")
+            .as("connected"),
+        ])
+        .orderBy("domains.name")
+        .execute();
+      return rows.map((row) => ({
+        ...withZeroes(row),
+        total: Number(row.total ?? 0),
+        connected: Number(row.connected ?? 0),
+      }));
+    },
+
     /** One domain with its counts. */
     async findDomainWithCounts(domainId: string, now: Date): Promise<DomainWithCounts | undefined> {
       const row = await selectWithCounts(now).where("domains.id", "=", domainId).executeTakeFirst();

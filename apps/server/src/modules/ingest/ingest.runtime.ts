@@ -10,6 +10,7 @@ import {
   createIngestPipeline,
   type IngestOptions,
   type IngestPipeline,
+  type IngestStats,
 } from "./ingest.service";
 import { createPresenceTracker, type PresenceTracker } from "./presence";
 import { createRefusalRecorder, type RefusalRecorder } from "./refusal-recorder";
@@ -52,14 +53,21 @@ export interface DeviceIngestOptions {
   presenceFlushMs?: number;
 }
 
+/** The device side's figures: GET /api/mqtt/stats answers them, GET /metrics reads them. */
+export type DeviceIngestStats = ReturnType<Gateway["stats"]> & {
+  ingest: IngestStats;
+  refusalRecords: ReturnType<RefusalRecorder["stats"]>;
+  presence: ReturnType<PresenceTracker["stats"]>;
+};
+
 /** The gateway and the ingest pipeline behind it, started and stopped together. */
 export interface DeviceIngest {
   gateway: Gateway;
   ingest: IngestPipeline;
   /** Routers' connections now, written from the embedded broker (ADR 032). */
   presence: PresenceTracker;
-  /** Figures for GET /api/mqtt/stats. */
-  stats(): Record<string, unknown>;
+  /** Figures for GET /api/mqtt/stats and GET /metrics. */
+  stats(): DeviceIngestStats;
   /** Stops taking reports, then writes (and acknowledges) what is queued. */
   close(): Promise<void>;
 }

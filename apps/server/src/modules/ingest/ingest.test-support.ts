@@ -2,10 +2,36 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { deriveDeviceToken } from "@cellfleet/contract";
 import mqtt, { type MqttClient } from "mqtt";
 import { toJsonb } from "../../platform/db/schema";
+import { REFUSAL_REASONS } from "../../platform/mqtt/counters";
 import type { TestApp } from "../../test/test-app";
-import { type DeviceIngest, startDeviceIngest } from "./ingest.runtime";
+import { type DeviceIngest, type DeviceIngestStats, startDeviceIngest } from "./ingest.runtime";
 
 // Test helpers for the gateway and ingest: devices with keys, the gateway on a free port, MQTT clients.
+
+/** Device-side figures as a running gateway gives them, every count `base` unless `patch` says. */
+export function sampleDeviceIngestStats(patch: Partial<DeviceIngestStats> = {}, base = 0): DeviceIngestStats {
+  return {
+    mode: "embedded",
+    connections: base,
+    connectionsAccepted: base,
+    accepted: base,
+    refused: Object.fromEntries(
+      REFUSAL_REASONS.map((reason) => [reason, base]),
+    ) as DeviceIngestStats["refused"],
+    ingest: {
+      stored: base,
+      duplicates: base,
+      unknownDevice: base,
+      batches: base,
+      failedBatches: base,
+      epochsRestarted: base,
+      queued: base,
+    },
+    refusalRecords: { dropped: base, writes: base },
+    presence: { writes: base, failed: base },
+    ...patch,
+  };
+}
 
 /** A device a test created, with what it connects with. */
 export interface TestDevice {

@@ -11,6 +11,7 @@ import {
   isDeviceAccessAllowed,
   type ZeroTouchCheck,
 } from "./device-auth";
+import type { DeviceIngestStats } from "./ingest.runtime";
 import type { RefusalRecorder } from "./refusal-recorder";
 
 /** The header an external broker sends MQTT_AUTH_SECRET in. */
@@ -47,7 +48,7 @@ function accessOf(body: z.infer<typeof AclBodySchema>): DeviceAccess | null {
 }
 
 /** Gateway figures for superusers. */
-export type MqttStatsSource = () => Record<string, unknown> | null;
+export type MqttStatsSource = () => DeviceIngestStats | null;
 
 function checkSecret(ctx: AppContext, given: string | string[] | undefined): void {
   const expected = ctx.config.mqttAuthSecret;
@@ -150,6 +151,9 @@ export const mqttRoutes: FastifyPluginAsyncZod<{
       },
       config: { permission: "mqtt.stats" },
     },
-    async () => stats?.() ?? { mode: "off" },
+    async () => {
+      const figures = stats?.();
+      return figures ? { ...figures } : { mode: "off" };
+    },
   );
 };
