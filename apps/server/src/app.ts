@@ -30,6 +30,7 @@ import { jobsModule } from "./modules/jobs/jobs.module";
 import { licencesModule } from "./modules/licences/licences.module";
 import { notificationsModule } from "./modules/notifications/notifications.module";
 import { profileModule } from "./modules/profile/profile.module";
+import { secondFactorModule } from "./modules/second-factor/second-factor.module";
 import { schedulesModule } from "./modules/schedules/schedules.module";
 import { scriptsModule } from "./modules/scripts/scripts.module";
 import { settingsModule } from "./modules/settings/settings.module";
@@ -121,6 +122,7 @@ function featureModules(deps: AppDeps, refusals: RefusalRecorder): FeatureModule
     healthModule,
     authModule,
     profileModule,
+    secondFactorModule,
     devicesModule,
     devicesStatusModule,
     eventsModule,
