@@ -53,7 +53,13 @@ const StepBase = {
 
 /** POST /api/login/second-factor: one of a TOTP code, a recovery code, or a WebAuthn assertion. */
 export const SecondFactorSignInSchema = z.union([
-  z.object({ ...StepBase, totp: z.string().trim().regex(/^\d{6}$/) }),
+  z.object({
+    ...StepBase,
+    totp: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/),
+  }),
   z.object({ ...StepBase, recovery_code: z.string().trim().min(1).max(32) }),
   z.object({ ...StepBase, credential: WebAuthnJsonSchema }),
 ]);
@@ -100,7 +106,12 @@ export const TotpEnrolmentSchema = z.object({
 export type TotpEnrolment = z.infer<typeof TotpEnrolmentSchema>;
 
 /** POST /api/profile/second-factor/totp/confirm: a code from the app proves the scan. */
-export const TotpConfirmSchema = z.object({ totp: z.string().trim().regex(/^\d{6}$/) });
+export const TotpConfirmSchema = z.object({
+  totp: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/),
+});
 
 /** POST /api/profile/second-factor/passkey: the browser's new credential and a name for it. */
 export const PasskeyRegisterSchema = z.object({

@@ -57,17 +57,25 @@ describe("signing in with a second factor", () => {
     const replay = await secondStep(t, { challenge_token: await challengeOf(user), totp: code });
     expect(replay.body.code).toBe("SECOND_FACTOR_INVALID");
     t.clock.advance(30_000);
-    const next = await secondStep(t, { challenge_token: await challengeOf(user), totp: await totpCode(t, secret) });
+    const next = await secondStep(t, {
+      challenge_token: await challengeOf(user),
+      totp: await totpCode(t, secret),
+    });
     expect(next.status).toBe(200);
   });
 
   it("takes each recovery code once", async () => {
     const { user, codes } = await enrolledPerson();
     const code = (codes[0] as string).toUpperCase();
-    expect((await secondStep(t, { challenge_token: await challengeOf(user), recovery_code: code })).status).toBe(200);
+    expect(
+      (await secondStep(t, { challenge_token: await challengeOf(user), recovery_code: code })).status,
+    ).toBe(200);
     const reused = await secondStep(t, { challenge_token: await challengeOf(user), recovery_code: code });
     expect(reused.body.code).toBe("SECOND_FACTOR_INVALID");
-    const other = await secondStep(t, { challenge_token: await challengeOf(user), recovery_code: codes[1] as string });
+    const other = await secondStep(t, {
+      challenge_token: await challengeOf(user),
+      recovery_code: codes[1] as string,
+    });
     expect(other.status).toBe(200);
     const step = await passwordStep(t, user);
     expect(step.body.second_factor).toBeDefined();
@@ -77,7 +85,10 @@ describe("signing in with a second factor", () => {
     const { user, secret } = await enrolledPerson({ attempts_before_temporary_block: 0 });
     const challenge = await challengeOf(user);
     for (let i = 1; i <= 5; i++) {
-      const answer = await secondStep(t, { challenge_token: challenge, totp: await totpCode(t, secret, 10 + i) });
+      const answer = await secondStep(t, {
+        challenge_token: challenge,
+        totp: await totpCode(t, secret, 10 + i),
+      });
       expect(answer.body.code).toBe("SECOND_FACTOR_INVALID");
     }
     const after = await secondStep(t, { challenge_token: challenge, totp: await totpCode(t, secret) });
@@ -91,10 +102,16 @@ describe("signing in with a second factor", () => {
   });
 
   it("counts wrong codes in the sign-in pool: the policy's temporary block holds the second step too", async () => {
-    const { user, secret } = await enrolledPerson({ attempts_before_temporary_block: 3, temporary_block_minutes: 10 });
+    const { user, secret } = await enrolledPerson({
+      attempts_before_temporary_block: 3,
+      temporary_block_minutes: 10,
+    });
     const challenge = await challengeOf(user);
     for (let i = 1; i <= 2; i++) {
-      const answer = await secondStep(t, { challenge_token: challenge, totp: await totpCode(t, secret, 10 + i) });
+      const answer = await secondStep(t, {
+        challenge_token: challenge,
+        totp: await totpCode(t, secret, 10 + i),
+      });
       expect(answer.body.code).toBe("SECOND_FACTOR_INVALID");
     }
     const third = await secondStep(t, { challenge_token: challenge, totp: await totpCode(t, secret, 13) });
@@ -105,12 +122,20 @@ describe("signing in with a second factor", () => {
     expect((await passwordStep(t, user)).body.code).toBe("USER_TEMPORARILY_BLOCKED");
     t.clock.advanceMinutes(11);
     const fresh = await challengeOf(user);
-    expect((await secondStep(t, { challenge_token: fresh, totp: await totpCode(t, secret) })).status).toBe(200);
+    expect((await secondStep(t, { challenge_token: fresh, totp: await totpCode(t, secret) })).status).toBe(
+      200,
+    );
   });
 
   it("counts a known browser's wrong codes on its own cookie, so strangers' codes never hold it", async () => {
-    const { user, secret } = await enrolledPerson({ attempts_before_temporary_block: 2, temporary_block_minutes: 10 });
-    const first = await secondStep(t, { challenge_token: await challengeOf(user), totp: await totpCode(t, secret) });
+    const { user, secret } = await enrolledPerson({
+      attempts_before_temporary_block: 2,
+      temporary_block_minutes: 10,
+    });
+    const first = await secondStep(t, {
+      challenge_token: await challengeOf(user),
+      totp: await totpCode(t, secret),
+    });
     const cookie = first.cookie as string;
     const stranger = await challengeOf(user);
     await secondStep(t, { challenge_token: stranger, totp: await totpCode(t, secret, 11) });

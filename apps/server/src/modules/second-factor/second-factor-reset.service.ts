@@ -12,7 +12,11 @@ import { secondFactorRepo } from "./second-factor.repo";
  * passkeys, recovery codes and remembered browsers (a lost phone). The member is told by mail,
  * queued in the same transaction; the audit log records who did it.
  */
-export async function resetSecondFactor(ctx: AppContext, session: SessionContext, userId: string): Promise<void> {
+export async function resetSecondFactor(
+  ctx: AppContext,
+  session: SessionContext,
+  userId: string,
+): Promise<void> {
   const target = await findVisibleUser(ctx, session, userId);
   assertCan(session, "users.resetSecondFactor", { role: target.role as Role });
   const email = target.email;

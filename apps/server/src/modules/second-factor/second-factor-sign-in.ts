@@ -69,14 +69,18 @@ export async function openSignInChallenge(
     now,
   );
   return {
-    second_factor: { challenge_token: token, methods: await methodsOf(ctx, user), remember_days: rememberDays },
+    second_factor: {
+      challenge_token: token,
+      methods: await methodsOf(ctx, user),
+      remember_days: rememberDays,
+    },
   };
 }
 
 /** The open sign-in challenge of a token, or SECOND_FACTOR_EXPIRED. */
 export async function findOpenChallenge(ctx: AppContext, challengeToken: string): Promise<ChallengeRow> {
   const row = await secondFactorRepo(ctx.db).findChallengeAcrossDomains(hashToken(challengeToken));
-  if (!row || row.purpose !== "sign_in" || row.expires_at.getTime() <= ctx.now().getTime()) throw challengeExpired();
+  if (row?.purpose !== "sign_in" || row.expires_at.getTime() <= ctx.now().getTime()) throw challengeExpired();
   return row;
 }
 

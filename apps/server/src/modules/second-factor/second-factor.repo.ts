@@ -34,7 +34,11 @@ export interface ChallengeRow {
 export function secondFactorRepo(db: Kysely<DB>) {
   /** The ids of the domain's user `userId` (none when it is another domain's). */
   const ownUser = (domainId: string | null, userId: string) =>
-    db.selectFrom("users").select("id").where("id", "=", userId).where("domain_id", domainOp(domainId), domainId);
+    db
+      .selectFrom("users")
+      .select("id")
+      .where("id", "=", userId)
+      .where("domain_id", domainOp(domainId), domainId);
 
   return {
     async findTotp(
@@ -69,7 +73,12 @@ export function secondFactorRepo(db: Kysely<DB>) {
      * Takes the code of `timeStep`: only when no code of that step or a later one was taken (two
      * calls racing with one code: one wins). Confirms the secret on its first code.
      */
-    async takeTotpStep(domainId: string | null, userId: string, timeStep: number, at: Date): Promise<boolean> {
+    async takeTotpStep(
+      domainId: string | null,
+      userId: string,
+      timeStep: number,
+      at: Date,
+    ): Promise<boolean> {
       const result = await db
         .updateTable("user_totp")
         .set({
@@ -89,7 +98,16 @@ export function secondFactorRepo(db: Kysely<DB>) {
     async listPasskeys(domainId: string | null, userId: string): Promise<PasskeyRow[]> {
       const rows = await db
         .selectFrom("user_passkeys")
-        .select(["id", "credential_id", "public_key", "counter", "transports", "name", "create_time", "last_used_at"])
+        .select([
+          "id",
+          "credential_id",
+          "public_key",
+          "counter",
+          "transports",
+          "name",
+          "create_time",
+          "last_used_at",
+        ])
         .where("user_id", "in", ownUser(domainId, userId))
         .orderBy("create_time")
         .execute();
@@ -107,7 +125,13 @@ export function secondFactorRepo(db: Kysely<DB>) {
       const id = randomUUID();
       await db
         .insertInto("user_passkeys")
-        .values({ id, user_id: owner.id, ...passkey, transports: toJsonb(passkey.transports), create_time: at })
+        .values({
+          id,
+          user_id: owner.id,
+          ...passkey,
+          transports: toJsonb(passkey.transports),
+          create_time: at,
+        })
         .execute();
       return id;
     },
@@ -194,7 +218,10 @@ export function secondFactorRepo(db: Kysely<DB>) {
       await db.deleteFrom("user_totp").where("user_id", "in", ownUser(domainId, userId)).execute();
       await db.deleteFrom("user_passkeys").where("user_id", "in", ownUser(domainId, userId)).execute();
       await db.deleteFrom("user_recovery_codes").where("user_id", "in", ownUser(domainId, userId)).execute();
-      await db.deleteFrom("second_factor_challenges").where("user_id", "in", ownUser(domainId, userId)).execute();
+      await db
+        .deleteFrom("second_factor_challenges")
+        .where("user_id", "in", ownUser(domainId, userId))
+        .execute();
       await db
         .updateTable("sign_in_devices")
         .set({ second_factor_until: null })
@@ -225,7 +252,11 @@ export function secondFactorRepo(db: Kysely<DB>) {
     },
 
     async findChallengeAcrossDomains(keyHash: string): Promise<ChallengeRow | undefined> {
-      return db.selectFrom("second_factor_challenges").selectAll().where("key_hash", "=", keyHash).executeTakeFirst();
+      return db
+        .selectFrom("second_factor_challenges")
+        .selectAll()
+        .where("key_hash", "=", keyHash)
+        .executeTakeFirst();
     },
 
     async updateChallengeAcrossDomains(
@@ -237,7 +268,10 @@ export function secondFactorRepo(db: Kysely<DB>) {
 
     /** Ends a challenge; answers whether it was still open (so one challenge signs in once). */
     async deleteChallengeAcrossDomains(keyHash: string): Promise<boolean> {
-      const result = await db.deleteFrom("second_factor_challenges").where("key_hash", "=", keyHash).executeTakeFirst();
+      const result = await db
+        .deleteFrom("second_factor_challenges")
+        .where("key_hash", "=", keyHash)
+        .executeTakeFirst();
       return result.numDeletedRows > 0n;
     },
 

@@ -31,7 +31,11 @@ describe("enrolling an authenticator app", () => {
     const secret = start.body.secret as string;
     expect(start.body.otpauth_url).toContain(`secret=${secret}`);
     expect(start.body.qr_svg).toMatch(/^<svg/);
-    const row = await t.db.selectFrom("user_totp").selectAll().where("user_id", "=", user.id).executeTakeFirst();
+    const row = await t.db
+      .selectFrom("user_totp")
+      .selectAll()
+      .where("user_id", "=", user.id)
+      .executeTakeFirst();
     expect(row?.secret_sealed).not.toContain(secret);
     expect(row?.confirmed_at).toBeNull();
 
@@ -40,7 +44,9 @@ describe("enrolling an authenticator app", () => {
     });
     expect(wrong.status).toBe(400);
     expect(wrong.body.code).toBe("SECOND_FACTOR_INVALID");
-    const bad = await callApi(t.app, "POST", "/api/profile/second-factor/totp/confirm", token, { totp: "12ab" });
+    const bad = await callApi(t.app, "POST", "/api/profile/second-factor/totp/confirm", token, {
+      totp: "12ab",
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe("BAD_REQUEST");
 
@@ -53,7 +59,11 @@ describe("enrolling an authenticator app", () => {
     expect(new Set(codes).size).toBe(10);
     expect(confirm.body.status).toMatchObject({ totp: true, recovery_codes_left: 10, passkeys: [] });
     // Stored by hash only.
-    const stored = await t.db.selectFrom("user_recovery_codes").select("code_hash").where("user_id", "=", user.id).execute();
+    const stored = await t.db
+      .selectFrom("user_recovery_codes")
+      .select("code_hash")
+      .where("user_id", "=", user.id)
+      .execute();
     expect(stored.map((entry) => entry.code_hash)).not.toContain(codes[0]);
     // A second app needs the first removed.
     const again = await callApi(t.app, "POST", "/api/profile/second-factor/totp/start", token);
@@ -111,8 +121,13 @@ describe("the policy's 'second factor required'", () => {
       second_factor_remember_days: 7,
     });
     expect(saved.status, saved.text).toBe(200);
-    expect(saved.body).toMatchObject({ second_factor_required_for: "everybody", second_factor_remember_days: 7 });
-    const wrong = await callApi(t.app, "POST", `/api/policy/${policyId}`, token, { second_factor_required_for: "some" });
+    expect(saved.body).toMatchObject({
+      second_factor_required_for: "everybody",
+      second_factor_remember_days: 7,
+    });
+    const wrong = await callApi(t.app, "POST", `/api/policy/${policyId}`, token, {
+      second_factor_required_for: "some",
+    });
     expect(wrong.status).toBe(400);
   });
 });
@@ -122,7 +137,11 @@ describe("an administrator's reset", () => {
     const domain = await buildDomain(t);
     const admin = await buildUser(t, { role: 2, domainId: domain.id });
     const member = await buildUser(t, { role: 4, domainId: domain.id });
-    await t.db.updateTable("users").set({ email: "member@example.test" }).where("id", "=", member.id).execute();
+    await t.db
+      .updateTable("users")
+      .set({ email: "member@example.test" })
+      .where("id", "=", member.id)
+      .execute();
     await enrolTotp(t, await signIn(t.app, member));
     expect((await passwordStep(t, member)).body.second_factor).toBeDefined();
 
@@ -133,9 +152,9 @@ describe("an administrator's reset", () => {
 
     const mails = await t.db.selectFrom("jobs").select(["payload"]).where("kind", "=", "mail.send").execute();
     const texts = mails.map((job) => JSON.stringify(job.payload));
-    expect(texts.some((text) => text.includes("member@example.test") && text.includes("second factor reset"))).toBe(
-      true,
-    );
+    expect(
+      texts.some((text) => text.includes("member@example.test") && text.includes("second factor reset")),
+    ).toBe(true);
     await t.app.auditLog.settle();
     const entry = await t.db
       .selectFrom("web_actions")

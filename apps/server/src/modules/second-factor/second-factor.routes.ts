@@ -10,9 +10,13 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
-import { ERROR_RESPONSES, OkSchema, TokenFieldSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
+import {
+  ERROR_RESPONSES,
+  OkSchema,
+  TokenFieldSchema,
+  TokenOnlyBodySchema,
+} from "../../platform/http/schemas";
 import { UserIdParamsSchema } from "../users/users.routes";
-import { resetSecondFactor } from "./second-factor-reset.service";
 import {
   addPasskey,
   confirmTotpEnrolment,
@@ -23,6 +27,7 @@ import {
   startPasskeyEnrolment,
   startTotpEnrolment,
 } from "./second-factor.service";
+import { resetSecondFactor } from "./second-factor-reset.service";
 
 /** Routes a person held on the profile page (ADR 039) may call: enrolling is how the hold ends. */
 const OWN = { allowsFactoryPassword: true, permission: "profile.secondFactor" } as const;

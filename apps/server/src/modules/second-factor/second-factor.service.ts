@@ -5,8 +5,8 @@ import {
   type SecondFactorStatus,
   type TotpEnrolment,
 } from "@cellfleet/contract";
-import { hashToken } from "../../platform/auth/tokens";
 import type { SessionContext } from "../../platform/auth/session-guard";
+import { hashToken } from "../../platform/auth/tokens";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { findEffectivePolicy } from "../policies/policies.service";
@@ -27,7 +27,10 @@ function wrongCode(): AppError {
 }
 
 /** What the person has enrolled, and whether their policy asks for it. */
-export async function readSecondFactorStatus(ctx: AppContext, session: SessionContext): Promise<SecondFactorStatus> {
+export async function readSecondFactorStatus(
+  ctx: AppContext,
+  session: SessionContext,
+): Promise<SecondFactorStatus> {
   const repo = secondFactorRepo(ctx.db);
   const { domainId, user } = session;
   const [totp, passkeys, left, policy] = await Promise.all([
@@ -102,7 +105,8 @@ export async function confirmTotpEnrolment(
   const now = ctx.now();
   const secret = ctx.secrets.open("totp-secret", totp.secret_sealed);
   const step = await matchTotp(secret, code, now, totp.last_time_step);
-  if (step === null || !(await repo.takeTotpStep(session.domainId, session.user.id, step, now))) throw wrongCode();
+  if (step === null || !(await repo.takeTotpStep(session.domainId, session.user.id, step, now)))
+    throw wrongCode();
   return afterFactorsChanged(ctx, session, session.user.has_second_factor);
 }
 
@@ -163,13 +167,20 @@ export async function removePasskey(
   session: SessionContext,
   passkeyId: string,
 ): Promise<SecondFactorStatus> {
-  const isRemoved = await secondFactorRepo(ctx.db).deletePasskey(session.domainId, session.user.id, passkeyId);
+  const isRemoved = await secondFactorRepo(ctx.db).deletePasskey(
+    session.domainId,
+    session.user.id,
+    passkeyId,
+  );
   if (!isRemoved) throw new AppError("NOT_ENOUGH_PARAMS", "No such passkey");
   return (await afterFactorsChanged(ctx, session, session.user.has_second_factor)).status;
 }
 
 /** Ten new recovery codes in place of the old ones (which stop working); needs a factor. */
-export async function renewRecoveryCodes(ctx: AppContext, session: SessionContext): Promise<SecondFactorEnrolled> {
+export async function renewRecoveryCodes(
+  ctx: AppContext,
+  session: SessionContext,
+): Promise<SecondFactorEnrolled> {
   if (!session.user.has_second_factor) {
     throw new AppError("OPERATION_IS_NOT_SUPPORTED", "Enrol an authenticator app or a passkey first");
   }

@@ -24,7 +24,8 @@ export function relyingParty(ctx: AppContext): { origin: string; rpId: string } 
   return party;
 }
 
-const transportsOf = (row: Pick<PasskeyRow, "transports">) => row.transports as AuthenticatorTransportFuture[];
+const transportsOf = (row: Pick<PasskeyRow, "transports">) =>
+  row.transports as AuthenticatorTransportFuture[];
 
 /** What the browser needs to make a new passkey for the person (their existing ones excluded). */
 export function registrationOptions(

@@ -50,7 +50,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
     .addColumn("used_at", "timestamptz")
     .execute();
-  await db.schema.createIndex("user_recovery_codes_user").on("user_recovery_codes").column("user_id").execute();
+  await db.schema
+    .createIndex("user_recovery_codes_user")
+    .on("user_recovery_codes")
+    .column("user_id")
+    .execute();
 
   // purpose 'sign_in': the key is the SHA-256 of the challenge token the password step answered;
   // purpose 'register': one open passkey enrolment per user (the key names the user).
