@@ -33,6 +33,7 @@ import { notificationsModule } from "./modules/notifications/notifications.modul
 import { profileModule } from "./modules/profile/profile.module";
 import { schedulesModule } from "./modules/schedules/schedules.module";
 import { scriptsModule } from "./modules/scripts/scripts.module";
+import { secondFactorModule } from "./modules/second-factor/second-factor.module";
 import { settingsModule } from "./modules/settings/settings.module";
 import { zeroTouchModule } from "./modules/zerotouch/zerotouch.module";
 import { createAuditLog } from "./platform/audit/audit-log";
@@ -123,6 +124,7 @@ function featureModules(deps: AppDeps, refusals: RefusalRecorder): FeatureModule
     healthModule,
     authModule,
     profileModule,
+    secondFactorModule,
     devicesModule,
     devicesStatusModule,
     eventsModule,

@@ -47,6 +47,17 @@ import type {
   UploadLicenseRequestSchema,
 } from "./licenses";
 import type {
+  LoginAnswerSchema,
+  PasskeyRegisterSchema,
+  SecondFactorEnrolledSchema,
+  SecondFactorOptionsRequestSchema,
+  SecondFactorSignInSchema,
+  SecondFactorStatusSchema,
+  TotpConfirmSchema,
+  TotpEnrolmentSchema,
+  WebAuthnOptionsSchema,
+} from "./second-factor";
+import type {
   HealthSchema,
   LoginRequestSchema,
   ProfileSchema,
@@ -54,8 +65,30 @@ import type {
   SessionUserSchema,
 } from "./session";
 
+type Status = Out<typeof SecondFactorStatusSchema>;
+
 export const ACCOUNT_ROUTES = {
-  "POST /api/login/": call<In<typeof LoginRequestSchema>, Out<typeof SessionUserSchema>>(),
+  "POST /api/login/": call<In<typeof LoginRequestSchema>, Out<typeof LoginAnswerSchema>>(),
+  "POST /api/login/second-factor": call<In<typeof SecondFactorSignInSchema>, Out<typeof SessionUserSchema>>(),
+  "POST /api/login/second-factor/options": call<
+    In<typeof SecondFactorOptionsRequestSchema>,
+    Out<typeof WebAuthnOptionsSchema>
+  >(),
+  "POST /api/profile/second-factor": call<NoBody, Status>(),
+  "POST /api/profile/second-factor/totp/start": call<NoBody, Out<typeof TotpEnrolmentSchema>>(),
+  "POST /api/profile/second-factor/totp/confirm": call<
+    In<typeof TotpConfirmSchema>,
+    Out<typeof SecondFactorEnrolledSchema>
+  >(),
+  "DELETE /api/profile/second-factor/totp": call<NoBody, Status>(),
+  "POST /api/profile/second-factor/passkey/options": call<NoBody, Out<typeof WebAuthnOptionsSchema>>(),
+  "POST /api/profile/second-factor/passkey": call<
+    In<typeof PasskeyRegisterSchema>,
+    Out<typeof SecondFactorEnrolledSchema>
+  >(),
+  "DELETE /api/profile/second-factor/passkey/{passkeyId}": call<NoBody, Status>(),
+  "POST /api/profile/second-factor/recovery-codes": call<NoBody, Out<typeof SecondFactorEnrolledSchema>>(),
+  "POST /api/user/{userId}/second-factor/reset": call<NoBody, Ok>(),
   "POST /api/accounting/self": call<NoBody, Out<typeof SessionUserSchema>>(),
   "POST /api/logout/": call<NoBody, Ok>(),
   "GET /api/health": call<NoBody, Out<typeof HealthSchema>>(),

@@ -35,6 +35,9 @@ export const ERROR_CODES = [
   "USER_NOT_FOUND",
   "REGISTRATION_CODE_FAILED",
   "REGISTRATION_FAILED",
+  // Second factor: not in spec section 8, which has no second step (ADR 039)
+  "SECOND_FACTOR_INVALID",
+  "SECOND_FACTOR_EXPIRED",
   // Password
   "PASSWORD_INVALID",
   "PASSWORD_INVALID_NO_CAPITALS",
@@ -108,6 +111,8 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   INACTIVITY_TIMEOUT: 401,
   WRONG_LOGIN_OR_PASSWORD: 401,
   REAUTH: 401,
+  // The sign-in must start again with the password.
+  SECOND_FACTOR_EXPIRED: 401,
   USER_BLOCKED: 403,
   USER_REMOVED: 403,
   USER_TEMPORARILY_BLOCKED: 403,

@@ -28,6 +28,7 @@ export * from "./rollout";
 export * from "./rollout-driver";
 export * from "./routes";
 export * from "./schedules";
+export * from "./second-factor";
 export * from "./session";
 export * from "./settings";
 export * from "./software-live";

@@ -37,6 +37,7 @@ function person(kind: SubjectKind, extra: Partial<PermissionSubject> = {}): Perm
 const EXPECTED: Record<PermissionAction, string> = {
   "account.self": "Y Y Y Y Y",
   "profile.edit": "Y Y Y Y Y",
+  "profile.secondFactor": "Y Y Y Y Y", // one's own factors (issue 30)
   "accounting.view": "Y Y Y Y Y", // route /accounting: 1-4
   "administration.view": "Y Y Y Y -", // §2: accounting menu hidden for role 4
   "devices.view": "- Y Y Y Y", // §6: the superuser has no device views
@@ -79,6 +80,7 @@ const EXPECTED: Record<PermissionAction, string> = {
   "users.create": "Y Y - - -", // §6: Add user only for superuser or admin
   "users.edit": "Y Y Y Y -", // §6: assistants edit operators only (see the target tests)
   "users.delete": "Y Y - - -", // §6: assistants cannot delete users
+  "users.resetSecondFactor": "Y Y - - -", // issue 30: an admin resets a member's factor
   "users.seePolicy": "Y Y - - -", // §2: policy column for superuser or admin with accounting
   "users.grantAnyPlugin": "Y - - - -",
   "users.anyDomain": "Y - - - -",
@@ -235,6 +237,23 @@ describe("target rules", () => {
       true,
     ]);
     expect(roles.some((role) => can(person("assistant"), "users.delete", { role }))).toBe(false);
+  });
+
+  it("lets superusers reset anyone's second factor and admins anyone's but a superuser's", () => {
+    expect(roles.map((role) => can(person("superuser"), "users.resetSecondFactor", { role }))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(roles.map((role) => can(person("admin"), "users.resetSecondFactor", { role }))).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ]);
+    expect(roles.some((role) => can(person("assistant"), "users.resetSecondFactor", { role }))).toBe(false);
+    expect(decide(person("admin", { is_demo: true }), "users.resetSecondFactor", { role: 4 })).toBe("demo");
   });
 
   it("lets admins change their domain's policies but not global ones", () => {

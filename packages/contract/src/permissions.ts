@@ -68,6 +68,11 @@ export const PERMISSIONS = {
   // The own account: session, profile page, settings page, logout (every signed-in person).
   "account.self": { who: EVERYONE, saves: false },
   "profile.edit": { who: EVERYONE, saves: true },
+  "profile.secondFactor": {
+    who: EVERYONE,
+    saves: true,
+    note: "one's own TOTP app, passkeys and recovery codes (ADR 039)",
+  },
   "accounting.view": { who: EVERYONE, saves: false, note: "the /accounting page lists what one may open" },
   "administration.view": { who: STAFF, saves: false, note: "the Accounting menu entry, hidden for role 4" },
 
@@ -160,6 +165,11 @@ export const PERMISSIONS = {
   },
   "users.edit": { who: STAFF, saves: true, note: "target: the user's role, see TARGET_RULES" },
   "users.delete": { who: MANAGERS, saves: true, note: "target: the user's role" },
+  "users.resetSecondFactor": {
+    who: MANAGERS,
+    saves: true,
+    note: "removes a member's second factor; target: the user's role, as for users.edit",
+  },
   "users.seePolicy": { who: MANAGERS, saves: false, plugin: "accounting", note: "the policy column" },
   "users.grantAnyPlugin": { who: ROOT, saves: true, note: "others grant only plugins they have" },
   "users.anyDomain": { who: ROOT, saves: false, note: "names the domain of a user it creates or reads" },
@@ -222,6 +232,7 @@ export interface PermissionTargets {
   /** The user being edited: its role (a role being given is asked about the same way). */
   "users.edit": { readonly role: Role };
   "users.delete": { readonly role: Role };
+  "users.resetSecondFactor": { readonly role: Role };
   /** The author of the command. */
   "commands.approve": ApprovalParty;
   /** The author of the command being cancelled. */
@@ -250,6 +261,7 @@ const TARGET_RULES: {
   "users.create": mayEditUserOfRole,
   "users.edit": mayEditUserOfRole,
   "users.delete": mayEditUserOfRole,
+  "users.resetSecondFactor": mayEditUserOfRole,
   "commands.approve": (approver, author) => {
     if (approver._id === author._id || !needsApproval(author)) return false;
     // An assistant's action needs an admin; only a junior assistant's may an assistant approve.

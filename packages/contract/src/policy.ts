@@ -31,6 +31,8 @@ export const DEFAULT_POLICY: Omit<SecurityPolicy, "_id"> = {
   inactivity_minutes: 60,
   block_without_auth_days: 0,
   password_history: 3,
+  second_factor_required_for: "nobody",
+  second_factor_remember_days: 30,
   forbidden_sequences: [],
   forbidden_phrases: [],
   is_default: true,

@@ -1,6 +1,7 @@
 // Apart from policy.ts so that the password rules and constants come without zod (ADR 018).
 import { z } from "zod";
 import { PASSWORD_MAX_LENGTH } from "./password-limits";
+import { SECOND_FACTOR_REMEMBER_MAX_DAYS, SECOND_FACTOR_REQUIRED_FOR } from "./second-factor";
 
 export const PolicyLevelSchema = z.union([z.literal(0), z.literal(1), z.literal(2)]);
 export type PolicyLevel = z.infer<typeof PolicyLevelSchema>;
@@ -26,6 +27,10 @@ export const SecurityPolicySchema = z.object({
   inactivity_minutes: z.number().int().min(0).max(100000),
   block_without_auth_days: z.number().int().min(0).max(3650),
   password_history: z.number().int().min(0).max(100),
+  /** Who must enrol a second factor (ADR 039). */
+  second_factor_required_for: z.enum(SECOND_FACTOR_REQUIRED_FOR),
+  /** Days a browser may skip the second step once its owner asked; 0: never. */
+  second_factor_remember_days: z.number().int().min(0).max(SECOND_FACTOR_REMEMBER_MAX_DAYS),
   forbidden_sequences: z.array(z.string()),
   forbidden_phrases: z.array(z.string()),
   is_default: z.boolean(),

@@ -244,10 +244,23 @@ export const ROUTES = [
 
 export type RouteName = (typeof ROUTES)[number]["name"];
 
+/** A signed-in person as the navigation rules see them. */
+export interface ProfileHoldSubject {
+  readonly role: Role;
+  readonly factory_password: boolean;
+  /** Must enrol a second factor first (ADR 039); absent counts as no. */
+  readonly second_factor_pending?: boolean;
+}
+
+/** Whether a person may open only the profile page: the factory password, or a second factor to enrol. */
+export function isHeldOnProfile(user: ProfileHoldSubject): boolean {
+  return user.factory_password || user.second_factor_pending === true;
+}
+
 /** Where an unknown path, or a signed-in visitor of /login, is sent (spec section 2, navigation rules). */
-export function defaultPathFor(user: { role: Role; factory_password: boolean } | null): string {
+export function defaultPathFor(user: ProfileHoldSubject | null): string {
   if (!user) return "/login";
-  if (user.factory_password) return "/profile";
+  if (isHeldOnProfile(user)) return "/profile";
   // Superusers have no device views, so they land on accounting; the route table says who does.
   return canAccess(DASHBOARD_ACCESS, user.role) ? "/dashboard" : "/accounting";
 }
@@ -265,11 +278,11 @@ export type RouteDecision = "allow" | "login" | "profile" | "denied";
  */
 export function decideRoute(
   route: Pick<RouteRule, "name" | "access">,
-  user: { role: Role; factory_password: boolean } | null,
+  user: ProfileHoldSubject | null,
 ): RouteDecision {
   if (route.access === "public") return "allow";
   if (!user) return "login";
-  if (user.factory_password && route.name !== "profile" && route.name !== "logout") return "profile";
+  if (isHeldOnProfile(user) && route.name !== "profile" && route.name !== "logout") return "profile";
   return canAccess(route.access, user.role) ? "allow" : "denied";
 }
 

@@ -22,6 +22,8 @@ export const SessionUserSchema = z.object({
   domain_name: z.string().nullable(),
   plugins: z.array(PluginSchema),
   factory_password: z.boolean(),
+  /** The policy asks for a second factor and the person has none: held on the profile page to enrol (absent: no). */
+  second_factor_pending: z.boolean().optional(),
   /** When the password expires, in ms since the epoch; null when it never does. */
   password_expire_date: z.number().nullable(),
   email: z.string().nullable(),

@@ -46,6 +46,14 @@ const S3UrlSchema = z
     }
   });
 
+/** The relying party of passkeys at an address: none at an IP address (browsers refuse it). */
+function webauthnOf(address: string): { origin: string; rpId: string } | null {
+  const url = new URL(address);
+  const host = url.hostname;
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(host) || host.startsWith("[")) return null;
+  return { origin: url.origin, rpId: host };
+}
+
 /**
  * MQTT_PUBLIC_URL: the broker's addresses as routers reach them, comma-separated, each `mqtt://host:port`
  * or `mqtts://host:port` (TLS), no credentials or path.
@@ -155,6 +163,7 @@ const EnvSchema = z.object({
   SMTP_PASSWORD: optional(z.string().min(1).optional()),
   SMTP_FROM: optional(z.string().trim().min(3).default("Cellfleet <no-reply@localhost>")),
   PUBLIC_URL: optional(urlWithProtocols(["http:", "https:"]).default("http://localhost:3000")),
+  WEBAUTHN_ORIGIN: optional(urlWithProtocols(["http:", "https:"]).optional()),
   S3_URL: optional(S3UrlSchema.optional()),
   FILE_URL_TTL_MINUTES: optional(z.coerce.number().int().min(1).max(MAX_FILE_URL_TTL_MINUTES).default(15)),
   FIRMWARE_FETCH_TIMEOUT_SECONDS: optional(z.coerce.number().int().min(1).max(3600).default(30)),
@@ -220,6 +229,11 @@ export interface Config {
   smtp: SmtpConfig | null;
   /** The console's address as people reach it, for links in e-mails. */
   publicUrl: string;
+  /**
+   * Where passkeys are made and used (WEBAUTHN_ORIGIN, else PUBLIC_URL): its origin and host name
+   * (the relying party id); null when the host is an IP address, where browsers refuse passkeys.
+   */
+  webauthn: { origin: string; rpId: string } | null;
   /** File blobs in S3-compatible object storage; null: on the local disk under `<dataDir>/files`. */
   s3: S3Config | null;
   /** How long a signed file URL handed to a device stays valid. */
@@ -350,6 +364,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
           }
         : null,
     publicUrl: e.PUBLIC_URL.replace(/\/+$/, ""),
+    webauthn: webauthnOf(e.WEBAUTHN_ORIGIN ?? e.PUBLIC_URL),
     s3: e.S3_URL ? parseS3Url(e.S3_URL) : null,
     fileUrlTtlMinutes: e.FILE_URL_TTL_MINUTES,
     firmwareFetch: {

@@ -16,7 +16,8 @@ export type SecretPurpose =
   | "job-payload"
   | "notification-secret"
   | "installation-fingerprint"
-  | "zero-touch-secret";
+  | "zero-touch-secret"
+  | "totp-secret";
 
 /** Keys derived from the server's own master secret, the same on every node of one database. */
 export interface PlatformSecrets {

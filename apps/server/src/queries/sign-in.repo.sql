@@ -8,7 +8,8 @@ select
   "failed_attempts",
   "blocked_until",
   "blocked",
-  "expires_at"
+  "expires_at",
+  "second_factor_until"
 from
   "sign_in_devices"
 where

@@ -26,6 +26,7 @@ select
   "users"."removed_at",
   "users"."untrusted_blocked",
   "users"."events_read_through",
+  "users"."has_second_factor",
   "domains"."name" as "domain_name",
   "domains"."policy_id" as "domain_policy_id",
   "users"."password_hash"
@@ -60,6 +61,7 @@ select
   "users"."removed_at",
   "users"."untrusted_blocked",
   "users"."events_read_through",
+  "users"."has_second_factor",
   "domains"."name" as "domain_name",
   "domains"."policy_id" as "domain_policy_id"
 from
@@ -97,6 +99,7 @@ select
   "users"."removed_at",
   "users"."untrusted_blocked",
   "users"."events_read_through",
+  "users"."has_second_factor",
   "domains"."name" as "domain_name",
   "domains"."policy_id" as "domain_policy_id"
 from
@@ -130,6 +133,7 @@ select
   "users"."removed_at",
   "users"."untrusted_blocked",
   "users"."events_read_through",
+  "users"."has_second_factor",
   "domains"."name" as "domain_name",
   "domains"."policy_id" as "domain_policy_id"
 from
@@ -164,6 +168,7 @@ select
   "users"."removed_at",
   "users"."untrusted_blocked",
   "users"."events_read_through",
+  "users"."has_second_factor",
   "domains"."name" as "domain_name",
   "domains"."policy_id" as "domain_policy_id",
   "users"."password_hash"

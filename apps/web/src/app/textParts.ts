@@ -38,6 +38,8 @@ export const TEXTS_OF = {
   // The login page's reset-password dialog and the e-mailed reset form (LoginPage.tsx).
   resetPasswordDialog: ["accounting"],
   resetPasswordForm: ["accounting"],
+  // The login page's second step (ADR 039).
+  secondFactorStep: ["profile"],
   // Pages (routePages.tsx).
   comingSoon: [],
   accounting: ["accounting"],

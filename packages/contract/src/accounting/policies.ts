@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RecordIdSchema } from "../files";
+import { DEFAULT_POLICY } from "../policy";
 import { PolicyLevelSchema, SecurityPolicySchema } from "../policySchemas";
 
 // Security policies (spec sections 3 and 6). Lists answer empty without the caller's accounting plugin.
@@ -46,6 +47,13 @@ function lengthsAgree(policy: {
  */
 export const CreatePolicySchema = PolicyFieldsSchema.extend({
   domain_id: RecordIdSchema.nullable().default(null),
+  // Older clients leave them out: the default policy's choice (ADR 039).
+  second_factor_required_for: PolicyFieldsSchema.shape.second_factor_required_for.default(
+    DEFAULT_POLICY.second_factor_required_for,
+  ),
+  second_factor_remember_days: PolicyFieldsSchema.shape.second_factor_remember_days.default(
+    DEFAULT_POLICY.second_factor_remember_days,
+  ),
 }).refine(lengthsAgree, {
   message: "password_min_length: the minimum lengths may not exceed the maximum",
   path: ["password_min_length"],

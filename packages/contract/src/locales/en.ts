@@ -56,6 +56,8 @@ export const EN_ERROR_TEXTS: Record<ErrorCode, string> = {
   USER_RESET_AND_BLOCKED: "The password has been reset and the user blocked",
   WRONG_LOGIN_OR_PASSWORD: "Wrong login or password",
   REAUTH: "Sign in again to confirm",
+  SECOND_FACTOR_INVALID: "Wrong code or key",
+  SECOND_FACTOR_EXPIRED: "The sign-in took too long: enter the password again",
   PASSWORD_EXPIRED: "Password expired",
   PASSWORD_RESET: "The password has been reset; a new password was sent by email",
   USERNAME_EXISTED: "This username is already taken",

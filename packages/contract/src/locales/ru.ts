@@ -57,6 +57,8 @@ export const RU_ERROR_TEXTS: Record<ErrorCode, string> = {
   USER_RESET_AND_BLOCKED: "Пароль сброшен, пользователь заблокирован",
   WRONG_LOGIN_OR_PASSWORD: "Неверный логин или пароль",
   REAUTH: "Для подтверждения войдите повторно",
+  SECOND_FACTOR_INVALID: "Неверный код или ключ",
+  SECOND_FACTOR_EXPIRED: "Вход занял слишком много времени: введите пароль ещё раз",
   PASSWORD_EXPIRED: "Срок действия пароля истёк",
   PASSWORD_RESET: "Пароль сброшен, новый пароль отправлен на электронную почту",
   USERNAME_EXISTED: "Это имя пользователя уже занято",

@@ -87,3 +87,20 @@ export function newPasswordMail(
     ].join("\n"),
   };
 }
+
+/** An administrator removed the person's second factor (ADR 039). */
+export function secondFactorResetMail(to: string, username: string, publicUrl: string): MailMessage {
+  return {
+    to,
+    subject: "Cellfleet: второй фактор сброшен / second factor reset",
+    text: [
+      `Администратор удалил приложение-аутентификатор, ключи доступа и коды восстановления пользователя ${username}.`,
+      `При следующем входе (${publicUrl}/login) хватит пароля; подключите второй фактор снова в профиле.`,
+      "Если вы об этом не просили, сообщите администратору.",
+      "",
+      `An administrator removed the authenticator app, passkeys and recovery codes of ${username}.`,
+      `Your next sign-in (${publicUrl}/login) takes only the password; enrol a second factor again on your profile.`,
+      "If you did not ask for this, tell your administrator.",
+    ].join("\n"),
+  };
+}

@@ -1,4 +1,11 @@
-import type { LoginRequest, SessionUser } from "@cellfleet/contract";
+import {
+  isSecondFactorRequired,
+  type LoginRequest,
+  type Role,
+  type SecondFactorChallenge,
+  type SecurityPolicy,
+  type SessionUser,
+} from "@cellfleet/contract";
 import { verifyPassword } from "../../platform/auth/passwords";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import { generateToken, hashToken } from "../../platform/auth/tokens";
@@ -7,6 +14,7 @@ import { domainsRepo } from "../../platform/db/domains.repo";
 import type { UserRecord } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { findEffectivePolicy } from "../policies/policies.service";
+import { openSignInChallenge } from "../second-factor/second-factor-sign-in";
 import { toSessionUser } from "../users/users.mapper";
 import { usersRepo } from "../users/users.repo";
 import { assertAccountMaySignIn, signedInColumns } from "./account-rules";
@@ -43,13 +51,13 @@ export interface SignInInput {
 async function authenticate(
   ctx: AppContext,
   input: SignInInput,
-): Promise<{ user: UserRecord; pool: FailurePool | null }> {
+): Promise<{ user: UserRecord; pool: FailurePool | null; policy: SecurityPolicy | null }> {
   const { request } = input;
   const users = usersRepo(ctx.db);
   if ("demo" in request) {
     const demo = await users.findDemoUserAcrossDomains();
     if (!demo) throw new AppError("WRONG_LOGIN_OR_PASSWORD", "Demo access is not available");
-    return { user: demo, pool: null };
+    return { user: demo, pool: null, policy: null };
   }
   const found = await users.findUserWithPasswordHashByUsernameAcrossDomains(request.username);
   if (!found) return refuseUnknownUsername(ctx, request.username, request.password);
@@ -64,7 +72,7 @@ async function authenticate(
   // Account state is told only to someone who knows the password.
   if (isPoolBlocked(pool, user) && user.removed_at === null && !user.blocked) throw blockedByAttempts();
   await assertAccountMaySignIn(ctx, user, policy);
-  return { user, pool };
+  return { user, pool, policy };
 }
 
 /** What a sign-in answers: the session user, and a device cookie for a browser that had none. */
@@ -73,10 +81,41 @@ export interface SignInResult {
   deviceCookie: DeviceCookie | null;
 }
 
-/** Signs a user in: checks credentials and account state, opens a session, answers the session user. */
-export async function login(ctx: AppContext, input: SignInInput): Promise<SignInResult> {
-  const { user, pool } = await authenticate(ctx, input);
+/** What the password step answers: a session, or the second step to take (ADR 039). */
+export type PasswordStepResult = SignInResult | SecondFactorChallenge;
+
+/**
+ * Whether the second step is asked: the person has a factor and this browser was not remembered
+ * (its device cookie's `second_factor_until`, set when its owner asked, ADR 039).
+ */
+function asksSecondFactor(user: UserRecord, pool: FailurePool | null, now: Date): boolean {
+  if (!user.has_second_factor || user.is_demo) return false;
+  const until = pool?.kind === "device" ? pool.device.second_factor_until : null;
+  return !(until && until.getTime() > now.getTime());
+}
+
+/**
+ * Signs a user in: checks credentials and account state, then opens a session, or, for a person
+ * with a second factor in a browser not remembered, the second step.
+ */
+export async function login(ctx: AppContext, input: SignInInput): Promise<PasswordStepResult> {
+  const { user, pool, policy } = await authenticate(ctx, input);
   if (user.blocked) throw new AppError("USER_BLOCKED", "The user is blocked");
+  if (policy && asksSecondFactor(user, pool, ctx.now())) {
+    const deviceTokenHash = pool?.kind === "device" ? pool.device.token_hash : null;
+    return openSignInChallenge(ctx, user, deviceTokenHash, policy.second_factor_remember_days);
+  }
+  return openSession(ctx, user, pool, policy, input.clientIp);
+}
+
+/** Opens a session for a signed-in user; the pool's count starts over, a new browser gets its cookie. */
+export async function openSession(
+  ctx: AppContext,
+  user: UserRecord,
+  pool: FailurePool | null,
+  policy: SecurityPolicy | null,
+  clientIp: string,
+): Promise<SignInResult> {
   const now = ctx.now();
 
   const token = generateToken();
@@ -88,7 +127,7 @@ export async function login(ctx: AppContext, input: SignInInput): Promise<SignIn
       create_time: now,
       expires_at: new Date(now.getTime() + ctx.config.sessionTtlHours * HOUR_MS),
       last_seen_at: now,
-      client_ip: input.clientIp,
+      client_ip: clientIp,
     });
     // A browser with its own count leaves the account's count (strangers' guesses) as it is.
     const columns = pool?.kind === "device" ? { last_login: now } : signedInColumns(now);
@@ -96,7 +135,12 @@ export async function login(ctx: AppContext, input: SignInInput): Promise<SignIn
     if (user.domain_id !== null) await domainsRepo(trx).recordDomainSession(user.domain_id, now);
     if (pool && !user.is_demo) deviceCookie = await rememberSignedInBrowser({ ...ctx, db: trx }, user, pool);
   });
-  return { user: toSessionUser({ ...user, last_login: now, failed_attempts: 0 }, token), deviceCookie };
+  const isPending =
+    policy !== null &&
+    !user.has_second_factor &&
+    isSecondFactorRequired(policy.second_factor_required_for, user.role as Role);
+  const signedIn = toSessionUser({ ...user, last_login: now, failed_attempts: 0 }, token, isPending);
+  return { user: signedIn, deviceCookie };
 }
 
 /** Ends the caller's session; its open sockets are told and closed. */
@@ -107,5 +151,5 @@ export async function logout(ctx: AppContext, session: SessionContext): Promise<
 
 /** The session user of the caller's current session. */
 export function currentSessionUser(session: SessionContext): SessionUser {
-  return toSessionUser(session.user, session.token);
+  return toSessionUser(session.user, session.token, session.isSecondFactorPending);
 }

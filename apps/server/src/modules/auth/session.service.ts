@@ -1,5 +1,6 @@
 import {
   type ErrorCode,
+  isSecondFactorRequired,
   REAUTH_WINDOW_MINUTES,
   type Role,
   type ServerSocketMessage,
@@ -125,6 +126,10 @@ export function createSessionResolver(ctx: AppContext, cache = new SessionCache(
       role: user.role as Role,
       isDemo: user.is_demo,
       token,
+      isSecondFactorPending:
+        !user.has_second_factor &&
+        !user.is_demo &&
+        isSecondFactorRequired(policy.second_factor_required_for, user.role as Role),
     };
   };
 }

@@ -10,6 +10,8 @@ export interface SignInDeviceRow {
   blocked_until: Date | null;
   blocked: boolean;
   expires_at: Date;
+  /** The browser skips the second step until then (ADR 039). */
+  second_factor_until: Date | null;
 }
 
 /**
@@ -22,7 +24,15 @@ export function signInRepo(db: Kysely<DB>) {
     async findDeviceAcrossDomains(tokenHash: string): Promise<SignInDeviceRow | undefined> {
       return db
         .selectFrom("sign_in_devices")
-        .select(["token_hash", "user_id", "failed_attempts", "blocked_until", "blocked", "expires_at"])
+        .select([
+          "token_hash",
+          "user_id",
+          "failed_attempts",
+          "blocked_until",
+          "blocked",
+          "expires_at",
+          "second_factor_until",
+        ])
         .where("token_hash", "=", tokenHash)
         .executeTakeFirst();
     },

@@ -1,4 +1,4 @@
-import type { PolicyLevel, SecurityPolicy } from "@cellfleet/contract";
+import type { PolicyLevel, SecondFactorRequiredFor, SecurityPolicy } from "@cellfleet/contract";
 import type { SecurityPolicyRow } from "../../platform/db/schema";
 
 /** A security_policies row as the contract's SecurityPolicy. */
@@ -23,6 +23,8 @@ export function toSecurityPolicy(row: SecurityPolicyRow): SecurityPolicy {
     inactivity_minutes: row.inactivity_minutes,
     block_without_auth_days: row.block_without_auth_days,
     password_history: row.password_history,
+    second_factor_required_for: row.second_factor_required_for as SecondFactorRequiredFor,
+    second_factor_remember_days: row.second_factor_remember_days,
     forbidden_sequences: row.forbidden_sequences,
     forbidden_phrases: row.forbidden_phrases,
     is_default: row.is_default,

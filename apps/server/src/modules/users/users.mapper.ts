@@ -18,7 +18,7 @@ function toPlugins(value: unknown): Plugin[] {
 }
 
 /** A user as the session user of POST /api/login/ and /api/accounting/self. */
-export function toSessionUser(user: UserRecord, token: string): SessionUser {
+export function toSessionUser(user: UserRecord, token: string, isSecondFactorPending: boolean): SessionUser {
   return {
     token,
     _id: user.id,
@@ -29,6 +29,7 @@ export function toSessionUser(user: UserRecord, token: string): SessionUser {
     domain_name: user.domain_name,
     plugins: toPlugins(user.plugins),
     factory_password: user.factory_password,
+    second_factor_pending: isSecondFactorPending,
     password_expire_date: toMillis(user.password_expire_date),
     email: user.email,
     is_demo: user.is_demo,

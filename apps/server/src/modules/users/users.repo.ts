@@ -36,6 +36,7 @@ export function usersRepo(db: Kysely<DB>) {
         "users.removed_at",
         "users.untrusted_blocked",
         "users.events_read_through",
+        "users.has_second_factor",
         "domains.name as domain_name",
         "domains.policy_id as domain_policy_id",
       ]);

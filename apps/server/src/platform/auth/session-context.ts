@@ -11,6 +11,8 @@ export interface SessionContext {
   /** Demo sessions may read but never save. */
   isDemo: boolean;
   token: string;
+  /** The policy asks for a second factor the person has not enrolled: only the profile answers (ADR 039). */
+  isSecondFactorPending: boolean;
 }
 
 /**

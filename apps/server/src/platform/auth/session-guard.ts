@@ -10,7 +10,7 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Anyone may call the route; no token is checked. */
     isPublic?: boolean;
-    /** The route answers while the user's factory password is unchanged (profile, self, logout). */
+    /** The route answers while the user's factory password is unchanged or a second factor is to enrol (profile, self, logout). */
     allowsFactoryPassword?: boolean;
     /** The route saves something (audit, re-authentication, read-or-save actions); a function decides per request. */
     saves?: boolean | ((request: FastifyRequest) => boolean);
@@ -73,6 +73,9 @@ export function installSessionGuard(
     const session = await resolveSession(request.token, { touch: true });
     if (session.user.factory_password && !config.allowsFactoryPassword) {
       throw new AppError("PERMISSION_DENIED", "Change the factory password first");
+    }
+    if (session.isSecondFactorPending && !config.allowsFactoryPassword) {
+      throw new AppError("PERMISSION_DENIED", "Enrol a second factor first");
     }
     request.session = session;
     checkRoutePermission(request, session);

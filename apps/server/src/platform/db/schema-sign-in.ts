@@ -17,6 +17,8 @@ export interface SignInDevicesTable {
   blocked: Generated<boolean>;
   create_time: Timestamp;
   expires_at: Timestamp;
+  /** The second step is skipped in this browser until then (its owner asked; 0038, ADR 039). */
+  second_factor_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** Failed sign-ins under a username nobody has, so its lockout answers like a real one's (0016). */

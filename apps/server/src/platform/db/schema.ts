@@ -46,6 +46,12 @@ import type {
   WebActionsTable,
 } from "./schema-platform";
 import type {
+  SecondFactorChallengesTable,
+  UserPasskeysTable,
+  UserRecoveryCodesTable,
+  UserTotpTable,
+} from "./schema-second-factor";
+import type {
   PasswordHistoryTable,
   SessionsTable,
   SignInDevicesTable,
@@ -113,6 +119,8 @@ export interface SecurityPoliciesTable {
   inactivity_minutes: number;
   block_without_auth_days: number;
   password_history: number;
+  second_factor_required_for: ColumnType<string, string | undefined, string>;
+  second_factor_remember_days: ColumnType<number, number | undefined, number>;
   forbidden_sequences: Jsonb<string[]>;
   forbidden_phrases: Jsonb<string[]>;
   is_default: Generated<boolean>;
@@ -150,6 +158,8 @@ export interface UsersTable {
   untrusted_blocked: Generated<boolean>;
   /** Every event up to this id counts as read by the user ("all read", 0016). */
   events_read_through: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A confirmed TOTP app or a passkey is enrolled (0038, ADR 039). */
+  has_second_factor: Generated<boolean>;
 }
 
 /** An event one user read (0016): read state is per user. */
@@ -277,6 +287,10 @@ export interface DB {
   sessions: SessionsTable;
   sign_in_devices: SignInDevicesTable;
   sign_in_unknown: SignInUnknownTable;
+  user_totp: UserTotpTable;
+  user_passkeys: UserPasskeysTable;
+  user_recovery_codes: UserRecoveryCodesTable;
+  second_factor_challenges: SecondFactorChallengesTable;
   event_reads: EventReadsTable;
   device_event_reads: DeviceEventReadsTable;
   devices: DevicesTable;

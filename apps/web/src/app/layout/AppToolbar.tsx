@@ -1,4 +1,9 @@
-import { CAPTION_HIDDEN_MAX_WIDTH, DRAWER_WIDTH, TOOLBAR_HIDE_SCROLL_PX } from "@cellfleet/contract";
+import {
+  CAPTION_HIDDEN_MAX_WIDTH,
+  DRAWER_WIDTH,
+  isHeldOnProfile,
+  TOOLBAR_HIDE_SCROLL_PX,
+} from "@cellfleet/contract";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
 import MenuIcon from "@mui/icons-material/Menu";
 import AppBar from "@mui/material/AppBar";
@@ -83,7 +88,7 @@ export function AppToolbar({ hasDrawerBeside, onMenuClick }: AppToolbarProps) {
               {userCaption(user)}
             </Typography>
           ) : null}
-          {user && !user.factory_password ? (
+          {user && !isHeldOnProfile(user) ? (
             <Suspense fallback={null}>
               <NewsBell />
             </Suspense>

@@ -9,7 +9,7 @@ import {
 import { matchRoutes } from "react-router";
 
 /** The parts of the session user that decide where a person may go. */
-export type NavigationUser = Pick<SessionUser, "role" | "factory_password">;
+export type NavigationUser = Pick<SessionUser, "role" | "factory_password" | "second_factor_pending">;
 
 export interface NavigationInput {
   /** The path being opened, without query or hash. */

@@ -1,18 +1,29 @@
-import type { LoginRequest, SessionUser } from "@cellfleet/contract";
+import type { LoginAnswer, LoginRequest, SecondFactorSignIn, SessionUser } from "@cellfleet/contract";
 import { apiRequest } from "../api/http";
 import { endSession } from "./endSession";
 import { sessionStore } from "./sessionStore";
 
-/** POST /api/login/: signs in and stores the user; a failed login removes any stored token. */
-export async function signIn(credentials: LoginRequest): Promise<SessionUser> {
+/**
+ * POST /api/login/: signs in and stores the user, or answers the second step a person with a
+ * second factor takes first (ADR 039); a failed login removes any stored token.
+ */
+export async function signIn(credentials: LoginRequest): Promise<LoginAnswer> {
   try {
-    const user = await apiRequest("POST /api/login/", { body: credentials, quiet: true });
-    sessionStore.set(user);
-    return user;
+    const answer = await apiRequest("POST /api/login/", { body: credentials, quiet: true });
+    if ("second_factor" in answer) return answer;
+    sessionStore.set(answer);
+    return answer;
   } catch (error) {
     sessionStore.clear();
     throw error;
   }
+}
+
+/** POST /api/login/second-factor: the second step; a right factor stores the user. */
+export async function signInSecondStep(step: SecondFactorSignIn): Promise<SessionUser> {
+  const user = await apiRequest("POST /api/login/second-factor", { body: step, quiet: true });
+  sessionStore.set(user);
+  return user;
 }
 
 /** POST /api/accounting/self: re-reads the signed-in user (role, factory password, expiry). */

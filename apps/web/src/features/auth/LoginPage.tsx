@@ -1,3 +1,4 @@
+import type { SecondFactorChallenge } from "@cellfleet/contract";
 import { type FormEvent, lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useSearchParams } from "react-router";
@@ -16,6 +17,10 @@ import { useCall } from "../../app/signedOut/useCall";
 const ResetPasswordDialog = lazy(async () => ({
   default: (await withTexts("resetPasswordDialog", () => import("./ResetPasswordDialog")))
     .ResetPasswordDialog,
+}));
+// Only a person with a second factor sees it, after the right password (ADR 039).
+const SecondFactorStep = lazy(async () => ({
+  default: (await withTexts("secondFactorStep", () => import("./SecondFactorStep"))).SecondFactorStep,
 }));
 // Only the e-mailed link (`?reset=`) shows it.
 const ResetPasswordForm = lazy(async () => ({
@@ -63,7 +68,11 @@ export function LoginPage() {
   const [values, setValues] = useState<LoginForm>({ username: "", password: "" });
   const [isSubmitted, setSubmitted] = useState(false);
   const [errors, setErrors] = useState<LoginErrors>({});
-  const login = useCall((input: LoginForm) => signIn(input));
+  const [challenge, setChallenge] = useState<SecondFactorChallenge["second_factor"] | null>(null);
+  const login = useCall(async (input: LoginForm) => {
+    const answer = await signIn(input);
+    if ("second_factor" in answer) setChallenge(answer.second_factor);
+  });
   const change = (field: keyof LoginForm) => (event: { target: { value: string } }) => {
     const next = { ...values, [field]: event.target.value };
     setValues(next);
@@ -87,6 +96,24 @@ export function LoginPage() {
               </Suspense>
             </MuiScope>
           </div>
+        </div>
+      </div>
+    );
+  }
+
+  if (challenge !== null) {
+    return (
+      <div className="so-page">
+        <div className="so-card">
+          <Suspense fallback={null}>
+            <SecondFactorStep
+              challenge={challenge}
+              onBack={() => {
+                setChallenge(null);
+                setValues((current) => ({ ...current, password: "" }));
+              }}
+            />
+          </Suspense>
         </div>
       </div>
     );

@@ -1,4 +1,4 @@
-import { can, EVENTS_REFRESH_MS, type EventsUnread } from "@cellfleet/contract";
+import { can, EVENTS_REFRESH_MS, type EventsUnread, isHeldOnProfile } from "@cellfleet/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../app/api/http";
 import { eventsKeys } from "../../app/queryKeys";
@@ -27,7 +27,7 @@ export function getUnreadEvents(signal?: AbortSignal): Promise<EventsUnread> {
 export function useHasUnreadEvents(): boolean {
   const user = useSession();
   const queryClient = useQueryClient();
-  const isEnabled = can(user, "events.view") && user?.factory_password === false;
+  const isEnabled = can(user, "events.view") && user !== null && !isHeldOnProfile(user);
   const unread = useQuery({
     queryKey: eventsKeys.unread(),
     queryFn: ({ signal }) => getUnreadEvents(signal),

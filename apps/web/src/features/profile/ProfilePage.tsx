@@ -10,8 +10,9 @@ import { ChangePasswordForm } from "./ChangePasswordForm";
 import { ProfileDetailsForm } from "./ProfileDetailsForm";
 import { ProfileSummary } from "./ProfileSummary";
 import { profileQueryOptions } from "./profile.queries";
+import { SecondFactorCard } from "./SecondFactorCard";
 
-/** /profile: own data, the password change, and the software version. */
+/** /profile: own data, the password change, the second factor, and the software version. */
 export function ProfilePage() {
   const { t } = useTranslation();
   const user = useSession();
@@ -35,6 +36,7 @@ export function ProfilePage() {
               <Stack spacing={3}>
                 <ProfileDetailsForm profile={data} />
                 <ChangePasswordForm role={data.role} username={data.username} />
+                <SecondFactorCard isPending={user?.second_factor_pending === true} />
               </Stack>
             </Grid>
           </Grid>

@@ -3,4 +3,5 @@ export const profileKeys = {
   all: ["profile"] as const,
   detail: () => [...profileKeys.all, "detail"] as const,
   health: () => ["health"] as const,
+  secondFactor: () => [...profileKeys.all, "secondFactor"] as const,
 };

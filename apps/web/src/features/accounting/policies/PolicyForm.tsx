@@ -1,4 +1,4 @@
-import type { PolicyDetail } from "@cellfleet/contract";
+import { type PolicyDetail, SECOND_FACTOR_REQUIRED_FOR } from "@cellfleet/contract";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
@@ -51,6 +51,7 @@ const GROUPS: { title: string; fields: PolicyNumberField[] }[] = [
       "block_without_auth_days",
     ],
   },
+  { title: "secondFactor", fields: ["second_factor_remember_days"] },
 ];
 
 /** The grid cell of a number field: three to a row from md up. */
@@ -184,6 +185,29 @@ export function PolicyForm({ policy, isReadOnly }: { policy: PolicyDetail | null
                             <MenuItem value="send_new_password">
                               {t("accounting.policies.strategy.send_new_password")}
                             </MenuItem>
+                          </TextField>
+                        )}
+                      />
+                    </Grid>
+                  ) : null}
+                  {group.title === "secondFactor" ? (
+                    <Grid size={THIRD_ROW}>
+                      <Controller
+                        control={form.control}
+                        name="second_factor_required_for"
+                        render={({ field }) => (
+                          <TextField
+                            select
+                            fullWidth
+                            label={t("accounting.policies.fields.second_factor_required_for")}
+                            value={field.value}
+                            onChange={(event) => field.onChange(event.target.value)}
+                          >
+                            {SECOND_FACTOR_REQUIRED_FOR.map((value) => (
+                              <MenuItem key={value} value={value}>
+                                {t(`accounting.policies.secondFactorFor.${value}`)}
+                              </MenuItem>
+                            ))}
                           </TextField>
                         )}
                       />

@@ -16,6 +16,7 @@ export const POLICY_NUMBER_FIELDS = [
   { name: "temporary_block_minutes", min: 0, max: 100000 },
   { name: "inactivity_minutes", min: 0, max: 100000 },
   { name: "block_without_auth_days", min: 0, max: 3650 },
+  { name: "second_factor_remember_days", min: 0, max: 365 },
 ] as const;
 
 /** A numeric field's name. */
@@ -27,6 +28,7 @@ export type PolicyFormValues = Record<PolicyNumberField, string> & {
   policy_level: 0 | 1 | 2;
   expiration_strategy: SecurityPolicy["expiration_strategy"];
   reauthentication: boolean;
+  second_factor_required_for: SecurityPolicy["second_factor_required_for"];
   forbidden_sequences: string[];
   forbidden_phrases: string[];
 };
@@ -46,6 +48,7 @@ export function toPolicyForm(policy: PolicyBody | null): PolicyFormValues {
     policy_level: source.policy_level,
     expiration_strategy: source.expiration_strategy,
     reauthentication: source.reauthentication,
+    second_factor_required_for: source.second_factor_required_for,
     forbidden_sequences: [...source.forbidden_sequences],
     forbidden_phrases: [...source.forbidden_phrases],
   };
@@ -62,6 +65,7 @@ export function fromPolicyForm(values: PolicyFormValues): PolicyBody {
     policy_level: values.policy_level,
     expiration_strategy: values.expiration_strategy,
     reauthentication: values.reauthentication,
+    second_factor_required_for: values.second_factor_required_for,
     forbidden_sequences: values.forbidden_sequences,
     forbidden_phrases: values.forbidden_phrases,
   };

@@ -12,13 +12,14 @@ import { PageTitle } from "../../../components/PageTitle";
 import { QueryState } from "../../../components/QueryState";
 import { UserForm } from "./UserForm";
 import { assignableRoles, type UserSaveBody, userFormMode } from "./userForm";
-import { useDeleteUser, userQueryOptions, useSaveUser } from "./users.queries";
+import { useDeleteUser, useResetSecondFactor, userQueryOptions, useSaveUser } from "./users.queries";
 
 function UserEditor({ viewer, user }: { viewer: SessionUser; user: AccountingUser | null }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const save = useSaveUser(user?._id ?? "new");
   const remove = useDeleteUser();
+  const resetFactor = useResetSecondFactor();
   const mode = userFormMode(viewer, user);
   const isSelf = user?._id === viewer._id;
 
@@ -36,6 +37,7 @@ function UserEditor({ viewer, user }: { viewer: SessionUser; user: AccountingUse
     });
 
   const canDelete = user !== null && !isSelf && mode === "full" && mayOffer(viewer, "users.delete", user);
+  const canResetFactor = user !== null && !isSelf && mayOffer(viewer, "users.resetSecondFactor", user);
   return (
     <UserForm
       user={user}
@@ -50,19 +52,35 @@ function UserEditor({ viewer, user }: { viewer: SessionUser; user: AccountingUse
       error={save.error}
       onSave={handleSave}
       actions={
-        canDelete ? (
-          <DeleteButton
-            hasText
-            label={t("accounting.users.delete")}
-            onDelete={() =>
-              remove.mutate(user._id, {
-                onSuccess: () => {
-                  pushInfoMessage({ level: "success", text: notice("success") });
-                  navigate("/users", { replace: true });
-                },
-              })
-            }
-          />
+        canDelete || canResetFactor ? (
+          <>
+            {canResetFactor ? (
+              <DeleteButton
+                hasText
+                label={t("accounting.users.resetSecondFactor")}
+                onDelete={() =>
+                  resetFactor.mutate(user._id, {
+                    onSuccess: () =>
+                      pushInfoMessage({ level: "success", text: t("accounting.users.secondFactorReset") }),
+                  })
+                }
+              />
+            ) : null}
+            {canDelete ? (
+              <DeleteButton
+                hasText
+                label={t("accounting.users.delete")}
+                onDelete={() =>
+                  remove.mutate(user._id, {
+                    onSuccess: () => {
+                      pushInfoMessage({ level: "success", text: notice("success") });
+                      navigate("/users", { replace: true });
+                    },
+                  })
+                }
+              />
+            ) : null}
+          </>
         ) : undefined
       }
     />

@@ -73,3 +73,11 @@ export function useDeleteUser() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountingKeys.all }),
   });
 }
+
+/** POST /api/user/{user_id}/second-factor/reset: removes a member's second factor (ADR 039). */
+export function useResetSecondFactor() {
+  return useMutation({
+    mutationFn: (userId: string) =>
+      apiRequest("POST /api/user/{userId}/second-factor/reset", { params: { userId }, body: {} }),
+  });
+}
