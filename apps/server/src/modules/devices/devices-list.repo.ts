@@ -141,16 +141,24 @@ export function devicesListRepo(db: Kysely<DB>, viewerId: string) {
     ): Promise<string[]> {
       const walk = pageWalk(page);
       // The page is cut first and its lines built after: PostgreSQL would build a line for every row
-      // an OFFSET skips, too (10,000 of them for page 100 of 100). The viewer's unread counts are
-      // read inside only when the page is chosen by them; otherwise the join is dropped there and
-      // each row of the page looks its count up after the cut, not every row the OFFSET skips.
+      // an OFFSET skips, too (10,000 of them for page 100 of 100). A page chosen by the viewer's
+      // unread counts (the events sort or filter, ADR 025) is chosen by ids alone, off the
+      // (domain, events_total, ident) index that carries the id, with the viewer's reads joined, and
+      // only its own rows of `devices` are read after (ADR 037): reading and sorting every candidate
+      // router's whole row cost 20 times a plain page. Any other page drops the join (a left join on
+      // a unique key, nothing read from it) and each of its rows looks its count up after the cut.
       const isChosenByUnread = sort.field === "events" || filter.events !== undefined;
-      const rows = filtered(domainId, filter)
-        .selectAll("devices")
-        .$if(isChosenByUnread, (query) => query.select(unreadJoined.as("viewer_unread")))
-        .orderBy(sortOrder(sort, walk.reversed))
-        .limit(walk.limit)
-        .offset(walk.offset);
+      const rows = isChosenByUnread
+        ? sql`select devices.*, page.viewer_unread from (${filtered(domainId, filter)
+            .select(["devices.id", unreadJoined.as("viewer_unread")])
+            .orderBy(sortOrder(sort, walk.reversed))
+            .limit(walk.limit)
+            .offset(walk.offset)}) as page join devices on devices.id = page.id`
+        : filtered(domainId, filter)
+            .selectAll("devices")
+            .orderBy(sortOrder(sort, walk.reversed))
+            .limit(walk.limit)
+            .offset(walk.offset);
       const unread = isChosenByUnread ? sql.ref<number>("devices.viewer_unread") : unreadBy(viewerId);
       const line = deviceJsonLine(expressionBuilder<DB, "devices">(), contactRanges, unread);
       const result = await sql<{ line: string }>`
