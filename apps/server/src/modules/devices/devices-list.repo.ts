@@ -68,6 +68,27 @@ export function pageWalk(page: { limit: number; offset: number; total: number | 
   return fromEnd < page.offset ? { reversed: true, limit: end - page.offset, offset: fromEnd } : forward;
 }
 
+/** Whether a page is read in the order of the viewer's unread counts, most first. */
+function isMostUnreadFirst(sort: DeviceSort, reversed: boolean): boolean {
+  return sort.field === "events" && reversed === (sort.order === "asc");
+}
+
+/**
+ * A floor under the `rows`-th highest unread count of the filtered routers: the lowest unread count
+ * among the `rows` routers with the most events counted (read off the events index backwards). A
+ * router's unread count is never above its total, so a router whose total is under that floor
+ * cannot be among the first `rows` by unread counts (ties broken by ident included), and the page is
+ * chosen among the routers at or above it alone (ADR 037).
+ */
+function unreadFloor(rows: ReturnType<typeof devicesWithViewerReads>, count: number) {
+  const top = rows
+    .select(unreadJoined.as("unread"))
+    .orderBy("devices.events_total", "desc")
+    .limit(count)
+    .as("top");
+  return sql<number>`(select coalesce(min(top.unread), 0) from ${top})`;
+}
+
 /** A sort of the list: a field and its order; ties are broken by ident, which is unique. */
 export interface DeviceSort {
   field: DeviceSortField;
@@ -151,6 +172,13 @@ export function devicesListRepo(db: Kysely<DB>, viewerId: string) {
       const rows = isChosenByUnread
         ? sql`select devices.*, page.viewer_unread from (${filtered(domainId, filter)
             .select(["devices.id", unreadJoined.as("viewer_unread")])
+            .$if(isMostUnreadFirst(sort, walk.reversed), (query) =>
+              query.where(
+                "devices.events_total",
+                ">=",
+                unreadFloor(filtered(domainId, filter), walk.offset + walk.limit),
+              ),
+            )
             .orderBy(sortOrder(sort, walk.reversed))
             .limit(walk.limit)
             .offset(walk.offset)}) as page join devices on devices.id = page.id`
