@@ -1,12 +1,12 @@
 import type { AddressInfo } from "node:net";
 import { DEFAULT_DOMAIN_SETTINGS, type Device, type DeviceListRequest } from "@cellfleet/contract";
-import { contactRangesByStatus } from "../devices/device-filter";
-import { devicesListRepo } from "../devices/devices-list.repo";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildDevice, buildEvent, uniqueDeviceIdent } from "../../test/device-factories";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
 import { openTestSocket, type TestSocket } from "../../test/socket-client";
 import { createTestApp, type TestApp } from "../../test/test-app";
+import { contactRangesByStatus } from "../devices/device-filter";
+import { devicesListRepo } from "../devices/devices-list.repo";
 
 // ADR 025 (issue 11): a router's event count on my device list is the number of its events I have
 // not read; marking read changes my counts only, and no socket push carries anyone's count.

@@ -5,12 +5,8 @@ import type { DB } from "../../platform/db/schema";
 import type { Jobs } from "../../platform/jobs/jobs";
 import { type Gateway, type GatewayOptions, startGateway } from "../../platform/mqtt/gateway";
 import { createDeviceAuthenticator, isDeviceAccessAllowed, type ZeroTouchCheck } from "./device-auth";
-import {
-  type CommandStatusHook,
-  createIngestPipeline,
-  type IngestOptions,
-  type IngestPipeline,
-} from "./ingest.service";
+import type { CommandStatusHook } from "./ingest.batch";
+import { createIngestPipeline, type IngestOptions, type IngestPipeline } from "./ingest.service";
 import { createPresenceTracker, type PresenceTracker } from "./presence";
 import { createRefusalRecorder, type RefusalRecorder } from "./refusal-recorder";
 
