@@ -18,6 +18,8 @@ import { DEFAULT_FLEET_SECRET, deriveFleetKey, fleetIdent } from "../apps/simula
 import { openBenchStore } from "./bench-store";
 
 const ROUTERS = Number(process.env.BENCH_ROUTERS ?? 10_000);
+/** Execution statuses reached only through the router's answer (contract commands/machine.ts). */
+const ACKNOWLEDGED = ["sent", "in_progress", "completed", "failed", "timed_out"] as const;
 const ENGINE = (process.env.BENCH_ENGINE ?? "postgres") as "postgres" | "pglite";
 const quiet = { info() {}, warn() {}, error() {} };
 
@@ -167,8 +169,11 @@ async function main(): Promise<void> {
         .groupBy("status")
         .execute();
       const by = Object.fromEntries(counts.map((row) => [row.status, Number(row.n)]));
-      const waiting = (by.queued ?? 0) + (by.unapproved ?? 0);
-      if (deliveredMs === 0 && waiting === 0) deliveredMs = Date.now() - t0;
+      // Acknowledged: what only a router's own answer moves an execution to (its `accepted` makes a
+      // queued one `sent`, then running, finished, or timed out after that), not the publish: an
+      // execution delayed, expired or cancelled before it reached the router is not acknowledged.
+      const acknowledged = ACKNOWLEDGED.reduce((sum, status) => sum + (by[status] ?? 0), 0);
+      if (deliveredMs === 0 && acknowledged === ROUTERS) deliveredMs = Date.now() - t0;
       if ((by.completed ?? 0) + (by.failed ?? 0) === ROUTERS) {
         storedMs = Date.now() - t0;
         break;

@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { migrateToLatest } from "../apps/server/src/platform/db/migrate";
 import { openBenchStore } from "./bench-store";
-import { cpuMs, machineBusyMs, postgresCpuMs } from "./cpu";
+import { cpuMs, DatabaseCpu, machineBusyMs } from "./cpu";
 
 const MODE = process.env.BENCH_FLEET ?? "idle";
 const KEY = "0123456789ABCDEF".repeat(4);
@@ -78,6 +78,8 @@ const idents = Array.from({ length: total }, (_, i) => `FLT${String(i + 1).padSt
 const databaseUrl = (await sql<{ url: string }>`select current_database() as url`.execute(db)).rows[0]?.url;
 const pgUrl = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
 pgUrl.pathname = `/${databaseUrl}`;
+// PostgreSQL's CPU: the backends of this database only, not every postgres process (bench/cpu.ts).
+const postgresCpu = await DatabaseCpu.open(pgUrl.toString());
 console.log(
   `fleet: ${total} routers seeded; ${cpus().length} cores, load ${loadavg()
     .map((l) => l.toFixed(1))
@@ -160,14 +162,14 @@ if (MODE === "idle") {
   const before = await snapshot();
   const started = Date.now();
   const busyConnect0 = machineBusyMs();
-  const pgConnect0 = postgresCpuMs();
+  await postgresCpu.start();
   const connected = await Promise.all(
     loads.map((load, i) =>
       ask(load, "connect", { idents: idents.slice(i * per, (i + 1) * per), key: KEY }, "connected"),
     ),
   );
   const connectMs = Date.now() - started;
-  const pgConnectMs = postgresCpuMs() - pgConnect0;
+  const pgConnectMs = await postgresCpu.sample();
   const busyConnect = machineBusyMs() - busyConnect0;
   const n = connected.reduce((s, c) => s + (c.connected as number), 0);
   console.log(
@@ -216,7 +218,7 @@ if (MODE === "idle") {
   for (const [intervalMs = 10_000, seconds = 300] of MODE === "report" ? phases : []) {
     const cpu0 = {
       gateways: (await snapshot()).map((s) => cpuMs(s.cpu as NodeJS.CpuUsage)),
-      pg: postgresCpuMs(),
+      pg: await postgresCpu.start(),
       busy: machineBusyMs(),
     };
     const history0 = Number(
@@ -268,7 +270,7 @@ if (MODE === "idle") {
         p99: percentile(latencies, 99),
         samples: latencies.length,
         gatewayCpuUsPerReport: (gatewayCpu * 1000) / acked,
-        postgresCpuUsPerReport: ((postgresCpuMs() - cpu0.pg) * 1000) / acked,
+        postgresCpuUsPerReport: ((await postgresCpu.sample()) * 1000) / acked,
         machineBusyPercent: ((machineBusyMs() - cpu0.busy) / ((Date.now() - t0) * cpus().length)) * 100,
         gatewayRssMb: end.map((s) => Math.round(mb(s.rss as number))),
         load: loadavg()[0],
@@ -277,4 +279,5 @@ if (MODE === "idle") {
   }
   await stop([...loads, ...nodes.map((node) => node.proc)]);
 }
+await postgresCpu.close();
 await store.drop();

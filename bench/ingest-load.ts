@@ -16,6 +16,13 @@ const devices = await new Promise<Array<{ ident: string; key: string }>>((resolv
 );
 const durationMs = Number(secondsText) * 1000;
 const window = Number(windowText);
+/**
+ * BENCH_RATE: reports a second offered by the whole fleet, each router on an even schedule (its share
+ * of the rate), `window` still the most it keeps unacknowledged; unset, each router sends the moment
+ * it has room in its window (closed loop, the saturation figures).
+ */
+const rate = Number(process.env.BENCH_RATE ?? 0);
+const gapMs = rate > 0 ? (1000 * devices.length) / rate : 0;
 const { hostname, port } = new URL(url);
 // The protocol's own examples (docs/device-protocol.md), with the counters and the signal moving so
 // that every report is a change and lands in history.
@@ -146,12 +153,26 @@ async function connectDevice(device: { ident: string; key: string }) {
       new Promise<void>((resolve) => {
         let seq = 0;
         let inflight = 0;
+        // Paced: this router's next report is due at dueAt (spread over the first gap).
+        let dueAt = started + Math.random() * gapMs;
+        let timer: NodeJS.Timeout | null = null;
         const finish = () => {
           socket.end();
           resolve();
         };
         const pump = () => {
           while (inflight < window && Date.now() < deadline) {
+            if (gapMs > 0) {
+              const wait = dueAt - Date.now();
+              if (wait > 0) {
+                timer ??= setTimeout(() => {
+                  timer = null;
+                  pump();
+                }, wait);
+                return;
+              }
+              dueAt += gapMs;
+            }
             seq++;
             inflight++;
             sent++;
@@ -170,6 +191,7 @@ async function connectDevice(device: { ident: string; key: string }) {
           else if (inflight === 0) finish();
         };
         socket.once("close", () => {
+          if (timer) clearTimeout(timer);
           failed += inflight;
           inflight = 0;
           resolve();

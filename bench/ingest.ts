@@ -23,7 +23,8 @@ import { toJsonb } from "../apps/server/src/platform/db/schema";
 import { GatewayCounters } from "../apps/server/src/platform/mqtt/counters";
 import { startEmbeddedBroker } from "../apps/server/src/platform/mqtt/embedded-broker";
 import type { ReportSink } from "../apps/server/src/platform/mqtt/reports";
-import { cpuMs, machineBusyMs, postgresCpuMs } from "./cpu";
+import { cpuMs, DatabaseCpu, machineBusyMs } from "./cpu";
+import { BackendSampler, type BackendWaits, describeWaits } from "./pg-waits";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 200);
@@ -35,6 +36,8 @@ const silent = { info() {}, warn() {}, error() {} };
 
 interface Store {
   database: Database;
+  /** The PostgreSQL database's URL (undefined on PGlite), for reading its own backends. */
+  url?: string;
   drop(): Promise<void>;
 }
 
@@ -62,6 +65,7 @@ async function openStore(engine: "pglite" | "postgres"): Promise<Store> {
   const database = openDatabase({ kind: "postgres", url: url.toString(), maxConnections: 10 });
   return {
     database,
+    url: url.toString(),
     drop: async () => {
       await database.close();
       // Let the pool's connections finish closing: a forced drop would kill them mid-goodbye.
@@ -115,6 +119,11 @@ function naiveSink(database: Database, devices: Map<string, { id: string; domain
   };
 }
 
+function storedSummary(latencies: number[]): Result["stored"] {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? Number.NaN };
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -124,7 +133,7 @@ interface Result {
   engine: string;
   path: "batched" | "naive";
   acked: number;
-  stored: number;
+  storedRows: number;
   seconds: number;
   perSecond: number;
   p50: number;
@@ -132,6 +141,10 @@ interface Result {
   samples: number;
   /** CPU ms per acknowledged report: the server (broker + ingest), the load generator, the rest (the database, the OS). */
   cpu: { server: number; load: number; postgres: number; rest: number };
+  /** Report (its `ts`, set as the router sends it) to committed (the pipeline resolved it), ms. */
+  stored: { p50: number; p99: number; max: number };
+  /** The bench database's backends sampled during the run (PostgreSQL only). */
+  waits: BackendWaits | null;
 }
 
 async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive"): Promise<Result> {
@@ -178,9 +191,19 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
           JSON.parse(process.env.BENCH_INGEST_OPTIONS ?? "{}"),
         )
       : null;
-  const sink =
+  const inner =
     pipeline ??
     naiveSink(store.database, new Map(fleet.map((d) => [d.ident, { id: d.id, domain_id: domainId }])));
+  // Report→stored: from the report's `ts` (the load generator's clock, this machine's) to the moment
+  // its batch committed and submit() resolved, before the PUBACK goes out.
+  const storedLatencies: number[] = [];
+  const sink: ReportSink = {
+    waitForRoom: () => inner.waitForRoom(),
+    async submit(report: ParsedReport) {
+      await inner.submit(report);
+      storedLatencies.push(Date.now() - report.message.ts);
+    },
+  };
   const counters = new GatewayCounters(silent);
   const broker = await startEmbeddedBroker({
     port: 0,
@@ -199,7 +222,9 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
   );
   load.send(fleet.map(({ ident, key }) => ({ ident, key })));
   const busyBefore = machineBusyMs();
-  const postgresBefore = postgresCpuMs();
+  const postgresCpu = store.url ? await DatabaseCpu.open(store.url) : null;
+  await postgresCpu?.start();
+  const sampler = store.url ? await BackendSampler.start(store.url) : null;
   const serverBefore = process.cpuUsage();
   type Outcome = { acked: number; failed: number; elapsedMs: number; cpu: NodeJS.CpuUsage };
   const outcome = await new Promise<Outcome>((resolve, reject) => {
@@ -211,11 +236,13 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
   await pipeline?.close();
   const serverMs = cpuMs(process.cpuUsage(serverBefore));
   const busyMs = machineBusyMs() - busyBefore;
-  const postgresMs = postgresCpuMs() - postgresBefore;
+  const postgresMs = (await postgresCpu?.sample()) ?? 0;
+  await postgresCpu?.close();
+  const waits = (await sampler?.stop()) ?? null;
   const loadMs = cpuMs(outcome.cpu);
   await broker.close();
   await bus.close();
-  const stored = await db
+  const storedCount = await db
     .selectFrom("collect_history")
     .select((eb) => eb.fn.countAll<string>().as("n"))
     .executeTakeFirstOrThrow();
@@ -226,7 +253,7 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
     engine,
     path: mode,
     acked: outcome.acked,
-    stored: Number(stored.n),
+    storedRows: Number(storedCount.n),
     seconds,
     perSecond: Math.round(outcome.acked / seconds),
     p50: percentile(latencies, 50),
@@ -238,6 +265,8 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
       postgres: postgresMs / outcome.acked,
       rest: (busyMs - serverMs - loadMs - postgresMs) / outcome.acked,
     },
+    stored: storedSummary(storedLatencies),
+    waits,
   };
 }
 
@@ -250,14 +279,16 @@ for (const engine of engines) {
   for (const mode of (process.env.BENCH_PATHS ?? "batched,naive").split(",") as Array<"batched" | "naive">) {
     const result = await runOnce(engine, mode);
     results.push(result);
-    const loss = result.acked - Math.min(result.acked, result.stored);
+    const loss = result.acked - Math.min(result.acked, result.storedRows);
     console.log(
-      `${engine.padEnd(8)} ${mode.padEnd(7)} ${String(result.perSecond).padStart(6)} reports/s  acked ${result.acked}  stored ${result.stored}  lost ${loss}` +
+      `${engine.padEnd(8)} ${mode.padEnd(7)} ${String(result.perSecond).padStart(6)} reports/s  acked ${result.acked}  stored ${result.storedRows}  lost ${loss}` +
+        `  report→stored p50 ${result.stored.p50} ms p99 ${result.stored.p99} ms max ${result.stored.max} ms` +
         (mode === "batched"
           ? `  report→socket p50 ${result.p50} ms p99 ${result.p99} ms (${result.samples} pushes)`
           : "") +
         `  CPU µs/report: server ${(result.cpu.server * 1000).toFixed(0)}, load ${(result.cpu.load * 1000).toFixed(0)}, PostgreSQL ${(result.cpu.postgres * 1000).toFixed(0)}, rest ${(result.cpu.rest * 1000).toFixed(0)}`,
     );
+    if (result.waits) console.log(`${" ".repeat(17)}${describeWaits(result.waits)}`);
   }
   const batched = results.find((r) => r.engine === engine && r.path === "batched");
   const naive = results.find((r) => r.engine === engine && r.path === "naive");

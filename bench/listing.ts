@@ -7,8 +7,9 @@
 // npm run bench:listing -w bench   (BENCH_ENGINES=postgres,pglite BENCH_REQUESTS BENCH_SECONDS BENCH_WARMUP_SECONDS BENCH_CLIENTS BENCH_DEVICES BENCH_PACED_RATES BENCH_PACED_SECONDS BENCH_DATABASE_URL)
 import { cpus, loadavg } from "node:os";
 import { benchToken, startBenchServer } from "./bench-server";
-import { machineBusyMs, postgresCpuMs } from "./cpu";
+import { DatabaseCpu, machineBusyMs } from "./cpu";
 import { KeepAliveClient } from "./http-load";
+import { percentile, SCENARIOS } from "./listing-scenarios";
 
 const ENGINES = (process.env.BENCH_ENGINES ?? "postgres,pglite").split(",").map((e) => e.trim()) as Array<
   "postgres" | "pglite"
@@ -30,33 +31,10 @@ const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 15);
 /** BENCH_PROFILE=dir writes a V8 CPU profile of the server into dir. */
 const PROFILE_DIR = process.env.BENCH_PROFILE;
 
-/** The request mix: each client walks it from its own starting point. */
-const SCENARIOS: [string, Record<string, unknown>][] = [
-  ["default page", {}],
-  ["status online, 50", { status: ["online"], size: 50 }],
-  ["status critical by time", { status: ["critical"], sort: { field: "time", order: "desc" } }],
-  ["tag", { tags: ["kazan"] }],
-  ["two tags, 50", { tags: ["kazan", "pumps"], size: 50 }],
-  ["model, 100", { model: ["RUTX11"], size: 100 }],
-  ["search description", { search: "pump" }],
-  ["search ident", { search: "BENCH00123" }],
-  ["sort signal desc, page 5, 100", { sort: { field: "signal", order: "desc" }, size: 100, page: 5 }],
-  ["warning + tag", { status: ["warning"], tags: ["kazan"] }],
-  ["events with, by events", { events: "with", sort: { field: "events", order: "desc" }, size: 50 }],
-  ["page 100 of 100", { page: 100, size: 100 }],
-  ["signal + mode + backups", { signal: ["cellEdge"], network_mode: ["LTE"], backups: true }],
-];
-
 interface Sample {
   scenario: string;
   totalMs: number;
   firstRowMs: number | null;
-}
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 /** One of the clients: a signed-in person with their own session and keep-alive connection. */
@@ -195,12 +173,16 @@ for (const engine of ENGINES) {
     const loadBefore = loadavg()[0] ?? 0;
     const cpuBefore = await server.cpuMs();
     const busyBefore = machineBusyMs();
-    const postgresBefore = postgresCpuMs();
+    // PostgreSQL: the backends of the bench's own database only (bench/cpu.ts), not the machine's.
+    // (On PGlite the database runs inside the server's process: its CPU is the server's.)
+    const postgresCpu = server.databaseUrl ? await DatabaseCpu.open(server.databaseUrl) : null;
+    await postgresCpu?.start();
     const loadGenBefore = process.cpuUsage();
     const samples = await runLoad(server.people, requests, "measured");
     const loadGen = process.cpuUsage(loadGenBefore);
     const busyPerRequest = (machineBusyMs() - busyBefore) / samples.length;
-    const postgresPerRequest = (postgresCpuMs() - postgresBefore) / samples.length;
+    const postgresPerRequest = ((await postgresCpu?.sample()) ?? 0) / samples.length;
+    await postgresCpu?.close();
     const cpuPerRequest = ((await server.cpuMs()) - cpuBefore) / samples.length;
     const loadGenPerRequest = (loadGen.user + loadGen.system) / 1000 / samples.length;
     console.log(

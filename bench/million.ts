@@ -10,7 +10,7 @@ import { runStatusSweep } from "../apps/server/src/modules/devices-status/status
 import { createInProcessBus } from "../apps/server/src/platform/bus/in-process-bus";
 import { openDatabase } from "../apps/server/src/platform/db/database";
 import { benchToken, startBenchServer } from "./bench-server";
-import { postgresCpuMs } from "./cpu";
+import { DatabaseCpu } from "./cpu";
 import { KeepAliveClient } from "./http-load";
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 1_000_000);
@@ -84,13 +84,15 @@ try {
     now: () => frozen,
     log: { info() {}, warn() {}, error() {} },
   };
+  // PostgreSQL's CPU: the backends of this database only (bench/cpu.ts).
+  const postgresCpu = await DatabaseCpu.open(server.databaseUrl ?? "");
   const runs: Array<{ ms: number; changed: number; pgMs: number }> = [];
   const converging = performance.now();
   for (let i = 0; i < MAX_SWEEPS; i++) {
-    const pg0 = postgresCpuMs();
+    await postgresCpu.start();
     const started = performance.now();
     const changed = await runStatusSweep(deps);
-    runs.push({ ms: performance.now() - started, changed, pgMs: postgresCpuMs() - pg0 });
+    runs.push({ ms: performance.now() - started, changed, pgMs: await postgresCpu.sample() });
     if (changed === 0) break;
     if (i % 20 === 19)
       console.log(`  sweep ${i + 1}: ${runs.reduce((sum, run) => sum + run.changed, 0)} changed so far`);
@@ -98,14 +100,15 @@ try {
   const convergedMs = performance.now() - converging;
   const quiet: Array<{ ms: number; pgMs: number; changed: number }> = [];
   for (let i = 0; i < QUIET_RUNS; i++) {
-    const pg0 = postgresCpuMs();
+    await postgresCpu.start();
     const started = performance.now();
     const changed = await runStatusSweep(deps);
-    quiet.push({ ms: performance.now() - started, pgMs: postgresCpuMs() - pg0, changed });
+    quiet.push({ ms: performance.now() - started, pgMs: await postgresCpu.sample(), changed });
     console.log(
       `  quiet sweep ${i + 1}: ${Math.round(quiet.at(-1)?.ms ?? 0)} ms, load ${loadavg()[0].toFixed(1)}`,
     );
   }
+  await postgresCpu.close();
   // The plan of the sweep's query itself: the repo's statement, prefixed with EXPLAIN by a plugin.
   const explain: KyselyPlugin = {
     transformQuery: (args) => {

@@ -28,6 +28,24 @@ order by
   "id"
 for update;
 
+-- ingestRepo.findDevicesByIdentAcrossDomains(idents)
+select
+  "id",
+  "domain_id",
+  "ident",
+  "last_contact",
+  "last_seq",
+  "seq_epoch",
+  "seq_offset",
+  "seq_prev_epoch",
+  "seq_prev_offset"
+from
+  "devices"
+where
+  "ident" in ($1)
+order by
+  "id";
+
 -- ingestRepo.updateSeqEpochsAcrossDomains(devices)
 update "devices"
 set

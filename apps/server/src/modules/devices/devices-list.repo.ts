@@ -68,6 +68,27 @@ export function pageWalk(page: { limit: number; offset: number; total: number | 
   return fromEnd < page.offset ? { reversed: true, limit: end - page.offset, offset: fromEnd } : forward;
 }
 
+/** Whether a page is read in the order of the viewer's unread counts, most first. */
+function isMostUnreadFirst(sort: DeviceSort, reversed: boolean): boolean {
+  return sort.field === "events" && reversed === (sort.order === "asc");
+}
+
+/**
+ * A floor under the `rows`-th highest unread count of the filtered routers: the lowest unread count
+ * among the `rows` routers with the most events counted (read off the events index backwards). A
+ * router's unread count is never above its total, so a router whose total is under that floor
+ * cannot be among the first `rows` by unread counts (ties broken by ident included), and the page is
+ * chosen among the routers at or above it alone (ADR 037).
+ */
+function unreadFloor(rows: ReturnType<typeof devicesWithViewerReads>, count: number) {
+  const top = rows
+    .select(unreadJoined.as("unread"))
+    .orderBy("devices.events_total", "desc")
+    .limit(count)
+    .as("top");
+  return sql<number>`(select coalesce(min(top.unread), 0) from ${top})`;
+}
+
 /** A sort of the list: a field and its order; ties are broken by ident, which is unique. */
 export interface DeviceSort {
   field: DeviceSortField;
@@ -141,16 +162,31 @@ export function devicesListRepo(db: Kysely<DB>, viewerId: string) {
     ): Promise<string[]> {
       const walk = pageWalk(page);
       // The page is cut first and its lines built after: PostgreSQL would build a line for every row
-      // an OFFSET skips, too (10,000 of them for page 100 of 100). The viewer's unread counts are
-      // read inside only when the page is chosen by them; otherwise the join is dropped there and
-      // each row of the page looks its count up after the cut, not every row the OFFSET skips.
+      // an OFFSET skips, too (10,000 of them for page 100 of 100). A page chosen by the viewer's
+      // unread counts (the events sort or filter, ADR 025) is chosen by ids alone, off the
+      // (domain, events_total, ident) index that carries the id, with the viewer's reads joined, and
+      // only its own rows of `devices` are read after (ADR 037): reading and sorting every candidate
+      // router's whole row cost 20 times a plain page. Any other page drops the join (a left join on
+      // a unique key, nothing read from it) and each of its rows looks its count up after the cut.
       const isChosenByUnread = sort.field === "events" || filter.events !== undefined;
-      const rows = filtered(domainId, filter)
-        .selectAll("devices")
-        .$if(isChosenByUnread, (query) => query.select(unreadJoined.as("viewer_unread")))
-        .orderBy(sortOrder(sort, walk.reversed))
-        .limit(walk.limit)
-        .offset(walk.offset);
+      const rows = isChosenByUnread
+        ? sql`select devices.*, page.viewer_unread from (${filtered(domainId, filter)
+            .select(["devices.id", unreadJoined.as("viewer_unread")])
+            .$if(isMostUnreadFirst(sort, walk.reversed), (query) =>
+              query.where(
+                "devices.events_total",
+                ">=",
+                unreadFloor(filtered(domainId, filter), walk.offset + walk.limit),
+              ),
+            )
+            .orderBy(sortOrder(sort, walk.reversed))
+            .limit(walk.limit)
+            .offset(walk.offset)}) as page join devices on devices.id = page.id`
+        : filtered(domainId, filter)
+            .selectAll("devices")
+            .orderBy(sortOrder(sort, walk.reversed))
+            .limit(walk.limit)
+            .offset(walk.offset);
       const unread = isChosenByUnread ? sql.ref<number>("devices.viewer_unread") : unreadBy(viewerId);
       const line = deviceJsonLine(expressionBuilder<DB, "devices">(), contactRanges, unread);
       const result = await sql<{ line: string }>`

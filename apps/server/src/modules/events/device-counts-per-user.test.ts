@@ -1,10 +1,12 @@
 import type { AddressInfo } from "node:net";
-import type { Device, DeviceListRequest } from "@cellfleet/contract";
+import { DEFAULT_DOMAIN_SETTINGS, type Device, type DeviceListRequest } from "@cellfleet/contract";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildDevice, buildEvent, uniqueDeviceIdent } from "../../test/device-factories";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
 import { openTestSocket, type TestSocket } from "../../test/socket-client";
 import { createTestApp, type TestApp } from "../../test/test-app";
+import { contactRangesByStatus } from "../devices/device-filter";
+import { devicesListRepo } from "../devices/devices-list.repo";
 
 // ADR 025 (issue 11): a router's event count on my device list is the number of its events I have
 // not read; marking read changes my counts only, and no socket push carries anyone's count.
@@ -60,9 +62,11 @@ async function fleet() {
   // An approval event has no router; an event raised while its kind is off is read by everyone.
   await buildEvent(t, domainId, { kind: "command_needs_approval" });
   await buildEvent(t, domainId, { deviceId: r3.id, isQuiet: true });
-  const a = await signIn(t.app, await buildUser(t, { role: 2, domainId }));
-  const b = await signIn(t.app, await buildUser(t, { role: 4, domainId }));
-  return { domainId, r1, r2, r3, events, a, b };
+  const userA = await buildUser(t, { role: 2, domainId });
+  const userB = await buildUser(t, { role: 4, domainId });
+  const a = await signIn(t.app, userA);
+  const b = await signIn(t.app, userB);
+  return { domainId, r1, r2, r3, events, a, b, userA, userB };
 }
 
 describe("the device list's event counts are each user's own", () => {
@@ -133,6 +137,31 @@ describe("the device list's event counts are each user's own", () => {
       [f.r1.ident, 0],
       [f.r3.ident, 0],
       [f.r2.ident, 1],
+    ]);
+    // Page by page, most unread first: each page is chosen among the routers whose total reaches
+    // the lowest unread count of the routers with the most events (ADR 037), whatever A has read.
+    // (The repo's own pages of one row: the contract's page sizes start at 10.)
+    const pageOf = async (viewerId: string, offset: number) => {
+      const ranges = contactRangesByStatus(DEFAULT_DOMAIN_SETTINGS.status, new Date());
+      const lines = await devicesListRepo(t.db, viewerId).findDeviceLinesByFilter(
+        f.domainId,
+        {},
+        { field: "events", order: "desc" },
+        { limit: 1, offset, total: 3 },
+        ranges,
+      );
+      return lines.map((line) => {
+        const device = JSON.parse(line) as Device;
+        return [device.ident, device.events];
+      });
+    };
+    expect([await pageOf(f.userB.id, 0), await pageOf(f.userB.id, 1)]).toEqual([
+      [[f.r1.ident, 2]],
+      [[f.r2.ident, 1]],
+    ]);
+    expect([await pageOf(f.userA.id, 0), await pageOf(f.userA.id, 1)]).toEqual([
+      [[f.r2.ident, 1]],
+      [[f.r3.ident, 0]],
     ]);
   });
 

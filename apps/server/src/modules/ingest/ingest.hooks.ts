@@ -1,5 +1,5 @@
 import type { ZeroTouchCheck } from "./device-auth";
-import type { CommandStatusHook } from "./ingest.service";
+import type { CommandStatusHook } from "./ingest.batch";
 
 // What ingest asks of features above it while it takes routers in. The module that answers fills
 // the hook in its set-up and names its type from here (which brings these declarations with it).

@@ -102,6 +102,25 @@ export interface DeviceTouch {
  * each row written carries its device's own domain id.
  */
 export function ingestRepo(db: Kysely<DB>) {
+  const findDevices = async (idents: readonly string[], isLocked: boolean): Promise<LockedDevice[]> => {
+    if (idents.length === 0) return [];
+    const rows = await db
+      .selectFrom("devices")
+      .select(["id", "domain_id", "ident", "last_contact", "last_seq"])
+      .select(["seq_epoch", "seq_offset", "seq_prev_epoch", "seq_prev_offset"])
+      .where("ident", "in", idents)
+      .orderBy("id")
+      .$if(isLocked, (query) => query.forUpdate())
+      .execute();
+    return rows.map((row) => ({
+      ...row,
+      last_seq: Number(row.last_seq),
+      seq_epoch: row.seq_epoch === null ? null : Number(row.seq_epoch),
+      seq_offset: Number(row.seq_offset),
+      seq_prev_epoch: row.seq_prev_epoch === null ? null : Number(row.seq_prev_epoch),
+      seq_prev_offset: Number(row.seq_prev_offset),
+    }));
+  };
   return {
     /** The device's AES key by ident (idents are global); undefined for an unknown ident. */
     async findDeviceKeyAcrossDomains(ident: string): Promise<{ aes_key: string | null } | undefined> {
@@ -110,23 +129,12 @@ export function ingestRepo(db: Kysely<DB>) {
 
     /** Locks the devices' rows for the batch (ordered, so two nodes never deadlock) and answers them. */
     async lockDevicesByIdentAcrossDomains(idents: readonly string[]): Promise<LockedDevice[]> {
-      if (idents.length === 0) return [];
-      const rows = await db
-        .selectFrom("devices")
-        .select(["id", "domain_id", "ident", "last_contact", "last_seq"])
-        .select(["seq_epoch", "seq_offset", "seq_prev_epoch", "seq_prev_offset"])
-        .where("ident", "in", idents)
-        .orderBy("id")
-        .forUpdate()
-        .execute();
-      return rows.map((row) => ({
-        ...row,
-        last_seq: Number(row.last_seq),
-        seq_epoch: row.seq_epoch === null ? null : Number(row.seq_epoch),
-        seq_offset: Number(row.seq_offset),
-        seq_prev_epoch: row.seq_prev_epoch === null ? null : Number(row.seq_prev_epoch),
-        seq_prev_offset: Number(row.seq_prev_offset),
-      }));
+      return findDevices(idents, true);
+    },
+
+    /** The devices as lockDevicesByIdentAcrossDomains answers them, without locking (read before a batch's BEGIN). */
+    async findDevicesByIdentAcrossDomains(idents: readonly string[]): Promise<LockedDevice[]> {
+      return findDevices(idents, false);
     },
 
     /** Stores the numbering of devices that started a new seq epoch in the batch. */

@@ -5,8 +5,8 @@ import type { DB } from "../../platform/db/schema";
 import type { Jobs } from "../../platform/jobs/jobs";
 import { type Gateway, type GatewayOptions, startGateway } from "../../platform/mqtt/gateway";
 import { createDeviceAuthenticator, isDeviceAccessAllowed, type ZeroTouchCheck } from "./device-auth";
+import type { CommandStatusHook } from "./ingest.batch";
 import {
-  type CommandStatusHook,
   createIngestPipeline,
   type IngestOptions,
   type IngestPipeline,

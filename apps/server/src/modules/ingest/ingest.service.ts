@@ -2,13 +2,11 @@ import type { Kysely } from "kysely";
 import type { Bus } from "../../platform/bus/bus";
 import type { DB } from "../../platform/db/schema";
 import type { Jobs } from "../../platform/jobs/jobs";
-import { type DeviceReportedPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
-import { type BatchPlan, type CommandStatusReport, type ParsedReport, planBatch } from "./ingest.plan";
-import { publishBatch, type WrittenBatch } from "./ingest.realtime";
-import { type IngestRepo, ingestRepo, type StoredCollect } from "./ingest.repo";
-import { ingestInsightRepo } from "./insight.repo";
+import { type CommandStatusHook, createBatchWriter } from "./ingest.batch";
+import type { ParsedReport } from "./ingest.plan";
+import { publishBatch } from "./ingest.realtime";
+import { ingestRepo } from "./ingest.repo";
 import { latestCollectsCache } from "./latest-collects";
-import { devicesStartingEpoch, renumberReports } from "./seq-epochs";
 
 /** Batching and backpressure settings of the ingest pipeline. */
 export interface IngestOptions {
@@ -20,16 +18,15 @@ export interface IngestOptions {
   maxQueue: number;
   /**
    * Batches written at once, each in its own transaction: while one waits for its commit the next
-   * is already being written. Devices are locked in id order, so two batches never deadlock.
+   * is already being written. Each writes its own share of the routers (a lane, by ident), so two
+   * never wait on each other's row locks; devices are locked in id order, so two nodes never deadlock.
    */
   concurrency: number;
 }
 
 /**
- * Defaults: 50 ms or 1,000 reports a batch, four batches at once, at most 20,000 reports waiting.
- * Four rather than two: batches of the same devices wait for each other's row locks, and with more
- * of them queued the database always has the next one ready when a commit ends (bench/README.md:
- * about 10,300 reports/s with two, 12,000 with four, on PostgreSQL on two cores).
+ * Defaults: 50 ms or 1,000 reports a batch, four lanes (batches at once), at most 20,000 reports
+ * waiting. With four the database has the next batch ready when a commit ends (bench/README.md).
  */
 export const DEFAULT_INGEST_OPTIONS: IngestOptions = {
   flushIntervalMs: 50,
@@ -57,12 +54,6 @@ export interface IngestDeps {
   commandStatuses?: CommandStatusHook;
 }
 
-/** The actions feature's hook: moves executions by routers' statuses in the ingest transaction. */
-export type CommandStatusHook = (
-  trx: Kysely<DB>,
-  reports: readonly CommandStatusReport[],
-) => Promise<() => Promise<void>>;
-
 /** Counters of what ingest did, for GET /api/mqtt/stats. */
 export interface IngestStats {
   stored: number;
@@ -72,6 +63,8 @@ export interface IngestStats {
   failedBatches: number;
   /** Routers that started a new seq epoch (counters restarted, docs/device-protocol.md 5.1). */
   epochsRestarted: number;
+  /** Batches read and planned again under their locks: another writer moved a router in between. */
+  replannedBatches: number;
   queued: number;
 }
 
@@ -79,6 +72,19 @@ interface Pending {
   report: ParsedReport;
   resolve: () => void;
   reject: (error: Error) => void;
+}
+
+/** The reports of one share of the routers, and the batch of them being written. */
+interface Lane {
+  queue: Pending[];
+  running: Promise<void> | null;
+}
+
+/** A router's lane: FNV-1a of its ident (idents are global, so a router always lands in one lane). */
+function identHash(ident: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < ident.length; i++) hash = Math.imul(hash ^ ident.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
 /** The ingest pipeline: reports in, one transaction per batch, acknowledgements after commit. */
@@ -95,39 +101,20 @@ export interface IngestPipeline {
   close(): Promise<void>;
 }
 
-/** The batch's insight rows (signal samples, SIM usage, modem changes, outages), in its transaction. */
-async function writeInsight(r: ReturnType<typeof ingestInsightRepo>, plan: BatchPlan): Promise<void> {
-  const { samples, usage, changes, outages, dirty } = plan.insight;
-  await r.insertSignalSamplesAcrossDomains(samples);
-  if (usage.size > 0) await r.addSimUsageAcrossDomains([...usage.values()]);
-  await r.insertModemChangesAcrossDomains(changes);
-  await r.insertOutagesAcrossDomains(outages);
-  if (dirty.size > 0) await r.markRollupDirtyAcrossDomains([...dirty.values()]);
-}
-
-/** Events of kinds their domain switched off (settings' event types) are stored read. */
-async function markInactiveKindsRead(r: IngestRepo, plan: BatchPlan): Promise<void> {
-  const inactive = await r.findInactiveEventKindsAcrossDomains([
-    ...new Set(plan.events.map((event) => event.domain_id)),
-  ]);
-  if (inactive.size === 0) return;
-  for (const event of plan.events) {
-    if (inactive.has(`${event.domain_id}\u0000${event.kind}`)) {
-      event.is_read = true;
-      event.is_quiet = true;
-    }
-  }
-}
-
 /** Starts the pipeline over the database and bus. */
 export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOptions> = {}): IngestPipeline {
   const settings = { ...DEFAULT_INGEST_OPTIONS, ...options };
   const repo = ingestRepo(deps.db);
-  let queue: Pending[] = [];
+  // One lane per batch in flight; a router's reports always go to the same lane (its ident's hash),
+  // and a lane writes one batch at a time, so two batches in flight never hold the same router's
+  // row: no batch waits on another's locks (ADR 037).
+  const lanes: Lane[] = Array.from({ length: Math.max(1, settings.concurrency) }, () => ({
+    queue: [],
+    running: null,
+  }));
+  let queued = 0;
   let inFlight = 0;
   let timer: NodeJS.Timeout | null = null;
-  let active = 0;
-  const flushing = new Set<Promise<void>>();
   // Realtime pushes still running, so close() can wait for them before the database goes away.
   const pushes = new Set<Promise<void>>();
   let closed = false;
@@ -139,119 +126,52 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
     batches: 0,
     failedBatches: 0,
     epochsRestarted: 0,
+    replannedBatches: 0,
   };
 
-  const waiting = () => queue.length + inFlight;
+  const waiting = () => queued + inFlight;
+  const laneOf = (ident: string) => lanes[identHash(ident) % lanes.length] as Lane;
 
-  const schedule = () => {
-    while (active < settings.concurrency && queue.length >= settings.maxBatch) startFlush();
-    if (queue.length > 0 && active < settings.concurrency && !timer) {
+  /** Starts each idle lane holding a full batch, or any reports at all when `isDue`. */
+  const schedule = (isDue = false) => {
+    for (const lane of lanes) {
+      if (!lane.running && lane.queue.length > 0 && (isDue || lane.queue.length >= settings.maxBatch))
+        startFlush(lane);
+    }
+    if (queued > 0 && !timer && lanes.some((lane) => !lane.running && lane.queue.length > 0)) {
       timer = setTimeout(() => {
         timer = null;
-        if (queue.length > 0 && active < settings.concurrency) startFlush();
-        schedule();
+        schedule(true);
       }, settings.flushIntervalMs);
     }
   };
 
-  const startFlush = () => {
-    active++;
-    const running: Promise<void> = flush().finally(() => {
-      active--;
-      flushing.delete(running);
-      schedule();
+  const startFlush = (lane: Lane) => {
+    const running: Promise<void> = flush(lane).finally(() => {
+      lane.running = null;
+      // What queued while the batch was written has waited at least that long: written next.
+      if (lane.queue.length > 0) startFlush(lane);
+      else schedule();
     });
-    flushing.add(running);
+    lane.running = running;
   };
 
   const latestData = latestCollectsCache();
+  const writeBatch = createBatchWriter(deps, latestData);
 
-  const readLatest = async (r: IngestRepo, deviceIds: string[]): Promise<StoredCollect[]> => {
-    const seqs = await r.findCollectSeqsAcrossDomains(deviceIds);
-    const stored: StoredCollect[] = [];
-    const missing = new Set<string>();
-    for (const row of seqs) {
-      const cached = latestData.find(row.device_id, row.type, row.seq);
-      if (cached) stored.push({ ...row, data: cached.data });
-      else missing.add(row.device_id);
-    }
-    if (missing.size === 0) return stored;
-    const fetched = await r.findCollectsAcrossDomains([...missing]);
-    return [...stored.filter((row) => !missing.has(row.device_id)), ...fetched];
-  };
-
-  const rememberLatest = (plan: BatchPlan) => latestData.remember(plan.collects);
-
-  const writeBatch = async (
-    sent: readonly ParsedReport[],
-  ): Promise<{ plan: BatchPlan; written: WrittenBatch; afterCommit: (() => Promise<void>) | null }> => {
-    const now = deps.now();
-    return deps.db.transaction().execute(async (trx) => {
-      const r = ingestRepo(trx);
-      const idents = [...new Set(sent.map((report) => report.ident))];
-      const devices = await r.lockDevicesByIdentAcrossDomains(idents);
-      const starting = devicesStartingEpoch(sent, devices);
-      if (starting.length > 0) {
-        const highest = await r.findHighestStoredSeqsAcrossDomains(starting.map((device) => device.id));
-        for (const device of starting)
-          device.last_seq = Math.max(device.last_seq, highest.get(device.id) ?? 0);
-      }
-      const numbered = renumberReports(sent, devices);
-      const reports = numbered.reports;
-      if (numbered.restarted.length > 0) {
-        await r.updateSeqEpochsAcrossDomains(numbered.restarted);
-        counters.epochsRestarted += numbered.restarted.length;
-        deps.log.warn(
-          { idents: numbered.restarted.slice(0, 10).map((device) => device.ident) },
-          "routers restarted their sequence numbers (new epoch)",
-        );
-      }
-      const hasCollects = reports.some((report) => report.kind === "collect");
-      const stored = hasCollects
-        ? await readLatest(
-            r,
-            devices.map((d) => d.id),
-          )
-        : [];
-      const plan = planBatch(reports, devices, stored, now);
-      if (plan.events.length > 0) await markInactiveKindsRead(r, plan);
-      const events = plan.events.length > 0 ? await r.insertEventsAcrossDomains(plan.events) : [];
-      // Only unread events are 'new': they count on the device and reach the notification rules.
-      const fresh = events.filter((event) => !event.is_quiet);
-      const added = new Map<string, number>();
-      for (const event of fresh) {
-        if (event.device_id) added.set(event.device_id, (added.get(event.device_id) ?? 0) + 1);
-      }
-      for (const touch of plan.touches) touch.events_added = added.get(touch.id) ?? 0;
-      if (plan.collects.length > 0) await r.upsertCollectsAcrossDomains(plan.collects);
-      if (plan.history.length > 0) await r.insertHistoryAcrossDomains(plan.history);
-      await writeInsight(ingestInsightRepo(trx), plan);
-      const afterCommit =
-        deps.commandStatuses && plan.commandStatuses.length > 0
-          ? await deps.commandStatuses(trx, plan.commandStatuses)
-          : null;
-      const touched = await r.touchDevicesAcrossDomains(plan.touches, now, plan.contactStaleBefore);
-      if (deps.jobs && (plan.connected.length > 0 || fresh.length > 0)) {
-        const payload: DeviceReportedPayload = {
-          connected: plan.connected,
-          events: fresh.map((event) => String(event.id)),
-        };
-        await deps.jobs.emit(trx, OUTBOX_EVENTS.deviceReported, { ...payload });
-      }
-      return { plan, written: { touched, events }, afterCommit };
-    });
-  };
-
-  async function flush(): Promise<void> {
-    const batch = queue.splice(0, settings.maxBatch);
+  async function flush(lane: Lane): Promise<void> {
+    const batch = lane.queue.splice(0, settings.maxBatch);
+    queued -= batch.length;
     inFlight += batch.length;
     try {
       const reports = batch.map((entry) => entry.report);
-      const { plan, written, afterCommit } = await writeBatch(reports);
+      const { plan, written, afterCommit, isReplanned, restarted } = await writeBatch(reports);
       if (plan.connected.length > 0 || written.events.length > 0 || plan.commandStatuses.length > 0)
         deps.jobs?.wake();
-      rememberLatest(plan);
+      latestData.remember(plan.collects);
       counters.batches++;
+      if (isReplanned) counters.replannedBatches++;
+      counters.epochsRestarted += restarted;
       // An event already stored (a repeat after a reconnect) is skipped by the insert: a duplicate too.
       const duplicates = plan.duplicates + (plan.events.length - written.events.length);
       counters.stored += reports.length - duplicates - plan.unknownDevice;
@@ -290,7 +210,8 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
       await waitForRoom();
       if (closed) throw new Error("ingest is closed");
       return new Promise<void>((resolve, reject) => {
-        queue.push({ report, resolve, reject });
+        laneOf(report.ident).queue.push({ report, resolve, reject });
+        queued++;
         schedule();
       });
     },
@@ -301,13 +222,14 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
       closed = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      while (queue.length > 0 || flushing.size > 0) {
-        if (queue.length > 0 && active < settings.concurrency) startFlush();
-        await Promise.race(flushing);
+      schedule(true);
+      for (;;) {
+        const running = lanes.flatMap((lane) => (lane.running ? [lane.running] : []));
+        if (running.length === 0) break;
+        await Promise.all(running);
       }
       for (const resolve of roomWaiters.splice(0)) resolve();
       await Promise.all(pushes);
-      queue = [];
     },
   };
 }

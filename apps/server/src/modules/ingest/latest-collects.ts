@@ -27,3 +27,6 @@ export function latestCollectsCache(max = LATEST_COLLECTS_MAX) {
     },
   };
 }
+
+/** The type of {@link latestCollectsCache}'s answer. */
+export type LatestCollectsCache = ReturnType<typeof latestCollectsCache>;

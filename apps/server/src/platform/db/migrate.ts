@@ -30,6 +30,7 @@ import * as m0031 from "./migrations/0031_rollout_domains";
 import * as m0032 from "./migrations/0032_device_connection";
 import * as m0033 from "./migrations/0033_web_action_objects";
 import * as m0034 from "./migrations/0034_agent_install";
+import * as m0036 from "./migrations/0036_device_events_index_ids";
 import * as m0038 from "./migrations/0038_second_factor";
 
 /**
@@ -67,6 +68,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0032_device_connection": m0032,
   "0033_web_action_objects": m0033,
   "0034_agent_install": m0034,
+  "0036_device_events_index_ids": m0036,
   "0038_second_factor": m0038,
 };
 
