@@ -10,6 +10,8 @@ import {
 import type { Logger } from "pino";
 import { accountingModule } from "./modules/accounting/accounting.module";
 import { createActionsModule } from "./modules/actions/actions.module";
+import { createApiTokenResolver } from "./modules/api-tokens/api-token-resolver";
+import { apiTokensModule } from "./modules/api-tokens/api-tokens.module";
 import type { DeliveryTimings } from "./modules/actions/delivery.service";
 import { authModule } from "./modules/auth/auth.module";
 import { announceAuthChange, createSessionResolver } from "./modules/auth/session.service";
@@ -121,6 +123,7 @@ function featureModules(deps: AppDeps, refusals: RefusalRecorder): FeatureModule
     healthModule,
     authModule,
     profileModule,
+    apiTokensModule,
     devicesModule,
     devicesStatusModule,
     eventsModule,
@@ -236,6 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       recordApiRoutes(api, apiRoutes);
       installSessionGuard(api, {
         resolveSession,
+        resolveApiToken: createApiTokenResolver(ctx),
         afterWrite: () => announceAuthChange(ctx),
         assertRecentSignIn: (session) => ctx.hooks.get("auth.recentSignIn")(session),
       });

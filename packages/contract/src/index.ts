@@ -1,4 +1,6 @@
 export * from "./accounting";
+export * from "./account-roles";
+export * from "./api-tokens";
 export * from "./api-paths";
 export * from "./commands";
 export * from "./constantSchemas";

@@ -46,6 +46,7 @@ import type {
   WebActionsTable,
 } from "./schema-platform";
 import type {
+  ApiTokensTable,
   PasswordHistoryTable,
   SessionsTable,
   SignInDevicesTable,
@@ -292,6 +293,7 @@ export interface DB {
   events: EventsTable;
   scheduler_leases: SchedulerLeasesTable;
   web_actions: WebActionsTable;
+  api_tokens: ApiTokensTable;
   email_codes: EmailCodesTable;
   platform_secrets: PlatformSecretsTable;
   jobs: JobsTable;
