@@ -1,12 +1,12 @@
 // The web's routes of personal API tokens (ADR 040; the route map: api-paths.ts).
 
+import { call, type In, type NoBody, type Ok, type Out } from "./api-route-kinds";
 import type {
   ApiTokenListSchema,
   ApiTokenOptionsSchema,
   CreateApiTokenSchema,
   CreatedApiTokenSchema,
 } from "./api-tokens";
-import { call, type In, type NoBody, type Ok, type Out } from "./api-route-kinds";
 
 export const TOKEN_ROUTES = {
   "POST /api/tokens": call<NoBody, Out<typeof ApiTokenListSchema>>(),

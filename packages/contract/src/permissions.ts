@@ -291,7 +291,8 @@ export function decide<A extends PermissionAction>(
   const rule: PermissionRule = PERMISSIONS[action];
   if (!rule.who.includes(kindOf(subject))) return "deny";
   if (rule.plugin !== undefined && !subject.plugins.includes(rule.plugin)) return "deny";
-  if (subject.grants !== undefined && (rule.byToken === false || !subject.grants.includes(action))) return "deny";
+  if (subject.grants !== undefined && (rule.byToken === false || !subject.grants.includes(action)))
+    return "deny";
   if (target !== undefined && Object.hasOwn(TARGET_RULES, action)) {
     const check = TARGET_RULES[action as keyof PermissionTargets] as (
       s: PermissionSubject,

@@ -40,7 +40,8 @@ export function isAddressAllowed(networks: readonly string[], ip: string): boole
  */
 export function createApiTokenResolver(ctx: AppContext): ApiTokenResolver {
   return async (token, clientIp): Promise<SessionContext> => {
-    if (!token.startsWith(API_TOKEN_PREFIX)) throw new AppError("TOKEN_INVALID", "The API token is not valid");
+    if (!token.startsWith(API_TOKEN_PREFIX))
+      throw new AppError("TOKEN_INVALID", "The API token is not valid");
     const row = await apiTokensRepo(ctx.db).findTokenByHashAcrossDomains(hashToken(token));
     if (!row || row.revoked_at !== null) throw new AppError("TOKEN_INVALID", "The API token is not valid");
     const now = ctx.now();

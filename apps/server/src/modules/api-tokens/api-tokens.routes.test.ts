@@ -50,12 +50,17 @@ async function makeToken(
   session: string,
   fields: { permissions: string[]; name?: string; days?: number; allowed_ips?: string[] },
 ): Promise<{ token: string; item: ApiToken }> {
-  const answer = await call("POST", "/api/tokens/new", { session }, {
-    name: fields.name ?? "script",
-    expires_at: t.clock.now().getTime() + (fields.days ?? 30) * DAY,
-    permissions: fields.permissions,
-    allowed_ips: fields.allowed_ips ?? [],
-  });
+  const answer = await call(
+    "POST",
+    "/api/tokens/new",
+    { session },
+    {
+      name: fields.name ?? "script",
+      expires_at: t.clock.now().getTime() + (fields.days ?? 30) * DAY,
+      permissions: fields.permissions,
+      allowed_ips: fields.allowed_ips ?? [],
+    },
+  );
   expect(answer.status, answer.text).toBe(200);
   return answer.body as unknown as { token: string; item: ApiToken };
 }
@@ -81,7 +86,11 @@ describe("making and listing tokens", () => {
     const { token, item } = await makeToken(adminSession, { permissions: ["devices.view"], name: "nightly" });
     expect(token.startsWith(API_TOKEN_PREFIX)).toBe(true);
     expect(item).toMatchObject({ name: "nightly", permissions: ["devices.view"], last_used_at: null });
-    const row = await t.db.selectFrom("api_tokens").selectAll().where("id", "=", item._id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom("api_tokens")
+      .selectAll()
+      .where("id", "=", item._id)
+      .executeTakeFirstOrThrow();
     expect(row.token_hash).not.toContain(token.slice(API_TOKEN_PREFIX.length, 20));
     expect(JSON.stringify(row)).not.toContain(token);
     const list = await call("POST", "/api/tokens", { session: adminSession });
@@ -96,11 +105,16 @@ describe("making and listing tokens", () => {
     expect(offered).toContain("devices.view");
     expect(offered).not.toContain("devices.edit");
     expect(offered.some((action) => action.startsWith("apiTokens."))).toBe(false);
-    const refused = await call("POST", "/api/tokens/new", { session: operatorSession }, {
-      name: "too much",
-      expires_at: t.clock.now().getTime() + DAY,
-      permissions: ["devices.view", "devices.edit"],
-    });
+    const refused = await call(
+      "POST",
+      "/api/tokens/new",
+      { session: operatorSession },
+      {
+        name: "too much",
+        expires_at: t.clock.now().getTime() + DAY,
+        permissions: ["devices.view", "devices.edit"],
+      },
+    );
     expect([refused.status, refused.body.code]).toEqual([403, "PERMISSION_DENIED"]);
   });
 
@@ -108,14 +122,24 @@ describe("making and listing tokens", () => {
     const base = { name: "x", permissions: ["devices.view"] };
     const now = t.clock.now().getTime();
     for (const expires_at of [now - 1000, now + 400 * DAY]) {
-      const answer = await call("POST", "/api/tokens/new", { session: adminSession }, { ...base, expires_at });
+      const answer = await call(
+        "POST",
+        "/api/tokens/new",
+        { session: adminSession },
+        { ...base, expires_at },
+      );
       expect(answer.status, answer.text).toBe(400);
     }
-    const badNetwork = await call("POST", "/api/tokens/new", { session: adminSession }, {
-      ...base,
-      expires_at: now + DAY,
-      allowed_ips: ["10.0.0.0/33"],
-    });
+    const badNetwork = await call(
+      "POST",
+      "/api/tokens/new",
+      { session: adminSession },
+      {
+        ...base,
+        expires_at: now + DAY,
+        allowed_ips: ["10.0.0.0/33"],
+      },
+    );
     expect(badNetwork.status).toBe(400);
   });
 });
@@ -143,7 +167,12 @@ describe("calling the API with a token", () => {
     const { token } = await makeToken(await signIn(t.app, person), {
       permissions: ["devices.view", "devices.edit"],
     });
-    const before = await call("POST", `/api/device/${deviceId}/edit`, { bearer: token }, { description: "a" });
+    const before = await call(
+      "POST",
+      `/api/device/${deviceId}/edit`,
+      { bearer: token },
+      { description: "a" },
+    );
     expect(before.status, before.text).toBe(200);
     await t.db.updateTable("users").set({ role: 4 }).where("id", "=", person.id).execute();
     const after = await call("POST", `/api/device/${deviceId}/edit`, { bearer: token }, { description: "b" });
@@ -156,7 +185,12 @@ describe("calling the API with a token", () => {
     const { token } = await makeToken(adminSession, { permissions: ["devices.view", "devices.edit"] });
     const other = await call("POST", `/api/device/${otherDeviceId}`, { bearer: token });
     expect([other.status, other.body.code]).toEqual([404, "DEVICE_NOT_FOUND"]);
-    const edit = await call("POST", `/api/device/${otherDeviceId}/edit`, { bearer: token }, { description: "x" });
+    const edit = await call(
+      "POST",
+      `/api/device/${otherDeviceId}/edit`,
+      { bearer: token },
+      { description: "x" },
+    );
     expect([edit.status, edit.body.code]).toEqual([404, "DEVICE_NOT_FOUND"]);
     const list = await call("POST", "/api/devices", { bearer: token }, { size: 100 });
     expect(list.status).toBe(200);
@@ -193,31 +227,54 @@ describe("what a token never does", () => {
     const { token } = await makeToken(adminSession, {
       permissions: ["account.self", "profile.edit", "users.edit"],
     });
-    const make = await call("POST", "/api/tokens/new", { bearer: token }, {
-      name: "child",
-      expires_at: t.clock.now().getTime() + DAY,
-      permissions: ["devices.view"],
-    });
+    const make = await call(
+      "POST",
+      "/api/tokens/new",
+      { bearer: token },
+      {
+        name: "child",
+        expires_at: t.clock.now().getTime() + DAY,
+        permissions: ["devices.view"],
+      },
+    );
     expect([make.status, make.body.code]).toEqual([403, "PERMISSION_DENIED"]);
     const list = await call("POST", "/api/tokens", { bearer: token });
     expect([list.status, list.body.code]).toEqual([403, "PERMISSION_DENIED"]);
-    const password = await call("POST", "/api/profile", { bearer: token }, {
-      password: { current: admin.password, new: "N3w-Passw0rd!x", confirm: "N3w-Passw0rd!x" },
-    });
+    const password = await call(
+      "POST",
+      "/api/profile",
+      { bearer: token },
+      {
+        password: { current: admin.password, new: "N3w-Passw0rd!x", confirm: "N3w-Passw0rd!x" },
+      },
+    );
     expect([password.status, password.body.code]).toEqual([403, "ACCESS_DENIED"]);
     const member = await buildUser(t, { role: 4, domainId });
-    const theirs = await call("POST", `/api/user/${member.id}`, { bearer: token }, { password: "N3w-Passw0rd!x" });
+    const theirs = await call(
+      "POST",
+      `/api/user/${member.id}`,
+      { bearer: token },
+      { password: "N3w-Passw0rd!x" },
+    );
     expect([theirs.status, theirs.body.code]).toEqual([403, "ACCESS_DENIED"]);
     const name = await call("POST", "/api/profile", { bearer: token }, { full_name: "Renamed by script" });
     expect(name.status, name.text).toBe(200);
   });
 
   it("records every save as its person via the token, and a session's save without one", async () => {
-    const { token } = await makeToken(adminSession, { permissions: ["devices.edit"], name: "inventory sync" });
+    const { token } = await makeToken(adminSession, {
+      permissions: ["devices.edit"],
+      name: "inventory sync",
+    });
     await call("POST", `/api/device/${deviceId}/edit`, { bearer: token }, { description: "by script" });
     await call("POST", `/api/device/${deviceId}/edit`, { session: adminSession }, { description: "by hand" });
     await t.app.auditLog.settle();
-    const log = await call("POST", "/api/web_actions/", { session: adminSession }, { action: ["POST_device"] });
+    const log = await call(
+      "POST",
+      "/api/web_actions/",
+      { session: adminSession },
+      { action: ["POST_device"] },
+    );
     const entries = log.body.items as { author: string; via_token: string | null; info: object }[];
     const byScript = entries.find((entry) => JSON.stringify(entry.info).includes("by script"));
     const byHand = entries.find((entry) => JSON.stringify(entry.info).includes("by hand"));
@@ -250,7 +307,9 @@ describe("revoking", () => {
     expect((foreign.body.items as ApiToken[]).some((one) => one._id === item._id)).toBe(false);
     const assistant = await call("POST", "/api/tokens/domain", { session: assistantSession });
     expect([assistant.status, assistant.body.code]).toEqual([403, "PERMISSION_DENIED"]);
-    const foreignRevoke = await call("DELETE", `/api/tokens/domain/${item._id}`, { session: otherAdminSession });
+    const foreignRevoke = await call("DELETE", `/api/tokens/domain/${item._id}`, {
+      session: otherAdminSession,
+    });
     expect(foreignRevoke.status).toBe(404);
     const revoke = await call("DELETE", `/api/tokens/domain/${item._id}`, { session: adminSession });
     expect(revoke.status, revoke.text).toBe(200);

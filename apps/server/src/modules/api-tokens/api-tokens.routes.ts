@@ -8,7 +8,12 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
-import { ERROR_RESPONSES, OkSchema, TokenFieldSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
+import {
+  ERROR_RESPONSES,
+  OkSchema,
+  TokenFieldSchema,
+  TokenOnlyBodySchema,
+} from "../../platform/http/schemas";
 import {
   apiTokenOptions,
   createToken,

@@ -76,8 +76,14 @@ export async function createToken(
   if (beyond.length > 0) {
     throw new AppError("PERMISSION_DENIED", `A token cannot carry what you may not do: ${beyond.join(", ")}`);
   }
-  if (request.expires_at <= now.getTime() || request.expires_at > now.getTime() + API_TOKEN_MAX_DAYS * DAY_MS) {
-    throw new AppError("INVALID_VALUE_TYPE", `A token expires in the future, within ${API_TOKEN_MAX_DAYS} days`);
+  if (
+    request.expires_at <= now.getTime() ||
+    request.expires_at > now.getTime() + API_TOKEN_MAX_DAYS * DAY_MS
+  ) {
+    throw new AppError(
+      "INVALID_VALUE_TYPE",
+      `A token expires in the future, within ${API_TOKEN_MAX_DAYS} days`,
+    );
   }
   const repo = apiTokensRepo(ctx.db);
   if ((await repo.countLiveTokensOfUser(session.domainId, session.user.id, now)) >= API_TOKEN_MAX_PER_USER) {
@@ -113,7 +119,11 @@ export async function createToken(
 }
 
 /** Revokes one of the caller's own tokens (BAD_IDENT 404 when it is not theirs or already revoked). */
-export async function revokeOwnToken(ctx: AppContext, session: SessionContext, tokenId: string): Promise<void> {
+export async function revokeOwnToken(
+  ctx: AppContext,
+  session: SessionContext,
+  tokenId: string,
+): Promise<void> {
   assertNotApiToken(session, "revoke tokens");
   const hasRevoked = await apiTokensRepo(ctx.db).revokeToken(session.domainId, tokenId, {
     at: ctx.now(),
@@ -132,6 +142,9 @@ export async function revokeDomainToken(
   assertNotApiToken(session, "revoke tokens");
   const hasRevoked =
     session.domainId !== null &&
-    (await apiTokensRepo(ctx.db).revokeToken(session.domainId, tokenId, { at: ctx.now(), by: session.user.id }));
+    (await apiTokensRepo(ctx.db).revokeToken(session.domainId, tokenId, {
+      at: ctx.now(),
+      by: session.user.id,
+    }));
   if (!hasRevoked) throw new AppError("BAD_IDENT", "No such token", { status: 404 });
 }
