@@ -10,8 +10,9 @@ import { ChangePasswordForm } from "./ChangePasswordForm";
 import { ProfileDetailsForm } from "./ProfileDetailsForm";
 import { ProfileSummary } from "./ProfileSummary";
 import { profileQueryOptions } from "./profile.queries";
+import { ApiTokensSection, DomainTokensSection } from "./tokens/ApiTokensSection";
 
-/** /profile: own data, the password change, and the software version. */
+/** /profile: own data, the password change, the software version, and API tokens. */
 export function ProfilePage() {
   const { t } = useTranslation();
   const user = useSession();
@@ -37,6 +38,15 @@ export function ProfilePage() {
                 <ChangePasswordForm role={data.role} username={data.username} />
               </Stack>
             </Grid>
+            {/* Token calls are refused until the factory password is changed (and a 403 signs out). */}
+            {user?.factory_password ? null : (
+              <Grid size={12}>
+                <Stack spacing={3}>
+                  <ApiTokensSection />
+                  <DomainTokensSection />
+                </Stack>
+              </Grid>
+            )}
           </Grid>
         )}
       </QueryState>
