@@ -10,9 +10,9 @@ import {
 import type { Logger } from "pino";
 import { accountingModule } from "./modules/accounting/accounting.module";
 import { createActionsModule } from "./modules/actions/actions.module";
+import type { DeliveryTimings } from "./modules/actions/delivery.service";
 import { createApiTokenResolver } from "./modules/api-tokens/api-token-resolver";
 import { apiTokensModule } from "./modules/api-tokens/api-tokens.module";
-import type { DeliveryTimings } from "./modules/actions/delivery.service";
 import { authModule } from "./modules/auth/auth.module";
 import { announceAuthChange, createSessionResolver } from "./modules/auth/session.service";
 import { brokerAccountsModule } from "./modules/broker-accounts/broker-accounts.module";

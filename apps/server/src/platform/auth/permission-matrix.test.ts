@@ -32,7 +32,10 @@ const CALLERS: Caller[] = [
   "admin token",
   "helper token",
 ];
-const TOKEN_OWNER: Record<TokenCaller, "admin" | "helper"> = { "admin token": "admin", "helper token": "helper" };
+const TOKEN_OWNER: Record<TokenCaller, "admin" | "helper"> = {
+  "admin token": "admin",
+  "helper token": "helper",
+};
 const PERSON: Record<Person, { role: Role; is_junior: boolean; is_demo: boolean }> = {
   superuser: { role: 1, is_junior: false, is_demo: false },
   admin: { role: 2, is_junior: false, is_demo: false },
@@ -74,7 +77,11 @@ beforeAll(async () => {
       method: "POST",
       url: "/api/tokens/new",
       headers: { token: tokens.get(owner) ?? "" },
-      payload: { name: `matrix ${caller}`, expires_at: t.clock.now().getTime() + 86_400_000, permissions: carried },
+      payload: {
+        name: `matrix ${caller}`,
+        expires_at: t.clock.now().getTime() + 86_400_000,
+        permissions: carried,
+      },
     });
     expect(response.statusCode, response.body).toBe(200);
     tokens.set(caller, response.json().token as string);
