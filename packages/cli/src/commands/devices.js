@@ -125,7 +125,7 @@ export const deviceCommands = {
   },
   "devices show": { summary: "One router by ident (or id)", usage: "devices show IDENT", run: show },
   "devices add": {
-    summary: "Add routers from a CSV file: ident,key[,description[,tags]] a line",
+    summary: "Add routers from a CSV file: ident[,description[,tags;…[,key]]] a line",
     usage: "devices add --csv FILE",
     options: { csv: { type: "string" } },
     run: add,
