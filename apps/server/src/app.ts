@@ -11,6 +11,8 @@ import type { Logger } from "pino";
 import { accountingModule } from "./modules/accounting/accounting.module";
 import { createActionsModule } from "./modules/actions/actions.module";
 import type { DeliveryTimings } from "./modules/actions/delivery.service";
+import { createApiTokenResolver } from "./modules/api-tokens/api-token-resolver";
+import { apiTokensModule } from "./modules/api-tokens/api-tokens.module";
 import { authModule } from "./modules/auth/auth.module";
 import { announceAuthChange, createSessionResolver } from "./modules/auth/session.service";
 import { brokerAccountsModule } from "./modules/broker-accounts/broker-accounts.module";
@@ -125,6 +127,7 @@ function featureModules(deps: AppDeps, refusals: RefusalRecorder): FeatureModule
     authModule,
     profileModule,
     secondFactorModule,
+    apiTokensModule,
     devicesModule,
     devicesStatusModule,
     eventsModule,
@@ -242,6 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       recordApiRoutes(api, apiRoutes);
       installSessionGuard(api, {
         resolveSession,
+        resolveApiToken: createApiTokenResolver(ctx),
         afterWrite: () => announceAuthChange(ctx),
         assertRecentSignIn: (session) => ctx.hooks.get("auth.recentSignIn")(session),
       });

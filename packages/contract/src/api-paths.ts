@@ -6,6 +6,7 @@
 import { ACCOUNT_ROUTES } from "./api-routes-accounts";
 import { CONSOLE_ROUTES } from "./api-routes-console";
 import { FLEET_ROUTES } from "./api-routes-fleet";
+import { TOKEN_ROUTES } from "./api-routes-tokens";
 import type { CSV_EXPORTS, CsvExportSection } from "./exports";
 
 export type { ApiCall, ApiDownload, ApiStream, ApiUpload, NoBody, OkAnswer } from "./api-route-kinds";
@@ -14,10 +15,14 @@ export type { ApiCall, ApiDownload, ApiStream, ApiUpload, NoBody, OkAnswer } fro
  * Every route the web calls, keyed `METHOD /api/path` with `{name}` for each path parameter, from
  * the tables of each area (api-routes-*.ts).
  */
-export const API_ROUTES: typeof ACCOUNT_ROUTES & typeof FLEET_ROUTES & typeof CONSOLE_ROUTES = {
+export const API_ROUTES: typeof ACCOUNT_ROUTES &
+  typeof FLEET_ROUTES &
+  typeof CONSOLE_ROUTES &
+  typeof TOKEN_ROUTES = {
   ...ACCOUNT_ROUTES,
   ...FLEET_ROUTES,
   ...CONSOLE_ROUTES,
+  ...TOKEN_ROUTES,
 };
 
 export type ApiRoutes = typeof API_ROUTES;

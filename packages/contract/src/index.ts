@@ -1,5 +1,7 @@
+export * from "./account-roles";
 export * from "./accounting";
 export * from "./api-paths";
+export * from "./api-tokens";
 export * from "./commands";
 export * from "./constantSchemas";
 export * from "./constants";

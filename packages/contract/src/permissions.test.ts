@@ -103,6 +103,10 @@ const EXPECTED: Record<PermissionAction, string> = {
   "jobs.view": "Y Y - - -", // dead jobs are seen and retried by a person: root all, an admin its domain's
   "jobs.retry": "Y Y - - -",
   "mqtt.stats": "Y - - - -",
+  "apiTokens.view": "Y Y Y Y Y", // one's own tokens (ADR 040)
+  "apiTokens.manage": "Y Y Y Y Y",
+  "apiTokens.viewDomain": "- Y - - -", // the domain's tokens: its admins
+  "apiTokens.revokeDomain": "- Y - - -",
 };
 
 const PLUGIN_OF: Partial<Record<PermissionAction, string>> = {
@@ -152,6 +156,8 @@ const READS: PermissionAction[] = [
   "keychain.view",
   "jobs.view",
   "mqtt.stats",
+  "apiTokens.view",
+  "apiTokens.viewDomain",
 ];
 
 describe("the permission table against spec section 6", () => {

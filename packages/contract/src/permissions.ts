@@ -1,4 +1,4 @@
-import type { Plugin, Role, RouteAccess } from "./roles";
+import type { Plugin, Role } from "./roles";
 
 // The one permission table of spec sections 1, 2 and 6. Server guards, service checks, the web's
 // menus, buttons and forms, and the role-matrix tests all ask `can` here; no role number is
@@ -14,6 +14,8 @@ export interface PermissionSubject {
   /** The demo user may read but never save (spec section 4). */
   readonly is_demo: boolean;
   readonly plugins: readonly string[];
+  /** A call made with an API token: the actions the token carries (absent for a signed-in person). */
+  readonly grants?: readonly string[];
 }
 
 /** The five kinds of people of spec section 6; the junior assistant is a role 3 with is_junior. */
@@ -50,6 +52,8 @@ export interface PermissionRule {
   readonly plugin?: Plugin;
   /** Why the row is as it is, where the spec is not plain about it. */
   readonly note?: string;
+  /** false: an API token may never carry it (ADR 040: tokens never manage tokens). */
+  readonly byToken?: false;
 }
 
 const EVERYONE: readonly SubjectKind[] = SUBJECT_KINDS;
@@ -71,7 +75,8 @@ export const PERMISSIONS = {
   "profile.secondFactor": {
     who: EVERYONE,
     saves: true,
-    note: "one's own TOTP app, passkeys and recovery codes (ADR 039)",
+    byToken: false,
+    note: "one's own TOTP app, passkeys and recovery codes (ADR 039); never with an API token (ADR 040)",
   },
   "accounting.view": { who: EVERYONE, saves: false, note: "the /accounting page lists what one may open" },
   "administration.view": { who: STAFF, saves: false, note: "the Accounting menu entry, hidden for role 4" },
@@ -168,7 +173,8 @@ export const PERMISSIONS = {
   "users.resetSecondFactor": {
     who: MANAGERS,
     saves: true,
-    note: "removes a member's second factor; target: the user's role, as for users.edit",
+    byToken: false,
+    note: "removes a member's second factor; target: the user's role, as for users.edit; never with an API token",
   },
   "users.seePolicy": { who: MANAGERS, saves: false, plugin: "accounting", note: "the policy column" },
   "users.grantAnyPlugin": { who: ROOT, saves: true, note: "others grant only plugins they have" },
@@ -205,6 +211,11 @@ export const PERMISSIONS = {
   "jobs.view": { who: MANAGERS, saves: false, note: "superusers see every domain's jobs, admins their own" },
   "jobs.retry": { who: MANAGERS, saves: true, note: "a dead job is retried by a person" },
   "mqtt.stats": { who: ROOT, saves: false },
+  // Personal API tokens (ADR 040): one's own, and an admin's view of the domain's. No token manages tokens.
+  "apiTokens.view": { who: EVERYONE, saves: false, byToken: false },
+  "apiTokens.manage": { who: EVERYONE, saves: true, byToken: false },
+  "apiTokens.viewDomain": { who: ADMIN, saves: false, byToken: false },
+  "apiTokens.revokeDomain": { who: ADMIN, saves: true, byToken: false },
 } as const satisfies Record<string, PermissionRule>;
 
 /** A named action of the permission table. */
@@ -294,6 +305,8 @@ export function decide<A extends PermissionAction>(
   const rule: PermissionRule = PERMISSIONS[action];
   if (!rule.who.includes(kindOf(subject))) return "deny";
   if (rule.plugin !== undefined && !subject.plugins.includes(rule.plugin)) return "deny";
+  if (subject.grants !== undefined && (rule.byToken === false || !subject.grants.includes(action)))
+    return "deny";
   if (target !== undefined && Object.hasOwn(TARGET_RULES, action)) {
     const check = TARGET_RULES[action as keyof PermissionTargets] as (
       s: PermissionSubject,
@@ -364,35 +377,6 @@ export function canApprove(approver: PermissionSubject, author: ApprovalParty): 
  */
 export function canCancel(subject: PermissionSubject, author: ApprovalParty): boolean {
   return can(subject, "commands.cancel", author);
-}
-
-/** Superusers and admins follow the policy's admin password rules (admin min length, expiry). */
-export function usesAdminPasswordRules(role: Role): boolean {
-  const kind = kindOf({ role });
-  return kind === "superuser" || kind === "admin";
-}
-
-/** The plugins a new account gets when none are chosen: all for superusers and admins, else notification. */
-export function defaultPluginsFor(role: Role): Plugin[] {
-  return usesAdminPasswordRules(role) ? ["notification", "accounting", "keychain"] : ["notification"];
-}
-
-/** Superusers belong to no domain; every other role to exactly one. */
-export function hasNoDomain(role: Role): boolean {
-  return kindOf({ role }) === "superuser";
-}
-
-/** Only a helper (role 3) can be a junior assistant. */
-export function mayBeJunior(role: Role): boolean {
-  return KIND_OF_ROLE[role] === "assistant";
-}
-
-/** Whether a signed-in user of `role` may open a route with this access rule of the route table. */
-export function canAccess(access: RouteAccess, role: Role | null): boolean {
-  if (access === "public") return true;
-  if (role === null) return false;
-  if (access === "any") return true;
-  return access.includes(role);
 }
 
 /** A kind of person who may approve an action: only administrators and assistants ever do. */

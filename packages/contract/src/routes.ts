@@ -1,4 +1,5 @@
-import { canAccess, mayOffer, type PermissionAction, type PermissionSubject } from "./permissions";
+import { canAccess } from "./account-roles";
+import { mayOffer, type PermissionAction, type PermissionSubject } from "./permissions";
 import type { Role, RouteAccess } from "./roles";
 
 /** Who may open a route: a role list, anyone signed in, or the public (login views). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { usesAdminPasswordRules } from "./permissions";
+import { usesAdminPasswordRules } from "./account-roles";
 import type { Role } from "./roles";
 import { SessionUserSchema } from "./session";
 

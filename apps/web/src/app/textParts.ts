@@ -9,6 +9,7 @@
  */
 export const CONSOLE_PARTS = [
   "accounting",
+  "apiTokens",
   "commands",
   "dateRange",
   "files",
@@ -77,7 +78,7 @@ export const TEXTS_OF = {
   transport: ["fleet", "notifications"],
   monitor: [],
   notFound: [],
-  profile: ["profile"],
+  profile: ["apiTokens", "profile"],
   registry: ["accounting"],
   settings: ["commands", "fleet", "schedules", "settings"],
   task: ["fleet", "schedules"],

@@ -33,6 +33,7 @@ export const AUDIT_OBJECT_TYPES = [
   "zeroTouch",
   "adoption",
   "registration",
+  "apiToken",
 ] as const;
 /** A kind of object an audit entry names. */
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
@@ -141,6 +142,9 @@ export const AUDIT_ROUTES: Readonly<Record<string, AuditRoute>> = {
   "PATCH /api/settings/domains-all": r("settings.save", "settings", "domain"),
   "PATCH /api/event_type/:id": r("eventType.toggle", "eventType", "param:id"),
   "POST /api/licenses/new": r("licence.add", "licence", "answer"),
+  "POST /api/tokens/new": r("apiToken.create", "apiToken", "answer"),
+  "DELETE /api/tokens/:tokenId": r("apiToken.revoke", "apiToken", "param:tokenId"),
+  "DELETE /api/tokens/domain/:tokenId": r("apiToken.revokeDomain", "apiToken", "param:tokenId"),
   "POST /api/licenses/update": r("licence.refresh", "licence", "body:id"),
   "POST /api/licenses/upload": r("licence.upload", "licence", "answer"),
   "POST /api/crontab/:class": r("schedule.create", "schedule", "answer"),

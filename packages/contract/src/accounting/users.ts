@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { mayBeJunior } from "../account-roles";
 import { RecordIdSchema } from "../files";
-import { mayBeJunior } from "../permissions";
 import { PASSWORD_MAX_LENGTH } from "../policy";
 import { PluginSchema, RoleSchema } from "../roles";
 import { CreateUserSchema, UserSchema } from "../users";

@@ -28,6 +28,8 @@ export const WebActionSchema = z.object({
   info: z.record(z.string(), z.unknown()),
   kind: z.string().nullable(),
   object: AuditObjectSchema.nullable(),
+  /** The name of the API token the author acted through ("via token NAME", ADR 040); null otherwise. */
+  via_token: z.string().nullable(),
 });
 /** A log entry. */
 export type WebAction = z.infer<typeof WebActionSchema>;

@@ -1,5 +1,6 @@
 import { checkPassword, type Profile, type ProfileUpdate } from "@cellfleet/contract";
 import { hashPassword, verifyPassword } from "../../platform/auth/passwords";
+import { assertNotApiToken } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import type { UserUpdate } from "../../platform/db/schema";
@@ -101,6 +102,7 @@ export async function updateProfile(
     changes.email = email;
   }
   if (update.phone !== undefined) changes.phone = blankToNull(update.phone);
+  if (update.password) assertNotApiToken(session, "change passwords");
   const passwordChange = update.password ? await preparePasswordChange(ctx, session, update.password) : null;
 
   await ctx.db.transaction().execute(async (trx) => {

@@ -13,7 +13,7 @@ import {
   usesAdminPasswordRules,
 } from "@cellfleet/contract";
 import { hashPassword } from "../../platform/auth/passwords";
-import { assertCan, subjectOf } from "../../platform/auth/permissions";
+import { assertCan, assertNotApiToken, subjectOf } from "../../platform/auth/permissions";
 import { hasPlugin } from "../../platform/auth/plugins";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
@@ -201,6 +201,7 @@ export async function updateAccount(
   }
 
   if (changes.password !== undefined) {
+    assertNotApiToken(session, "change passwords");
     const now = ctx.now();
     if (isSelf) assertOwnPasswordChangeAllowed(target, now);
     const withChanges = { ...target, policy_id: changes.policy_id ?? target.policy_id };

@@ -23,6 +23,7 @@ function toWebAction(row: WebActionRow): WebAction {
     info: row.info ?? {},
     kind: row.kind,
     object: row.object,
+    via_token: row.via_token,
   };
 }
 

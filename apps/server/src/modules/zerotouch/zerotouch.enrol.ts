@@ -116,5 +116,6 @@ export async function auditZeroTouch(
       name: typeof info.ident === "string" ? info.ident : null,
       count: null,
     },
+    viaToken: null,
   });
 }

@@ -157,6 +157,7 @@ export function createAuditLog(ctx: AppContext, root: Kysely<DB>): AuditLog {
       info: sanitizeAuditInfo(request.body),
       kind,
       object,
+      viaToken: session?.apiToken?.name ?? null,
     });
   }
 

@@ -24,6 +24,7 @@ const NAME_COLUMNS: Partial<Record<AuditObjectType, [keyof DB, string]>> = {
   schedule: ["schedule_rules", "name"],
   zeroTouch: ["zero_touch_configs", "name"],
   adoption: ["zero_touch_adoptions", "ident"],
+  apiToken: ["api_tokens", "name"],
 };
 
 /** Names of the objects audit entries touch. */

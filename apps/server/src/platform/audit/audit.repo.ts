@@ -16,6 +16,8 @@ export interface NewWebAction {
   kind: string | null;
   /** The object it was done to. */
   object: AuditObject | null;
+  /** The API token the author acted through ("via token NAME"), or null. */
+  viaToken: string | null;
 }
 
 /** Writes of the audit log (reads live in modules/web-actions). */
@@ -35,6 +37,7 @@ export function auditRepo(db: Kysely<DB>) {
           info: toJsonb(entry.info),
           kind: entry.kind,
           object: entry.object === null ? null : toJsonb(entry.object),
+          via_token: entry.viaToken,
         })
         .execute();
     },

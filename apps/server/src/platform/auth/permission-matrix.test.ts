@@ -1,4 +1,5 @@
 import {
+  apiTokenActionsFor,
   decide,
   isSavingAction,
   type PermissionAction,
@@ -13,11 +14,29 @@ import type { ApiRouteEntry } from "./permissions";
 
 // The role matrix generated from the permission table and the app's own route registry: every
 // guarded /api route, called by every kind of caller, must answer as the table says. A new route
-// that names no action, or whose action disagrees with its `saves`, fails here.
+// that names no action, or whose action disagrees with its `saves`, fails here. API tokens (ADR 040)
+// are callers too: an admin's and an assistant's, each carrying every other action its person may
+// give, so the matrix checks that a token does what it carries and its person may, and nothing else.
 
-type Caller = "anonymous" | "superuser" | "admin" | "helper" | "junior" | "operator" | "demo";
-const CALLERS: Caller[] = ["anonymous", "superuser", "admin", "helper", "junior", "operator", "demo"];
-const PERSON: Record<Exclude<Caller, "anonymous">, { role: Role; is_junior: boolean; is_demo: boolean }> = {
+type Person = "superuser" | "admin" | "helper" | "junior" | "operator" | "demo";
+type TokenCaller = "admin token" | "helper token";
+type Caller = "anonymous" | Person | TokenCaller;
+const CALLERS: Caller[] = [
+  "anonymous",
+  "superuser",
+  "admin",
+  "helper",
+  "junior",
+  "operator",
+  "demo",
+  "admin token",
+  "helper token",
+];
+const TOKEN_OWNER: Record<TokenCaller, "admin" | "helper"> = {
+  "admin token": "admin",
+  "helper token": "helper",
+};
+const PERSON: Record<Person, { role: Role; is_junior: boolean; is_demo: boolean }> = {
   superuser: { role: 1, is_junior: false, is_demo: false },
   admin: { role: 2, is_junior: false, is_demo: false },
   helper: { role: 3, is_junior: false, is_demo: false },
@@ -34,6 +53,8 @@ let t: TestApp;
 let routes: ApiRouteEntry[];
 const tokens = new Map<Caller, string>();
 const users = new Map<Caller, { username: string; password: string }>();
+/** The actions each token caller carries: every other one its person may give a token. */
+const grants = new Map<TokenCaller, string[]>();
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -49,12 +70,32 @@ beforeAll(async () => {
     tokens.set(caller, await signIn(t.app, user));
   }
   tokens.set("demo", await signInDemo(t.app));
+  for (const caller of ["admin token", "helper token"] as const) {
+    const owner = TOKEN_OWNER[caller];
+    const carried = apiTokenActionsFor(subjectOf(owner)).filter((_, index) => index % 2 === 0);
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/api/tokens/new",
+      headers: { token: tokens.get(owner) ?? "" },
+      payload: {
+        name: `matrix ${caller}`,
+        expires_at: t.clock.now().getTime() + 86_400_000,
+        permissions: carried,
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    tokens.set(caller, response.json().token as string);
+    grants.set(caller, carried);
+  }
 });
 afterAll(async () => {
   await t.close();
 });
 
 function subjectOf(caller: Exclude<Caller, "anonymous">): PermissionSubject {
+  if (caller === "admin token" || caller === "helper token") {
+    return { ...subjectOf(TOKEN_OWNER[caller]), grants: grants.get(caller) ?? [] };
+  }
   return { _id: `matrix-${caller}`, plugins: [...PLUGINS], ...PERSON[caller] };
 }
 
@@ -103,10 +144,12 @@ describe("every guarded route × every caller answers as the permission table sa
       const url = route.url.replace(/:[A-Za-z_]+/g, NOBODY);
       for (const { action, body } of variantsOf(route)) {
         const token = tokens.get(caller);
+        const isTokenCaller = caller === "admin token" || caller === "helper token";
+        const headers = isTokenCaller ? { authorization: `Bearer ${token}` } : { token };
         const response = await t.app.inject({
           method: route.method as "GET" | "POST" | "DELETE",
           url,
-          ...(token === undefined ? {} : { headers: { token } }),
+          ...(token === undefined ? {} : { headers }),
           ...(route.method === "GET" ? {} : { payload: body }),
         });
         // CSV and NDJSON answers are not one JSON document; only refusals need their code read.
@@ -126,7 +169,7 @@ describe("every guarded route × every caller answers as the permission table sa
           failures.push(`${name}: ${seen}, expected the table's leave (not 401/403)`);
         }
         // Signing out ends the session the matrix goes on using: sign in again.
-        if (url.startsWith("/api/logout") && response.statusCode === 200) {
+        if (url.startsWith("/api/logout") && response.statusCode === 200 && !isTokenCaller) {
           const user = users.get(caller);
           tokens.set(caller, user ? await signIn(t.app, user) : await signInDemo(t.app));
         }

@@ -52,7 +52,17 @@ export function subjectOf(session: SessionContext): PermissionSubject {
     plugins: Array.isArray(plugins)
       ? plugins.filter((plugin) => (PLUGINS as readonly unknown[]).includes(plugin))
       : [],
+    // A call made with an API token may do only what the token carries and the person still may.
+    ...(session.apiToken ? { grants: session.apiToken.permissions } : {}),
   };
+}
+
+/**
+ * Refuses a call made with an API token: tokens never change passwords, second factors or tokens
+ * (ADR 040). For parts of a route the table cannot tell apart (the password of a profile save).
+ */
+export function assertNotApiToken(session: SessionContext, what: string): void {
+  if (session.apiToken) throw new AppError("ACCESS_DENIED", `An API token cannot ${what}; sign in to do it`);
 }
 
 function throwUnlessAllowed(decision: PermissionDecision): void {

@@ -13,6 +13,15 @@ export interface SessionContext {
   token: string;
   /** The policy asks for a second factor the person has not enrolled: only the profile answers (ADR 039). */
   isSecondFactorPending: boolean;
+  /** The API token the call came with (`Authorization: Bearer`, ADR 040); absent for a signed-in person. */
+  apiToken?: ApiTokenGrant;
+}
+
+/** What an API token adds to its person's session: its name (for the audit) and the actions it carries. */
+export interface ApiTokenGrant {
+  id: string;
+  name: string;
+  permissions: readonly string[];
 }
 
 /**
@@ -20,3 +29,6 @@ export interface SessionContext {
  * `touch` records activity (HTTP calls do; the socket's periodic re-check does not).
  */
 export type SessionResolver = (token: string | null, options: { touch: boolean }) => Promise<SessionContext>;
+
+/** Turns an API token, and the address the call came from, into its person's session or throws. */
+export type ApiTokenResolver = (token: string, clientIp: string) => Promise<SessionContext>;

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../errors";
 import { checkRoutePermission } from "./permissions";
-import type { SessionContext, SessionResolver } from "./session-context";
+import type { ApiTokenResolver, SessionContext, SessionResolver } from "./session-context";
 
 // The session types live apart so the permission table can name them without importing the guard.
-export type { SessionContext, SessionResolver } from "./session-context";
+export type { ApiTokenResolver, SessionContext, SessionResolver } from "./session-context";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -41,6 +41,14 @@ function takeToken(request: FastifyRequest): string | null {
   return token;
 }
 
+/** The API token of an `Authorization: Bearer` header (ADR 040), or null without one. */
+function takeBearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== "string") return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
 /** Decorates requests with `session` and `token`; call once on the root instance. */
 export function decorateSessionRequest(app: FastifyInstance): void {
   app.decorateRequest("session", null);
@@ -48,7 +56,8 @@ export function decorateSessionRequest(app: FastifyInstance): void {
 }
 
 /**
- * Guards every route of the scope it is installed in: token → session (or 401/403), the
+ * Guards every route of the scope it is installed in: token → session (or 401/403; an
+ * `Authorization: Bearer` API token → its person's session limited to the token's actions), the
  * factory-password lock, then the route's action in the permission table (403 PERMISSION_DENIED,
  * or DEMO_PERMISSIONS_DENIED for the demo user's saves), all before the body is validated.
  * `afterWrite` runs before the answer of every call that may have written accounts (a route that
@@ -61,16 +70,21 @@ export function installSessionGuard(
   scope: FastifyInstance,
   ports: {
     resolveSession: SessionResolver;
+    resolveApiToken: ApiTokenResolver;
     afterWrite: () => Promise<void>;
     assertRecentSignIn: (session: SessionContext) => Promise<void>;
   },
 ): void {
-  const { resolveSession, afterWrite, assertRecentSignIn } = ports;
+  const { resolveSession, resolveApiToken, afterWrite, assertRecentSignIn } = ports;
   scope.addHook("preValidation", async (request) => {
     request.token = takeToken(request);
+    const bearer = takeBearerToken(request);
     const config = request.routeOptions.config;
     if (config.isPublic) return;
-    const session = await resolveSession(request.token, { touch: true });
+    const session =
+      bearer === null
+        ? await resolveSession(request.token, { touch: true })
+        : await resolveApiToken(bearer, request.ip);
     if (session.user.factory_password && !config.allowsFactoryPassword) {
       throw new AppError("PERMISSION_DENIED", "Change the factory password first");
     }

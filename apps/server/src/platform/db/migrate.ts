@@ -32,6 +32,7 @@ import * as m0033 from "./migrations/0033_web_action_objects";
 import * as m0034 from "./migrations/0034_agent_install";
 import * as m0036 from "./migrations/0036_device_events_index_ids";
 import * as m0038 from "./migrations/0038_second_factor";
+import * as m0039 from "./migrations/0039_api_tokens";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -70,6 +71,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0034_agent_install": m0034,
   "0036_device_events_index_ids": m0036,
   "0038_second_factor": m0038,
+  "0039_api_tokens": m0039,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

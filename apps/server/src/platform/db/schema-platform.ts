@@ -33,6 +33,8 @@ export interface WebActionsTable {
   kind: ColumnType<string | null, string | null | undefined, string | null>;
   /** The object it was done to (0033). */
   object: ColumnType<AuditObject | null, string | null | undefined, string | null>;
+  /** The name of the API token the call was made with (0039); null for a signed-in person's. */
+  via_token: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Secrets the server made for itself on its first start (platform/secrets.ts). */

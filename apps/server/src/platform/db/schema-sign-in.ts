@@ -49,3 +49,22 @@ export interface SessionsTable {
   end_reason: string | null;
   client_ip: string | null;
 }
+
+/** Personal API tokens (0039, ADR 040). Only the SHA-256 of the token is stored. */
+export interface ApiTokensTable {
+  id: string;
+  domain_id: string | null;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  /** The actions the token carries (contract permission table), a JSON array. */
+  permissions: ColumnType<string[], string, string>;
+  /** Allowed networks (CIDR), a JSON array; empty: anywhere. */
+  allowed_ips: ColumnType<string[], string | undefined, string>;
+  create_time: Timestamp;
+  expires_at: Timestamp;
+  last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  last_used_ip: ColumnType<string | null, string | null | undefined, string | null>;
+  revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  revoked_by: ColumnType<string | null, string | null | undefined, string | null>;
+}

@@ -52,6 +52,7 @@ import type {
   UserTotpTable,
 } from "./schema-second-factor";
 import type {
+  ApiTokensTable,
   PasswordHistoryTable,
   SessionsTable,
   SignInDevicesTable,
@@ -306,6 +307,7 @@ export interface DB {
   events: EventsTable;
   scheduler_leases: SchedulerLeasesTable;
   web_actions: WebActionsTable;
+  api_tokens: ApiTokensTable;
   email_codes: EmailCodesTable;
   platform_secrets: PlatformSecretsTable;
   jobs: JobsTable;

@@ -11,8 +11,9 @@ import { ProfileDetailsForm } from "./ProfileDetailsForm";
 import { ProfileSummary } from "./ProfileSummary";
 import { profileQueryOptions } from "./profile.queries";
 import { SecondFactorCard } from "./SecondFactorCard";
+import { ApiTokensSection, DomainTokensSection } from "./tokens/ApiTokensSection";
 
-/** /profile: own data, the password change, the second factor, and the software version. */
+/** /profile: own data, the password change, the second factor, the software version, and API tokens. */
 export function ProfilePage() {
   const { t } = useTranslation();
   const user = useSession();
@@ -39,6 +40,15 @@ export function ProfilePage() {
                 <SecondFactorCard isPending={user?.second_factor_pending === true} />
               </Stack>
             </Grid>
+            {/* Token calls are refused while the person is held on this page (and a 403 signs out). */}
+            {user?.factory_password || user?.second_factor_pending ? null : (
+              <Grid size={12}>
+                <Stack spacing={3}>
+                  <ApiTokensSection />
+                  <DomainTokensSection />
+                </Stack>
+              </Grid>
+            )}
           </Grid>
         )}
       </QueryState>

@@ -127,11 +127,21 @@ export function LogsPage() {
             <TableBody>
               {visible.map((entry: WebAction) => (
                 <TableRow key={entry._id} sx={{ verticalAlign: "top" }}>
-                  <TableCell sx={COLUMN_SX.author}>{tag("author", entry.author, entry.author)}</TableCell>
+                  <TableCell sx={COLUMN_SX.author}>
+                    {tag("author", entry.author, entry.author)}
+                    {entry.via_token !== null && (
+                      <Typography variant="caption" color="text.secondary" component="div" sx={{ mt: 0.5 }}>
+                        {t("accounting.logs.viaToken", { name: entry.via_token })}
+                      </Typography>
+                    )}
+                  </TableCell>
                   <TableCell sx={{ minWidth: { xs: 0, sm: 200 } }}>
                     {tag("action", entry.kind ?? entry.action, entryText(t, entry))}
                     <Typography variant="caption" color="text.secondary" sx={{ ...PHONE_ONLY, mt: 0.5 }}>
-                      {entry.author} · {formatDateTime(entry.create_time)}
+                      {entry.via_token === null
+                        ? entry.author
+                        : `${entry.author} ${t("accounting.logs.viaToken", { name: entry.via_token })}`}{" "}
+                      · {formatDateTime(entry.create_time)}
                     </Typography>
                   </TableCell>
                   <TableCell>

@@ -76,4 +76,11 @@ describe("audit entries in words", () => {
     expect(kindText(t.en.t, "device.createMany")).toBe("Added routers from a list");
     expect(kindText(t.ru.t, "script.delete")).toBe("Удаление скрипта");
   });
+
+  it("names the API token a save was made through (ADR 040), in both languages", () => {
+    expect(t.en.t("accounting.logs.viaToken", { name: "sync" })).toBe("via token “sync”");
+    expect(t.ru.t("accounting.logs.viaToken", { name: "sync" })).toBe("через токен «sync»");
+    expect(kindText(t.en.t, "apiToken.create")).toBe("Made API token");
+    expect(kindText(t.ru.t, "apiToken.revokeDomain")).toBe("Отзыв API-токена сотрудника домена");
+  });
 });
