@@ -15,8 +15,12 @@ interface OpenMessage {
   username: string;
   password: string;
   pageSize: number;
-  /** One entry a socket: the node it connects to, and a device page's router id or "list". */
-  sockets: Array<{ node: number; device: string | null }>;
+  /**
+   * One entry a socket: the node it connects to, and a device page's router id, or null for the
+   * list's first page; `whole`: a client of the first protocol (a hello without views), which gets
+   * every push of the domain whole (bench/ingest.ts reads the pipeline through one).
+   */
+  sockets: Array<{ node: number; device: string | null; whole?: boolean }>;
 }
 
 let collectLatencies: number[] = [];
@@ -74,11 +78,11 @@ function onFrame(data: WebSocket.RawData): void {
   } else if (message.type === "reread") rereads += 1;
 }
 
-function openSocket(baseUrl: string, token: string, views: SocketView[]): Promise<void> {
+function openSocket(baseUrl: string, token: string, views: SocketView[] | null): Promise<void> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(`${baseUrl.replace(/^http/, "ws")}/api/ws/`);
     let isReady = false;
-    socket.on("open", () => socket.send(JSON.stringify({ token, views })));
+    socket.on("open", () => socket.send(JSON.stringify(views ? { token, views } : { token })));
     socket.on("message", (data) => {
       if (!isReady) {
         const message = JSON.parse(data.toString()) as { type: string };
@@ -109,8 +113,11 @@ async function open(message: OpenMessage): Promise<void> {
     while (next < message.sockets.length) {
       const entry = message.sockets[next++];
       if (!entry) break;
-      const views: SocketView[] =
-        entry.device === null ? [{ kind: "devices", ids: pageIds }] : [{ kind: "device", id: entry.device }];
+      const views: SocketView[] | null = entry.whole
+        ? null
+        : entry.device === null
+          ? [{ kind: "devices", ids: pageIds }]
+          : [{ kind: "device", id: entry.device }];
       await openSocket(message.baseUrls[entry.node] as string, tokens[entry.node] as string, views);
     }
   };

@@ -5,78 +5,39 @@
 // key in one domain and an admin; otherwise it joins a seeded database. It answers
 // { port, mqttPort, username, password, domainId } over IPC, and "stats" with its CPU, memory and the
 // event-loop stalls (timer drift past BENCH_STALL_MS) since the previous "stats".
-import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { DEFAULT_DOMAIN_SETTINGS, DEFAULT_POLICY } from "@cellfleet/contract";
 import { sql } from "kysely";
 import { buildApp } from "../apps/server/src/app";
 import { type DeviceSide, startDeviceSide } from "../apps/server/src/device-side";
-import { hashPassword } from "../apps/server/src/platform/auth/passwords";
 import { createBus } from "../apps/server/src/platform/bus/create-bus";
 import { loadConfig } from "../apps/server/src/platform/config";
 import { openDatabase } from "../apps/server/src/platform/db/database";
 import { migrateToLatest } from "../apps/server/src/platform/db/migrate";
-import { toJsonb } from "../apps/server/src/platform/db/schema";
 import { createSilentLogger } from "../apps/server/src/platform/log";
+import { type BenchAccount, seedBenchAccount } from "./bench-account";
 
 const pgUrl = process.env.BENCH_PG_URL ?? "";
 const role = process.env.BENCH_ROLE ?? "all";
 const routers = Number(process.env.BENCH_ROUTERS ?? 1000);
 const stallMs = Number(process.env.BENCH_STALL_MS ?? 100);
-export const BENCH_ROUTER_KEY = "0123456789ABCDEF".repeat(4);
+const BENCH_ROUTER_KEY = "0123456789ABCDEF".repeat(4);
 
 const database = openDatabase({ kind: "postgres", url: pgUrl, maxConnections: 10 });
 const { db } = database;
 
-interface Seeded {
-  domainId: string;
-  username: string;
-  password: string;
-}
-
-async function seed(): Promise<Seeded> {
+async function seed(): Promise<BenchAccount> {
   await migrateToLatest(db);
-  const domainId = randomUUID();
-  await db
-    .insertInto("security_policies")
-    .values({
-      ...DEFAULT_POLICY,
-      id: randomUUID(),
-      domain_id: null,
-      is_default: true,
-      forbidden_sequences: toJsonb(DEFAULT_POLICY.forbidden_sequences),
-      forbidden_phrases: toJsonb(DEFAULT_POLICY.forbidden_phrases),
-    })
-    .onConflict((oc) => oc.column("is_default").where("is_default", "=", true).doNothing())
-    .execute();
-  await db
-    .insertInto("domains")
-    .values({ id: domainId, name: `rt_${domainId.slice(0, 8)}`, settings: toJsonb(DEFAULT_DOMAIN_SETTINGS) })
-    .execute();
-  const username = `rt_${domainId.slice(0, 8)}`;
-  const password = `Bench-${randomUUID()}`;
-  await db
-    .insertInto("users")
-    .values({
-      id: randomUUID(),
-      domain_id: domainId,
-      username,
-      role: 2,
-      plugins: toJsonb([]),
-      password_hash: await hashPassword(password),
-      password_changed_at: new Date(),
-    })
-    .execute();
+  const account = await seedBenchAccount(db);
   await sql`
     insert into devices (id, domain_id, ident, aes_key, tags, meta)
-    select gen_random_uuid()::text, ${domainId}, 'RT' || lpad(g::text, 7, '0'), ${BENCH_ROUTER_KEY}, '[]'::jsonb, '{}'::jsonb
+    select gen_random_uuid()::text, ${account.domainId}, 'RT' || lpad(g::text, 7, '0'), ${BENCH_ROUTER_KEY}, '[]'::jsonb, '{}'::jsonb
     from generate_series(1, ${routers}) as g`.execute(db);
   await sql`vacuum analyze devices`.execute(db);
-  return { domainId, username, password };
+  return account;
 }
 
-const seeded: Seeded | null = process.env.BENCH_SEED === "1" ? await seed() : null;
+const seeded: BenchAccount | null = process.env.BENCH_SEED === "1" ? await seed() : null;
 
 const log = createSilentLogger();
 const config = {
