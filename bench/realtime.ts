@@ -85,6 +85,12 @@ function stop(proc: ChildProcess): Promise<void> {
   return exited.finally(() => clearTimeout(killer));
 }
 
+interface Stalls {
+  count: number;
+  maxMs: number;
+  totalMs: number;
+}
+
 interface CaseResult {
   sockets: number;
   layout: Layout;
@@ -99,7 +105,8 @@ interface CaseResult {
   framesPerSocketSecond: number;
   rereads: number;
   closedEarly: number;
-  stalls: { count: number; maxMs: number; totalMs: number };
+  /** Per node, the ingest node first. */
+  stalls: Stalls[];
   serverCpu: number;
   busy: number;
 }
@@ -205,17 +212,7 @@ async function runCase(sockets: number, layout: Layout): Promise<CaseResult> {
     const collectLatencies = clientStats.flatMap((s) => s.collectLatencies as number[]).sort((a, b) => a - b);
     const rowLatencies = clientStats.flatMap((s) => s.rowLatencies as number[]).sort((a, b) => a - b);
     const sum = (key: string) => clientStats.reduce((total, s) => total + Number(s[key]), 0);
-    const stalls = serverStats.reduce(
-      (acc, s) => {
-        const st = s.stalls as { count: number; maxMs: number; totalMs: number };
-        return {
-          count: acc.count + st.count,
-          maxMs: Math.max(acc.maxMs, st.maxMs),
-          totalMs: acc.totalMs + st.totalMs,
-        };
-      },
-      { count: 0, maxMs: 0, totalMs: 0 },
-    );
+    const stalls = serverStats.map((s) => s.stalls as Stalls);
     const sent = Number(loadAfter.sent) - Number(loadBefore.sent);
     const skipped = Number(loadAfter.skipped) - Number(loadBefore.skipped);
     const acked = Number(loadAfter.acked) - Number(loadBefore.acked);
@@ -261,7 +258,7 @@ for (const sockets of CASES)
         `        report→socket (collects, at the device-page sockets) p50 ${ms(r.collect.p50)} p99 ${ms(r.collect.p99)} max ${ms(r.collect.max)} (${r.collect.n} pushes); ` +
         `stamped row→socket (list sockets) p50 ${ms(r.row.p50)} p99 ${ms(r.row.p99)} (${r.row.n})\n` +
         `        per socket ${(r.bytesPerSocketSecond / 1024).toFixed(1)} KB/s, ${r.framesPerSocketSecond.toFixed(1)} frames/s; rereads ${r.rereads}, closed early ${r.closedEarly}; ` +
-        `event-loop stalls > ${process.env.BENCH_STALL_MS ?? 100} ms: ${r.stalls.count} (max ${ms(r.stalls.maxMs)}, ${ms(r.stalls.totalMs)} in all); ` +
+        `event-loop stalls > ${process.env.BENCH_STALL_MS ?? 100} ms: ${r.stalls.map((st, n) => `${n === 0 ? "ingest node" : "socket node"} ${st.count} (max ${ms(st.maxMs)}, ${ms(st.totalMs)} in all)`).join(", ")}; ` +
         `ingest node CPU ${((100 * r.serverCpu) / (SECONDS * 1000)).toFixed(0)}% of a core, machine busy ${((100 * r.busy) / (SECONDS * 1000 * cpus().length)).toFixed(0)}%`,
     );
   }

@@ -22,6 +22,7 @@ describe("loadConfig", () => {
       busUrl: undefined,
       busPrefix: "cellfleet",
       jobsWorker: true,
+      deviceSide: true,
       rootPassword: undefined,
       simulate: 25,
       logLevel: "info",
