@@ -107,7 +107,8 @@ interface CaseResult {
   closedEarly: number;
   /** Per node, the ingest node first. */
   stalls: Stalls[];
-  serverCpu: number;
+  /** CPU time of each node in the window (the ingest node first), ms. */
+  nodeCpuMs: number[];
   busy: number;
 }
 
@@ -188,8 +189,10 @@ async function runCase(sockets: number, layout: Layout): Promise<CaseResult> {
     // The measured window starts here: every counter is read or reset.
     const loadBefore = await ask(routers, "stats");
     await Promise.all(clients.map((c) => ask(c, "mark", {}, "marked")));
-    await Promise.all(nodes.map((n) => ask(n, "stats")));
-    const serverBefore = (await ask(first, "stats")).cpu as NodeJS.CpuUsage;
+    // The stats reset each node's stall counters; their CPU so far is the window's start.
+    const cpuBefore = (await Promise.all(nodes.map((n) => ask(n, "stats")))).map(
+      (s) => s.cpu as NodeJS.CpuUsage,
+    );
     const busyBefore = machineBusyMs();
     await sleep(SECONDS * 1000);
     const loadAfter = await ask(routers, "stats");
@@ -236,7 +239,9 @@ async function runCase(sockets: number, layout: Layout): Promise<CaseResult> {
       rereads: sum("rereads"),
       closedEarly: sum("closedEarly"),
       stalls,
-      serverCpu: cpuMs(serverStats[0]?.cpu as NodeJS.CpuUsage) - cpuMs(serverBefore),
+      nodeCpuMs: serverStats.map(
+        (s, n) => cpuMs(s.cpu as NodeJS.CpuUsage) - cpuMs(cpuBefore[n] as NodeJS.CpuUsage),
+      ),
       busy,
     };
   } finally {
@@ -259,6 +264,6 @@ for (const sockets of CASES)
         `stamped row→socket (list sockets) p50 ${ms(r.row.p50)} p99 ${ms(r.row.p99)} (${r.row.n})\n` +
         `        per socket ${(r.bytesPerSocketSecond / 1024).toFixed(1)} KB/s, ${r.framesPerSocketSecond.toFixed(1)} frames/s; rereads ${r.rereads}, closed early ${r.closedEarly}; ` +
         `event-loop stalls > ${process.env.BENCH_STALL_MS ?? 100} ms: ${r.stalls.map((st, n) => `${n === 0 ? "ingest node" : "socket node"} ${st.count} (max ${ms(st.maxMs)}, ${ms(st.totalMs)} in all)`).join(", ")}; ` +
-        `ingest node CPU ${((100 * r.serverCpu) / (SECONDS * 1000)).toFixed(0)}% of a core, machine busy ${((100 * r.busy) / (SECONDS * 1000 * cpus().length)).toFixed(0)}%`,
+        `CPU: ${r.nodeCpuMs.map((cpu, n) => `${n === 0 ? "ingest node" : "socket node"} ${((100 * cpu) / (SECONDS * 1000)).toFixed(0)}% of a core${n === 0 ? ` (${Math.round((1000 * cpu) / (r.kept * SECONDS))} µs a kept report)` : ""}`).join(", ")}, machine busy ${((100 * r.busy) / (SECONDS * 1000 * cpus().length)).toFixed(0)}%`,
     );
   }
