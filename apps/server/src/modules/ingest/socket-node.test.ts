@@ -41,7 +41,8 @@ describe.skipIf(!serverUrl)("a socket-serving node beside an ingest node", () =>
       startNode("sockets", databaseUrl, "nats://127.0.0.1:4222", {
         smtpUrl: "smtp://127.0.0.1:1",
         runsJobs: false,
-        env: { DEVICE_SIDE: "0" },
+        // The same broker settings as every node (routers made here get their accounts through jobs).
+        env: { DEVICE_SIDE: "0", MQTT_URL: broker.serverUrl, MQTT_DYNSEC: "1" },
       }),
     ]);
     expect(socketNode.output()).toContain("DEVICE_SIDE=0");
