@@ -264,6 +264,6 @@ for (const sockets of CASES)
         `stamped row→socket (list sockets) p50 ${ms(r.row.p50)} p99 ${ms(r.row.p99)} (${r.row.n})\n` +
         `        per socket ${(r.bytesPerSocketSecond / 1024).toFixed(1)} KB/s, ${r.framesPerSocketSecond.toFixed(1)} frames/s; rereads ${r.rereads}, closed early ${r.closedEarly}; ` +
         `event-loop stalls > ${process.env.BENCH_STALL_MS ?? 100} ms: ${r.stalls.map((st, n) => `${n === 0 ? "ingest node" : "socket node"} ${st.count} (max ${ms(st.maxMs)}, ${ms(st.totalMs)} in all)`).join(", ")}; ` +
-        `CPU: ${r.nodeCpuMs.map((cpu, n) => `${n === 0 ? "ingest node" : "socket node"} ${((100 * cpu) / (SECONDS * 1000)).toFixed(0)}% of a core${n === 0 ? ` (${Math.round((1000 * cpu) / (r.kept * SECONDS))} µs a kept report)` : ""}`).join(", ")}, machine busy ${((100 * r.busy) / (SECONDS * 1000 * cpus().length)).toFixed(0)}%`,
+        `CPU: ${r.nodeCpuMs.map((cpu, n) => `${n === 0 ? "ingest node" : "socket node"} ${((100 * cpu) / (SECONDS * 1000)).toFixed(0)}% of a core${n === 0 && r.kept > 0 ? ` (${Math.round((1000 * cpu) / (r.kept * SECONDS))} µs a kept report)` : ""}`).join(", ")}, machine busy ${((100 * r.busy) / (SECONDS * 1000 * cpus().length)).toFixed(0)}%`,
     );
   }
