@@ -5,7 +5,8 @@
 //     CONNACK at once), keep-alive 60 s with PINGREQ every 30 s;
 //   {type: "report", intervalMs, seconds}  each router publishes a board snapshot every intervalMs
 //     (starts spread over the interval), QoS 1, and counts PUBACKs;
-//   {type: "stats"}  memory, CPU, sent/acked/failed;  {type: "stop"}.
+//     with at most BENCH_MAX_INFLIGHT (20) unacknowledged per router (a full window skips the tick);
+//   {type: "stats"}  memory, CPU, sent/acked/failed/skipped/in flight;  {type: "stop"}.
 import { createHmac } from "node:crypto";
 import net from "node:net";
 import { collectTopic, EXAMPLE_BOARD } from "@cellfleet/contract";
@@ -14,6 +15,12 @@ const [url = "", localAddress = "127.0.0.1"] = process.argv.slice(2);
 const { hostname, port } = new URL(url);
 /** CONNECTs in flight at once per load process (BENCH_CONNECT_CONCURRENCY). */
 const CONCURRENCY = Number(process.env.BENCH_CONNECT_CONCURRENCY ?? 500);
+/**
+ * QoS 1 reports a router keeps unacknowledged at most (BENCH_MAX_INFLIGHT): a tick that finds the
+ * window full is skipped and counted, so a slow server shows as reports not offered instead of an
+ * unbounded queue in the generator or the broker.
+ */
+const MAX_INFLIGHT = Number(process.env.BENCH_MAX_INFLIGHT ?? 20);
 
 function remainingLength(length: number): Buffer {
   const bytes: number[] = [];
@@ -63,6 +70,7 @@ let sent = 0;
 let acked = 0;
 let failed = 0;
 let closed = 0;
+let skipped = 0;
 
 function token(ident: string, keyHex: string): string {
   return createHmac("sha256", Buffer.from(keyHex, "hex")).update(`cellfleet/v1/${ident}`).digest("hex");
@@ -168,6 +176,10 @@ process.on("message", async (message: Record<string, unknown>) => {
         () => {
           const tick = () => {
             if (Date.now() >= until || router.socket.destroyed) return;
+            if (router.inflight >= MAX_INFLIGHT) {
+              skipped++;
+              return;
+            }
             router.seq++;
             router.inflight++;
             sent++;
@@ -200,6 +212,7 @@ process.on("message", async (message: Record<string, unknown>) => {
       acked,
       failed,
       closed,
+      skipped,
       inflight,
     });
   } else if (message.type === "stop") {

@@ -1,13 +1,19 @@
 // Ingest benchmark: simulated routers → embedded MQTT broker → database, batched pipeline against a
 // naive path (one transaction and INSERT per report), on PGlite and on PostgreSQL, in one run.
 // npm run bench:ingest -w bench   (BENCH_SECONDS, BENCH_DEVICES, BENCH_WINDOW, BENCH_DATABASE_URL)
-import { fork } from "node:child_process";
+// The batched path's report→socket latency is read at a real browser socket: the app serves
+// /api/ws/ beside the pipeline (same event loop, same bus, as a server node), and a client in a child
+// process (bench/realtime-clients.ts) signs in over HTTP and subscribes to the whole domain; it
+// takes now − the report's device time of every collect it receives.
+import { type ChildProcess, fork } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { buildApp } from "../apps/server/src/app";
 import {
   createDeviceAuthenticator,
   isDeviceAccessAllowed,
@@ -15,14 +21,15 @@ import {
 import type { ParsedReport } from "../apps/server/src/modules/ingest/ingest.plan";
 import { collectData } from "../apps/server/src/modules/ingest/ingest.plan";
 import { createIngestPipeline } from "../apps/server/src/modules/ingest/ingest.service";
-import { domainTopic } from "../apps/server/src/platform/bus/bus";
 import { createInProcessBus } from "../apps/server/src/platform/bus/in-process-bus";
+import { loadConfig } from "../apps/server/src/platform/config";
 import { type Database, openDatabase } from "../apps/server/src/platform/db/database";
 import { migrateToLatest } from "../apps/server/src/platform/db/migrate";
 import { toJsonb } from "../apps/server/src/platform/db/schema";
 import { GatewayCounters } from "../apps/server/src/platform/mqtt/counters";
 import { startEmbeddedBroker } from "../apps/server/src/platform/mqtt/embedded-broker";
 import type { ReportSink } from "../apps/server/src/platform/mqtt/reports";
+import { seedBenchAccount } from "./bench-account";
 import { cpuMs, DatabaseCpu, machineBusyMs } from "./cpu";
 import { BackendSampler, type BackendWaits, describeWaits } from "./pg-waits";
 
@@ -124,6 +131,53 @@ function storedSummary(latencies: number[]): Result["stored"] {
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? Number.NaN };
 }
 
+/** The app's HTTP side on the pipeline's database and bus, and one browser socket in a child process. */
+async function openBrowserSocket(
+  database: Database,
+  bus: ReturnType<typeof createInProcessBus>,
+  account: { username: string; password: string },
+): Promise<{ latencies: () => Promise<number[]>; close: () => Promise<void> }> {
+  const config = { ...loadConfig({ LOG_LEVEL: "silent", SIMULATE: "0" }), loginRateLimit: 1_000_000 };
+  const app = await buildApp({ config, database, bus });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const client: ChildProcess = fork(path.join(here, "realtime-clients.ts"), [], {
+    execArgv: ["--import", "tsx"],
+  });
+  const reply = (type: string) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const onMessage = (message: Record<string, unknown>) => {
+        if (message.type !== type) return;
+        client.off("message", onMessage);
+        resolve(message);
+      };
+      client.on("message", onMessage);
+    });
+  await reply("ready");
+  client.send({
+    type: "open",
+    baseUrls: [baseUrl],
+    username: account.username,
+    password: account.password,
+    pageSize: 10,
+    sockets: [{ node: 0, device: null, whole: true }],
+  });
+  const opened = await reply("opened");
+  if (opened.error) throw new Error(String(opened.error));
+  return {
+    latencies: async () => {
+      // The last batch's push is on its way to the socket.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      client.send({ type: "stats" });
+      return ((await reply("stats")).collectLatencies as number[]) ?? [];
+    },
+    close: async () => {
+      client.send({ type: "stop" });
+      await app.close();
+    },
+  };
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -139,6 +193,8 @@ interface Result {
   p50: number;
   p99: number;
   samples: number;
+  /** Reports the load generator sent that were not acknowledged when it stopped. */
+  inflightAtClose: number;
   /** CPU ms per acknowledged report: the server (broker + ingest), the load generator, the rest (the database, the OS). */
   cpu: { server: number; load: number; postgres: number; rest: number };
   /** Report (its `ts`, set as the router sends it) to committed (the pipeline resolved it), ms. */
@@ -151,11 +207,8 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
   const store = await openStore(engine);
   const { db } = store.database;
   await migrateToLatest(db);
-  const domainId = randomUUID();
-  await db
-    .insertInto("domains")
-    .values({ id: domainId, name: `bench_${domainId.slice(0, 8)}` })
-    .execute();
+  const account = await seedBenchAccount(db);
+  const domainId = account.domainId;
   const fleet = Array.from({ length: DEVICES }, (_, i) => ({
     id: randomUUID(),
     ident: `BENCH${String(i + 1).padStart(6, "0")}`,
@@ -176,14 +229,7 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
     .execute();
 
   const bus = createInProcessBus();
-  const latencies: number[] = [];
-  bus.subscribe(domainTopic(domainId), (message) => {
-    const m = message as { type: string; content: Array<{ device_time?: number }> };
-    if (m.type !== "collects") return;
-    const now = Date.now();
-    for (const item of m.content)
-      if (typeof item.device_time === "number") latencies.push(now - item.device_time);
-  });
+  const socket = mode === "batched" ? await openBrowserSocket(store.database, bus, account) : null;
   const pipeline =
     mode === "batched"
       ? createIngestPipeline(
@@ -226,7 +272,7 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
   await postgresCpu?.start();
   const sampler = store.url ? await BackendSampler.start(store.url) : null;
   const serverBefore = process.cpuUsage();
-  type Outcome = { acked: number; failed: number; elapsedMs: number; cpu: NodeJS.CpuUsage };
+  type Outcome = { sent: number; acked: number; failed: number; elapsedMs: number; cpu: NodeJS.CpuUsage };
   const outcome = await new Promise<Outcome>((resolve, reject) => {
     load.once("message", (m) => resolve(m as Outcome));
     load.once("exit", (code) =>
@@ -234,6 +280,8 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
     );
   });
   await pipeline?.close();
+  const latencies = (await socket?.latencies()) ?? [];
+  await socket?.close();
   const serverMs = cpuMs(process.cpuUsage(serverBefore));
   const busyMs = machineBusyMs() - busyBefore;
   const postgresMs = (await postgresCpu?.sample()) ?? 0;
@@ -259,6 +307,7 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     samples: latencies.length,
+    inflightAtClose: outcome.sent - outcome.acked,
     cpu: {
       server: serverMs / outcome.acked,
       load: loadMs / outcome.acked,
@@ -281,7 +330,7 @@ for (const engine of engines) {
     results.push(result);
     const loss = result.acked - Math.min(result.acked, result.storedRows);
     console.log(
-      `${engine.padEnd(8)} ${mode.padEnd(7)} ${String(result.perSecond).padStart(6)} reports/s  acked ${result.acked}  stored ${result.storedRows}  lost ${loss}` +
+      `${engine.padEnd(8)} ${mode.padEnd(7)} ${String(result.perSecond).padStart(6)} reports/s  acked ${result.acked}  stored ${result.storedRows}  lost ${loss}  in flight at close ${result.inflightAtClose}` +
         `  report→stored p50 ${result.stored.p50} ms p99 ${result.stored.p99} ms max ${result.stored.max} ms` +
         (mode === "batched"
           ? `  report→socket p50 ${result.p50} ms p99 ${result.p99} ms (${result.samples} pushes)`

@@ -51,16 +51,19 @@ async function main(): Promise<void> {
       deviceSide?.ingest.gateway.mode === "embedded" ? deviceSide.ingest.gateway.port : null,
   });
   try {
-    deviceSide = await startDeviceSide(config, {
-      db: database.db,
-      bus,
-      now: () => new Date(),
-      log,
-      jobs: app.jobs,
-      hooks: app.hooks,
-      refusals: app.refusals,
-    });
-    app.deviceLink.attach(deviceSide.ingest.gateway);
+    // DEVICE_SIDE=0: a socket-serving node; routers' news arrive over the bus (ADR 036).
+    if (config.deviceSide)
+      deviceSide = await startDeviceSide(config, {
+        db: database.db,
+        bus,
+        now: () => new Date(),
+        log,
+        jobs: app.jobs,
+        hooks: app.hooks,
+        refusals: app.refusals,
+      });
+    if (deviceSide) app.deviceLink.attach(deviceSide.ingest.gateway);
+    else log.info("DEVICE_SIDE=0: this node runs no gateway or ingest; it serves HTTP and sockets");
   } catch (error) {
     if (!(error instanceof MqttPortInUseError || error instanceof AedesInternalsError)) throw error;
     log.fatal(error.message);

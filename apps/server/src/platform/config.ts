@@ -145,6 +145,7 @@ const EnvSchema = z.object({
       .default("cellfleet"),
   ),
   JOBS_WORKER: optional(z.enum(["0", "1", "false", "true"]).default("1")),
+  DEVICE_SIDE: optional(z.enum(["0", "1", "false", "true"]).default("1")),
   CELLFLEET_ROOT_PASSWORD: optional(z.string().min(1).max(255).optional()),
   SIMULATE: optional(z.coerce.number().int().min(0).max(100000).default(25)),
   LOG_LEVEL: optional(z.enum(LOG_LEVELS).default("info")),
@@ -219,6 +220,11 @@ export interface Config {
   busPrefix: string;
   /** This node runs durable jobs (default); false: it only serves, and other nodes run what it queues. */
   jobsWorker: boolean;
+  /**
+   * This node runs the device side (gateway + ingest, default); false: it serves HTTP and browsers'
+   * sockets only, taking the routers' news from the bus (a socket-serving node, ADR 036).
+   */
+  deviceSide: boolean;
   rootPassword: string | undefined;
   simulate: number;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -347,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     busUrl: e.BUS_URL,
     busPrefix: e.BUS_PREFIX,
     jobsWorker: e.JOBS_WORKER === "1" || e.JOBS_WORKER === "true",
+    deviceSide: e.DEVICE_SIDE === "1" || e.DEVICE_SIDE === "true",
     rootPassword: e.CELLFLEET_ROOT_PASSWORD,
     simulate: e.SIMULATE,
     logLevel: e.LOG_LEVEL,

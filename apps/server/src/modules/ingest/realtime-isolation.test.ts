@@ -91,6 +91,15 @@ describe("realtime pushes of ingest", () => {
       expect(byType.collects?.content).toEqual([
         expect.objectContaining({ device_id: a.id, type: "modems", seq: 1 }),
       ]);
+      // A later report of the same router reaches the page too (issue 28's browser test found it did not).
+      await publishJson(clientA, collectTopic(a.ident, "modems"), modemsReport(2, 25));
+      const later: Pushed[] = [];
+      for (;;) {
+        const message = (await socket.nextMessage(3000)) as Pushed;
+        later.push(message);
+        if (message.type === "collects") break;
+      }
+      expect(later.at(-1)?.content).toEqual([expect.objectContaining({ device_id: a.id, seq: 2 })]);
     } finally {
       await clientA.endAsync(true);
       await clientB.endAsync(true);

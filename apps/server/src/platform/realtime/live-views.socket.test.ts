@@ -126,6 +126,20 @@ describe("live views over the socket", () => {
     await expect(page.socket.nextMessage(300)).rejects.toThrow("no message arrived in time");
   });
 
+  it("sends a device page each later report of its device, in its own frame", async () => {
+    const page = await viewing([{ kind: "device", id: "dev-r" }]);
+    for (const seq of [1, 2, 3]) {
+      await publish(page.domainId, {
+        type: "collects",
+        content: [{ device_id: "dev-r", type: "modems", seq, data: { operator: `op ${seq}` } }],
+      });
+      expect(await page.socket.nextMessage()).toEqual({
+        type: "collects",
+        content: [{ device_id: "dev-r", type: "modems", seq, data: { operator: `op ${seq}` } }],
+      });
+    }
+  });
+
   it("takes views that are not valid as none, and still accepts the token", async () => {
     const ids = Array.from({ length: 501 }, (_, n) => `id-${n}`);
     const page = await viewing([{ kind: "devices", ids }]);
