@@ -33,6 +33,7 @@ import { profileModule } from "./modules/profile/profile.module";
 import { schedulesModule } from "./modules/schedules/schedules.module";
 import { scriptsModule } from "./modules/scripts/scripts.module";
 import { settingsModule } from "./modules/settings/settings.module";
+import { createTunnelsModule } from "./modules/tunnels/tunnels.module";
 import { zeroTouchModule } from "./modules/zerotouch/zerotouch.module";
 import { createAuditLog } from "./platform/audit/audit-log";
 import { type ApiRouteEntry, recordApiRoutes } from "./platform/auth/permissions";
@@ -138,6 +139,7 @@ function featureModules(deps: AppDeps, refusals: RefusalRecorder): FeatureModule
     licencesModule,
     schedulesModule,
     zeroTouchModule,
+    createTunnelsModule(),
   ];
 }
 

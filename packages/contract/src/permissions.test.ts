@@ -55,6 +55,10 @@ const EXPECTED: Record<PermissionAction, string> = {
   "commands.cancel": "- Y Y Y -", // one's own; another's only as approving it (issue 27)
   "commandTypes.view": "- Y Y Y -", // §6: not fetched for operators or the superuser
   "commandTypes.manage": "- Y - - -", // route /user-command: 2
+  "tunnels.view": "- Y Y Y -", // issue 29: operators never reach a router's shell
+  "tunnels.open": "- Y Y Y -", // issue 29: an admin at once, an assistant's or a junior's after approval
+  "tunnels.approve": "- Y Y - -", // issue 29: approved as a command is (four eyes)
+  "tunnels.end": "- Y Y Y -", // one's own session; an admin anybody's
   "scripts.view": "- Y Y Y -", // route /scripts: 2,3
   "scripts.edit": "Y Y Y Y -", // route /script/{id}: 1,2,3
   "packages.view": "- Y Y Y -",

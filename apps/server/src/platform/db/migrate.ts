@@ -30,6 +30,7 @@ import * as m0031 from "./migrations/0031_rollout_domains";
 import * as m0032 from "./migrations/0032_device_connection";
 import * as m0033 from "./migrations/0033_web_action_objects";
 import * as m0034 from "./migrations/0034_agent_install";
+import * as m0037 from "./migrations/0037_tunnel_sessions";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -66,6 +67,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0032_device_connection": m0032,
   "0033_web_action_objects": m0033,
   "0034_agent_install": m0034,
+  "0037_tunnel_sessions": m0037,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
