@@ -87,7 +87,13 @@ export function openTunnel(message: TunnelOpenMessage, router: ShellRouter): Pro
 /** `tunnel_open` on the router's tunnel topic: dial the console unless the password has expired. */
 export function openTunnelFor(payload: Buffer, ident: string, state: RouterState, now: number): void {
   const message = parseTunnelOpen(payload);
-  if (message === null || message.expires <= now) return;
+  // The console says it again until the router dials; a session already dialled is not dialled twice.
+  if (message === null || message.expires <= now || dialled.has(message.session)) return;
+  dialled.add(message.session);
   const uptimeSeconds = () => Math.floor((Date.now() - state.bootedAt) / 1000);
-  void openTunnel(message, { ident, model: state.model.model, firmware: state.firmware, uptimeSeconds });
+  const router = { ident, model: state.model.model, firmware: state.firmware, uptimeSeconds };
+  void openTunnel(message, router).then(() => dialled.delete(message.session));
 }
+
+/** Sessions this process is dialling or carrying. */
+const dialled = new Set<string>();

@@ -25,6 +25,9 @@ import { endTunnelSession, isOpenable, publishPeers, requireTunnel, tunnelEndTop
 /** How long the router has to dial in after `tunnel_open`; also its password's lifetime. */
 export const ROUTER_DIAL_TIMEOUT_MS = 30_000;
 
+/** How often `tunnel_open` is said again while the router has not dialled in. */
+const TUNNEL_OPEN_RESEND_MS = 5_000;
+
 /** The storage key of a session's recording. */
 export function recordingKey(id: string): string {
   return `tunnel-${id}`;
@@ -196,7 +199,13 @@ export function createTunnelRuntime(ctx: AppContext): TunnelRuntime {
         expires: expires.getTime(),
       };
       send({ type: "state", state: "connecting" });
-      await ctx.deviceLink.publish(tunnelTopic(device.ident), JSON.stringify(message));
+      const publish = () => ctx.deviceLink.publish(tunnelTopic(device.ident), JSON.stringify(message));
+      await publish();
+      // A router that (re)connected a moment ago may not have subscribed yet: said again until it dials.
+      const resend = setInterval(() => {
+        if (!waiting.has(id)) return clearInterval(resend);
+        publish().catch((error: unknown) => ctx.log.warn({ err: error, id }, "remote access: tunnel_open not sent"));
+      }, TUNNEL_OPEN_RESEND_MS);
       return proxy;
     },
     async close() {
