@@ -97,6 +97,8 @@ export interface AppDeps {
   transferHooks?: TransferHooks;
   /** Command delivery's waits (tests shorten them). */
   deliveryTimings?: Partial<DeliveryTimings>;
+  /** How long a "minute" of remote access's limits lasts, in ms (tests shorten it; ADR 038). */
+  tunnelMinuteMs?: number;
 }
 
 declare module "fastify" {
@@ -139,7 +141,7 @@ function featureModules(deps: AppDeps, refusals: RefusalRecorder): FeatureModule
     licencesModule,
     schedulesModule,
     zeroTouchModule,
-    createTunnelsModule(),
+    createTunnelsModule(deps.tunnelMinuteMs),
   ];
 }
 

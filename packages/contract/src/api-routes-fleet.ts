@@ -67,18 +67,18 @@ import type {
 } from "./insight/api";
 import type { RolloutDryRunRequestSchema, RolloutDryRunSchema } from "./rollout";
 import type {
-  ApproveTunnelSchema,
-  CreateTunnelSchema,
-  TunnelSessionSchema,
-  TunnelSessionsSchema,
-} from "./tunnels";
-import type {
   LatestRolloutSchema,
   RolloutAcceptRequestSchema,
   RolloutOffersAnswerSchema,
   RolloutProgressSchema,
   RolloutStartRequestSchema,
 } from "./rollout-driver";
+import type {
+  ApproveTunnelSchema,
+  CreateTunnelSchema,
+  TunnelSessionSchema,
+  TunnelSessionsSchema,
+} from "./tunnels";
 
 export const FLEET_ROUTES = {
   "POST /api/devices/": stream<In<typeof DeviceListRequestSchema>, Out<typeof DeviceListLineSchema>>(),

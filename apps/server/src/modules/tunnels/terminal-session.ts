@@ -39,9 +39,13 @@ export interface TerminalHandle {
   end(reason: TunnelEndReason): void;
 }
 
+/** How far behind the clock the pacer may fall and catch up (a late timer, a busy loop): a quarter second at the rate. */
+const PACER_SLACK_MS = 250;
+
 /**
  * Paces a stream to `bytesPerSecond`: each chunk moves the time the next may pass by its share of
- * the second; the stream is paused while that time is ahead of the clock.
+ * the second; the stream is paused while that time is ahead of the clock. Time lost to a late timer
+ * is made up, up to PACER_SLACK_MS, so the average holds to the rate on a busy machine too.
  */
 export function createPacer(bytesPerSecond: number, now: () => number = Date.now) {
   let nextAt = 0;
@@ -49,7 +53,7 @@ export function createPacer(bytesPerSecond: number, now: () => number = Date.now
     /** Milliseconds to wait after `bytes` passed before the next chunk may. */
     delayAfter(bytes: number): number {
       const current = now();
-      nextAt = Math.max(nextAt, current) + (bytes / bytesPerSecond) * 1000;
+      nextAt = Math.max(nextAt, current - PACER_SLACK_MS) + (bytes / bytesPerSecond) * 1000;
       return Math.max(0, nextAt - current);
     },
   };

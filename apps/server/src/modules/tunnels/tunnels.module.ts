@@ -3,7 +3,7 @@ import { createTunnelsRoutes } from "./tunnels.routes";
 import { createTunnelRuntime, type TunnelRuntime } from "./tunnels.runtime";
 
 /** Remote access (issue 29, ADR 038): the sessions' routes, and this node's SSH endpoint and open sessions. */
-export function createTunnelsModule(): FeatureModule {
+export function createTunnelsModule(minuteMs = 60_000): FeatureModule {
   let runtime: TunnelRuntime | null = null;
   const current = () => {
     if (runtime === null) throw new Error("remote access is not set up");
@@ -13,7 +13,7 @@ export function createTunnelsModule(): FeatureModule {
     name: "tunnels",
     routes: createTunnelsRoutes(current),
     setUp(ctx) {
-      runtime = createTunnelRuntime(ctx);
+      runtime = createTunnelRuntime(ctx, minuteMs);
       return { close: () => (runtime as TunnelRuntime).close() };
     },
   };

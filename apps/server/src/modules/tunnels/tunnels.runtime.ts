@@ -55,7 +55,7 @@ interface Waiting {
  * never carries one never listens); if it cannot (a busy port), that is logged and sessions answer
  * ATUN_SRV_NOT_FOUND.
  */
-export function createTunnelRuntime(ctx: AppContext): TunnelRuntime {
+export function createTunnelRuntime(ctx: AppContext, minuteMs = 60_000): TunnelRuntime {
   const node = createNodeId();
   const waiting = new Map<string, Waiting>();
   const running = new Set<TerminalHandle>();
@@ -157,8 +157,8 @@ export function createTunnelRuntime(ctx: AppContext): TunnelRuntime {
             cols: size.cols,
             rows: size.rows,
             limits: {
-              idleMs: limits.idle_minutes * 60_000,
-              absoluteMs: Math.min(row.minutes, limits.max_minutes) * 60_000,
+              idleMs: limits.idle_minutes * minuteMs,
+              absoluteMs: Math.min(row.minutes, limits.max_minutes) * minuteMs,
               bytesPerSecond: limits.bandwidth_kib * 1024,
               quotaBytes: limits.quota_mib * 1024 * 1024,
             },
@@ -204,7 +204,9 @@ export function createTunnelRuntime(ctx: AppContext): TunnelRuntime {
       // A router that (re)connected a moment ago may not have subscribed yet: said again until it dials.
       const resend = setInterval(() => {
         if (!waiting.has(id)) return clearInterval(resend);
-        publish().catch((error: unknown) => ctx.log.warn({ err: error, id }, "remote access: tunnel_open not sent"));
+        publish().catch((error: unknown) =>
+          ctx.log.warn({ err: error, id }, "remote access: tunnel_open not sent"),
+        );
       }, TUNNEL_OPEN_RESEND_MS);
       return proxy;
     },

@@ -2,7 +2,12 @@ import { mkdtemp } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import type { TerminalServerMessage, TunnelSession } from "@cellfleet/contract";
+import type {
+  DomainSettings,
+  RemoteAccessSettings,
+  TerminalServerMessage,
+  TunnelSession,
+} from "@cellfleet/contract";
 import { expect } from "vitest";
 import WebSocket from "ws";
 import { type ActionsFixture, openActionsFixture } from "../actions/actions.test-support";
@@ -12,6 +17,8 @@ import { type ActionsFixture, openActionsFixture } from "../actions/actions.test
 /** A browser's terminal: what the server sent, and what to type. */
 export interface TestTerminal {
   messages: TerminalServerMessage[];
+  /** When each output arrived (ms) and its bytes: to measure the bandwidth cap. */
+  arrivals: { at: number; bytes: number; data: string }[];
   /** Everything the router's shell printed so far. */
   output(): string;
   type(data: string): void;
@@ -23,8 +30,8 @@ export interface TestTerminal {
 }
 
 /** Opens the actions fixture with the tunnel endpoint on a free port and its host key in a temp folder. */
-export async function openTunnelsFixture(): Promise<ActionsFixture> {
-  const fixture = await openActionsFixture();
+export async function openTunnelsFixture(options: { minuteMs?: number } = {}): Promise<ActionsFixture> {
+  const fixture = await openActionsFixture({ tunnelMinuteMs: options.minuteMs });
   const keyDir = await mkdtemp(path.join(os.tmpdir(), "cellfleet-tunnel-"));
   fixture.t.config.tunnel = { sshPort: 0, sshHost: "127.0.0.1", hostKeyFile: path.join(keyDir, "host_key") };
   return fixture;
@@ -47,6 +54,7 @@ export async function openTerminal(f: ActionsFixture, token: string, id: string)
   const port = (f.t.app.server.address() as AddressInfo).port;
   const ws = new WebSocket(`ws://127.0.0.1:${port}/api/tunnel/${id}/terminal`);
   const messages: TerminalServerMessage[] = [];
+  const arrivals: { at: number; bytes: number; data: string }[] = [];
   let resolveEnded: (message: Extract<TerminalServerMessage, { type: "ended" }>) => void = () => {};
   const ended = new Promise<Extract<TerminalServerMessage, { type: "ended" }>>((resolve) => {
     resolveEnded = resolve;
@@ -55,6 +63,9 @@ export async function openTerminal(f: ActionsFixture, token: string, id: string)
   ws.on("message", (data) => {
     const message = JSON.parse(data.toString()) as TerminalServerMessage;
     messages.push(message);
+    if (message.type === "output") {
+      arrivals.push({ at: performance.now(), bytes: Buffer.byteLength(message.data), data: message.data });
+    }
     if (message.type === "ended") resolveEnded(message);
     for (const listener of listeners) listener();
   });
@@ -71,6 +82,7 @@ export async function openTerminal(f: ActionsFixture, token: string, id: string)
       .join("");
   return {
     messages,
+    arrivals,
     output,
     ended,
     type: (data) => ws.send(JSON.stringify({ type: "input", data })),
@@ -96,4 +108,22 @@ export async function openTerminal(f: ActionsFixture, token: string, id: string)
       }),
     close: () => ws.close(),
   };
+}
+
+/** Sets the domain's remote-access limits through the settings call, as its admin would. */
+export async function setRemoteAccessLimits(
+  f: ActionsFixture,
+  adminToken: string,
+  limits: Partial<RemoteAccessSettings>,
+): Promise<void> {
+  const current = await f.post(adminToken, "/api/settings/all");
+  expect(current.statusCode, current.body).toBe(200);
+  const settings = current.json<{ settings: DomainSettings }>().settings;
+  const saved = await f.t.app.inject({
+    method: "PATCH",
+    url: "/api/settings/domains-all",
+    headers: { token: adminToken },
+    payload: { ...settings, remote_access: { ...settings.remote_access, ...limits } },
+  });
+  expect(saved.statusCode, saved.body).toBe(200);
 }
