@@ -44,7 +44,7 @@ export function createTunnelsRoutes(
           body: TokenOnlyBodySchema,
           response: { 200: TunnelSessionsSchema, ...ERROR_RESPONSES },
         },
-        config: { saves: false, permission: "tunnels.view" },
+        config: { permission: "tunnels.view" },
       },
       async (request) => ({ items: await listTunnels(ctx, requireSession(request)) }),
     );
