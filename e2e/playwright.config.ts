@@ -63,6 +63,8 @@ export default defineConfig({
       // Mail of the accounting flows goes to a loopback SMTP server (support/mailbox.ts).
       E2E_MAILBOX_DIR: mailboxDir(port),
       PUBLIC_URL: baseURL,
+      // Remote access's SSH endpoint (ADR 038), which the simulated routers dial: a port of its own.
+      TUNNEL_SSH_PORT: String(port + 800),
     },
   },
 });

@@ -37,6 +37,7 @@ import { schedulesModule } from "./modules/schedules/schedules.module";
 import { scriptsModule } from "./modules/scripts/scripts.module";
 import { secondFactorModule } from "./modules/second-factor/second-factor.module";
 import { settingsModule } from "./modules/settings/settings.module";
+import { createTunnelsModule } from "./modules/tunnels/tunnels.module";
 import { zeroTouchModule } from "./modules/zerotouch/zerotouch.module";
 import { createAuditLog } from "./platform/audit/audit-log";
 import { type ApiRouteEntry, recordApiRoutes } from "./platform/auth/permissions";
@@ -101,6 +102,8 @@ export interface AppDeps {
   transferHooks?: TransferHooks;
   /** Command delivery's waits (tests shorten them). */
   deliveryTimings?: Partial<DeliveryTimings>;
+  /** How long a "minute" of remote access's limits lasts, in ms (tests shorten it; ADR 038). */
+  tunnelMinuteMs?: number;
 }
 
 declare module "fastify" {
@@ -145,6 +148,7 @@ function featureModules(deps: AppDeps, refusals: RefusalRecorder): FeatureModule
     licencesModule,
     schedulesModule,
     zeroTouchModule,
+    createTunnelsModule(deps.tunnelMinuteMs),
   ];
 }
 

@@ -11,6 +11,7 @@ import {
   helloTopic,
   PROTOCOL_VERSION,
   parseCommandMessage,
+  tunnelTopic,
 } from "@cellfleet/contract";
 import mqtt, { type MqttClient } from "mqtt";
 import { type BehaviourRates, DEFAULT_BEHAVIOUR, type PendingEvent, stepRouter } from "./behaviour";
@@ -20,6 +21,7 @@ import { createRouterState, type RouterState, rebootState } from "./device";
 import type { InflightLimit } from "./inflight";
 import { Outbox, type Outgoing } from "./outbox";
 import { Random } from "./random";
+import { openTunnelFor } from "./tunnel";
 
 /** Agent version the simulated routers announce in `hello`. */
 export const SIMULATOR_AGENT_VERSION = "cellfleet-sim/0.1.0";
@@ -280,7 +282,7 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
     if (this.client !== client) return;
     this.connected = true;
     this.counters.connects++;
-    client.subscribe(commandTopic(this.ident), { qos: 1 }, (error) => {
+    client.subscribe([commandTopic(this.ident), tunnelTopic(this.ident)], { qos: 1 }, (error) => {
       if (error) this.emit("problem", error);
     });
     // hello first, then what an earlier connection left unacknowledged, then everything else.
@@ -327,6 +329,10 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
   }
 
   private onMessage(topic: string, payload: Buffer): void {
+    if (topic === tunnelTopic(this.ident)) {
+      openTunnelFor(payload, this.ident, this.state, this.now());
+      return;
+    }
     const parsed = parseCommandMessage(topic, payload);
     if (!parsed.ok || parsed.ident !== this.ident) {
       // Answer a malformed command if its id can be read, so the console does not wait forever.

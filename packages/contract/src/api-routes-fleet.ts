@@ -73,6 +73,12 @@ import type {
   RolloutProgressSchema,
   RolloutStartRequestSchema,
 } from "./rollout-driver";
+import type {
+  ApproveTunnelSchema,
+  CreateTunnelSchema,
+  TunnelSessionSchema,
+  TunnelSessionsSchema,
+} from "./tunnels";
 
 export const FLEET_ROUTES = {
   "POST /api/devices/": stream<In<typeof DeviceListRequestSchema>, Out<typeof DeviceListLineSchema>>(),
@@ -99,6 +105,11 @@ export const FLEET_ROUTES = {
   "POST /api/device/{dev_id}/key": call<NoBody, Out<typeof NewDeviceKeySchema>>(),
   "POST /api/device/{dev_id}/install": call<NoBody, Out<typeof AgentInstallLinkSchema>>(),
   "POST /api/devices/connect": call<NoBody, Out<typeof BrokersSchema>>(),
+  "POST /api/tunnels": call<In<typeof CreateTunnelSchema>, Out<typeof TunnelSessionSchema>>(),
+  "POST /api/tunnels/list": call<NoBody, Out<typeof TunnelSessionsSchema>>(),
+  "POST /api/tunnel/{id}/approve": call<In<typeof ApproveTunnelSchema>, Out<typeof TunnelSessionSchema>>(),
+  "POST /api/tunnel/{id}/refuse": call<NoBody, Out<typeof TunnelSessionSchema>>(),
+  "POST /api/tunnel/{id}/end": call<NoBody, Out<typeof TunnelSessionSchema>>(),
   "POST /api/sim/{iccid}/plan": call<In<typeof SetSimPlanSchema>, Out<typeof SimPlanSavedSchema>>(),
   "POST /api/plans": call<NoBody, Out<typeof TagPlansSchema>>(),
   "POST /api/plans/tag": call<In<typeof SetTagPlanSchema>, Out<typeof TagPlansSchema>>(),

@@ -36,6 +36,7 @@ export * from "./settings";
 export * from "./software-live";
 export * from "./status";
 export * from "./statusSchemas";
+export * from "./tunnels";
 export * from "./users";
 export * from "./validators";
 export * from "./zerotouch";

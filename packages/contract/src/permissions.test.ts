@@ -56,6 +56,10 @@ const EXPECTED: Record<PermissionAction, string> = {
   "commands.cancel": "- Y Y Y -", // one's own; another's only as approving it (issue 27)
   "commandTypes.view": "- Y Y Y -", // §6: not fetched for operators or the superuser
   "commandTypes.manage": "- Y - - -", // route /user-command: 2
+  "tunnels.view": "- Y Y Y -", // issue 29: operators never reach a router's shell
+  "tunnels.open": "- Y Y Y -", // issue 29: an admin at once, an assistant's or a junior's after approval
+  "tunnels.approve": "- Y Y - -", // issue 29: approved as a command is (four eyes)
+  "tunnels.end": "- Y Y Y -", // one's own session; an admin anybody's
   "scripts.view": "- Y Y Y -", // route /scripts: 2,3
   "scripts.edit": "Y Y Y Y -", // route /script/{id}: 1,2,3
   "packages.view": "- Y Y Y -",
@@ -130,6 +134,7 @@ const READS: PermissionAction[] = [
   "commands.view",
   "commands.dryRun",
   "commandTypes.view",
+  "tunnels.view",
   "scripts.view",
   "packages.view",
   "firmwares.view",
@@ -267,6 +272,30 @@ describe("target rules", () => {
     expect(can(person("admin"), "policies.edit", { domain_id: null })).toBe(false);
     expect(can(person("superuser"), "policies.edit", { domain_id: null })).toBe(true);
     expect(can(person("admin", { plugins: [] }), "policies.edit", { domain_id: "d" })).toBe(false);
+  });
+});
+
+describe("remote-access rules (issue 29)", () => {
+  const party = (kind: SubjectKind, id = `author-${kind}`) => ({
+    _id: id,
+    role: ROLE_OF[kind],
+    is_junior: kind === "junior",
+  });
+  it("approves a tunnel as a command: four eyes, a junior's by an assistant, an assistant's by an admin", () => {
+    expect(can(person("admin"), "tunnels.approve", party("assistant"))).toBe(true);
+    expect(can(person("assistant"), "tunnels.approve", party("assistant"))).toBe(false);
+    expect(can(person("assistant"), "tunnels.approve", party("junior"))).toBe(true);
+    expect(can(person("junior"), "tunnels.approve", party("junior"))).toBe(false);
+    expect(can(person("admin"), "tunnels.approve", { ...party("admin"), _id: "id-admin" })).toBe(false);
+    expect(can(person("assistant"), "tunnels.approve", { ...party("junior"), _id: "id-assistant" })).toBe(
+      false,
+    );
+  });
+  it("ends one's own session, and an admin anybody's", () => {
+    expect(can(person("junior"), "tunnels.end", { ...party("junior"), _id: "id-junior" })).toBe(true);
+    expect(can(person("assistant"), "tunnels.end", party("admin"))).toBe(false);
+    expect(can(person("admin"), "tunnels.end", party("assistant"))).toBe(true);
+    expect(can(person("operator"), "tunnels.end", { ...party("operator"), _id: "id-operator" })).toBe(false);
   });
 });
 

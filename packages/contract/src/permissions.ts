@@ -111,6 +111,21 @@ export const PERMISSIONS = {
   "commandTypes.view": { who: HELPERS, saves: false, note: "not fetched for operators and superusers" },
   "commandTypes.manage": { who: ADMIN, saves: true, note: "/user-command is admin-only" },
 
+  // Remote access (issue 29, ADR 038): an admin opens at once; an assistant's or a junior's request
+  // waits for approval as a command does (tunnels.approve, four eyes); operators and demo never.
+  "tunnels.view": { who: HELPERS, saves: false, note: "the open sessions of the domain (`peers`)" },
+  "tunnels.open": {
+    who: HELPERS,
+    saves: true,
+    note: "a request; needsApproval says whether it waits (an admin's does not)",
+  },
+  "tunnels.approve": {
+    who: ["admin", "assistant"],
+    saves: true,
+    note: "target: the author, as commands.approve",
+  },
+  "tunnels.end": { who: HELPERS, saves: true, note: "target: the author; one's own, or an admin any" },
+
   "scripts.view": { who: HELPERS, saves: false },
   "scripts.edit": { who: STAFF, saves: true, note: "/script/{id} admits roles 1-3" },
   "packages.view": { who: HELPERS, saves: false },
@@ -248,6 +263,10 @@ export interface PermissionTargets {
   "commands.approve": ApprovalParty;
   /** The author of the command being cancelled. */
   "commands.cancel": ApprovalParty;
+  /** The author of the tunnel request. */
+  "tunnels.approve": ApprovalParty;
+  /** The author of the tunnel session being ended. */
+  "tunnels.end": ApprovalParty;
   /** The policy's domain: null for a global policy. */
   "policies.edit": { readonly domain_id: string | null };
 }
@@ -284,6 +303,9 @@ const TARGET_RULES: {
     subject._id === author._id ||
     can(subject, "commands.approve", author) ||
     (kindOf(subject) === "admin" && kindOf(author) === "admin"),
+  "tunnels.approve": (approver, author) => can(approver, "commands.approve", author),
+  // One's own session anyone ends; an admin ends anybody's ("end now" in the list of sessions).
+  "tunnels.end": (subject, author) => subject._id === author._id || kindOf(subject) === "admin",
   // Admins change their domain's own policies; global ones (the default among them) only superusers.
   "policies.edit": (subject, policy) => kindOf(subject) === "superuser" || policy.domain_id !== null,
 };

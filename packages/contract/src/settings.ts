@@ -4,6 +4,7 @@ import { RolloutWindowSchema } from "./rollout-driver";
 import { TimeZoneSchema } from "./schedules";
 import { DEFAULT_STATUS_THRESHOLDS, THRESHOLD_STATUSES } from "./status";
 import { StatusThresholdSchema } from "./statusSchemas";
+import { DEFAULT_REMOTE_ACCESS, RemoteAccessSettingsSchema } from "./tunnels";
 import { CopiesSchema, StatusMinutesSchema, validateStatusThresholds } from "./validators/numbers";
 
 /**
@@ -27,6 +28,8 @@ export const DomainSettingsSchema = z
     rollouts: z
       .object({ auto_accept: z.boolean(), window: RolloutWindowSchema.nullable() })
       .default({ auto_accept: false, window: null }),
+    /** Remote access's limits per session (ADR 038): idle time-out, absolute limit, bandwidth, quota. */
+    remote_access: RemoteAccessSettingsSchema.default(DEFAULT_REMOTE_ACCESS),
   })
   .superRefine((settings, ctx) => {
     const names = new Set(settings.status.map((entry) => entry.name));
@@ -48,6 +51,7 @@ export const DEFAULT_DOMAIN_SETTINGS: DomainSettings = {
   journal: { copies: 10 },
   time_zone: "UTC",
   rollouts: { auto_accept: false, window: null },
+  remote_access: { ...DEFAULT_REMOTE_ACCESS },
 };
 
 /** Body of PATCH /api/settings/domains-all: the whole domain settings (token optional, as on every call). */

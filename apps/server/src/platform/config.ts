@@ -176,6 +176,9 @@ const EnvSchema = z.object({
   LICENSE_SERVER_URL: optional(urlWithProtocols(["http:", "https:"]).default("http://127.0.0.1:3400")),
   LICENSE_PUBLIC_KEYS: optional(LicensePublicKeysSchema.default([DEV_LICENSE_PUBLIC_KEY])),
   UNLICENSED_DEVICE_LIMIT: optional(z.coerce.number().int().min(0).max(10_000_000).default(0)),
+  TUNNEL_SSH_PORT: optional(z.coerce.number().int().min(0).max(65535).default(2222)),
+  TUNNEL_SSH_HOST: optional(z.string().trim().min(1).max(253).optional()),
+  TUNNEL_SSH_HOST_KEY: optional(z.string().trim().min(1).optional()),
 });
 
 /** The server's settings, read once from the environment at start. */
@@ -254,6 +257,8 @@ export interface Config {
   notifications: NotificationsConfig;
   /** Licences (modules/licences, ADR 022). */
   licenses: LicensesConfig;
+  /** Remote access's SSH endpoint that routers dial out to (ADR 038); port 0 takes a free one. */
+  tunnel: { sshPort: number; sshHost: string; hostKeyFile: string };
 }
 
 /** Where licences are activated and how they are checked. */
@@ -389,6 +394,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       serverUrl: e.LICENSE_SERVER_URL.replace(/\/+$/, ""),
       publicKeys: e.LICENSE_PUBLIC_KEYS,
       unlicensedDeviceLimit: e.UNLICENSED_DEVICE_LIMIT,
+    },
+    tunnel: {
+      sshPort: e.TUNNEL_SSH_PORT,
+      sshHost: e.TUNNEL_SSH_HOST ?? new URL(e.PUBLIC_URL).hostname,
+      hostKeyFile: path.resolve(
+        cwd,
+        e.TUNNEL_SSH_HOST_KEY ?? path.join(e.DATA_DIR, "tunnel_host_ed25519_key"),
+      ),
     },
   };
 }

@@ -44,6 +44,7 @@ export interface TestAppOptions
       | "storage"
       | "transferHooks"
       | "deliveryTimings"
+      | "tunnelMinuteMs"
       | "logger"
     >
   > {
@@ -96,6 +97,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     storage,
     transferHooks: options.transferHooks,
     deliveryTimings: options.deliveryTimings,
+    tunnelMinuteMs: options.tunnelMinuteMs,
     logger: options.logger,
   });
   await app.ready();

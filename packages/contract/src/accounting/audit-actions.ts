@@ -34,6 +34,7 @@ export const AUDIT_OBJECT_TYPES = [
   "adoption",
   "registration",
   "apiToken",
+  "tunnel",
 ] as const;
 /** A kind of object an audit entry names. */
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
@@ -156,6 +157,10 @@ export const AUDIT_ROUTES: Readonly<Record<string, AuditRoute>> = {
   "DELETE /api/zerotouch/config/:id": r("zeroTouch.delete", "zeroTouch", "param:id"),
   "POST /api/zerotouch/adoption/:id/accept": r("adoption.accept", "adoption", "param:id"),
   "POST /api/zerotouch/adoption/:id/reject": r("adoption.reject", "adoption", "param:id"),
+  "POST /api/tunnels": r("tunnel.request", "tunnel", "answer"),
+  "POST /api/tunnel/:id/approve": r("tunnel.approve", "tunnel", "param:id"),
+  "POST /api/tunnel/:id/refuse": r("tunnel.refuse", "tunnel", "param:id"),
+  "POST /api/tunnel/:id/end": r("tunnel.end", "tunnel", "param:id"),
 };
 
 /** Kinds the gateway records itself, with no route: a router joined or waits by zero touch. */

@@ -8,6 +8,7 @@ import type {
 } from "./collect";
 import type { CommandMessage, CommandStatusMessage, DeviceEventMessage, HelloMessage } from "./messages";
 import type { NoticeMessage } from "./notice";
+import type { TunnelOpenMessage } from "./tunnel";
 
 // One realistic message of each kind, as a Teltonika RUT955 with one dual-SIM modem would send them.
 // docs/device-protocol.md shows the same messages; tests and fixtures of other packages start from them.
@@ -241,4 +242,22 @@ export const EXAMPLE_NOTICE: NoticeMessage = {
   ts,
   reason: "unsupported_topic",
   topic: "cellfleet/v1/SIM000001/collect/wifi",
+};
+
+/** A `tunnel_open` (ADR 038): dial out, pin the host key, forward port 22 back (docs/device-protocol.md 4.7). */
+export const EXAMPLE_TUNNEL_OPEN: TunnelOpenMessage = {
+  v: 1,
+  seq: 0,
+  ts,
+  type: "tunnel_open",
+  session: "2f0c6a52-4f8e-4b8a-9d43-5a3c1e7b9f10",
+  kind: "terminal",
+  host: "console.example.com",
+  port: 2222,
+  user: "2f0c6a52-4f8e-4b8a-9d43-5a3c1e7b9f10",
+  password: "q9Xr2mLw8ZtB4vNc7HsK1pDf6GyJ3aQe",
+  host_key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFDj1+8sZIzl8PrYaokjd6e4bD/xX9HKKuKkZBRmnQoH",
+  target_port: 22,
+  public_key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHb6d2yQm0bq1Yw8Q6b3xK2Vt7sL4nP9cR5eJ1uF0aGz",
+  expires: ts + 30_000,
 };

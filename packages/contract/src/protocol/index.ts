@@ -13,3 +13,4 @@ export * from "./notice";
 export * from "./parse";
 export * from "./token";
 export * from "./topics";
+export * from "./tunnel";

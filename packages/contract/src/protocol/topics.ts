@@ -70,6 +70,14 @@ export function noticeTopic(ident: string): string {
   return `${PROTOCOL_TOPIC_ROOT}/${ident}/notice`;
 }
 
+/**
+ * Topic the server asks a device on to dial a remote-access tunnel out to the console (`tunnel_open`,
+ * docs/device-protocol.md, ADR 038); the device subscribes to it.
+ */
+export function tunnelTopic(ident: string): string {
+  return `${PROTOCOL_TOPIC_ROOT}/${ident}/tunnel`;
+}
+
 /** A protocol topic taken apart. `up` is device → server, `down` is server → device. */
 export type DeviceTopic =
   | { direction: "up"; ident: string; channel: "hello" }
@@ -77,7 +85,8 @@ export type DeviceTopic =
   | { direction: "up"; ident: string; channel: "event" }
   | { direction: "up"; ident: string; channel: "command_status"; commandId: string }
   | { direction: "down"; ident: string; channel: "command" }
-  | { direction: "down"; ident: string; channel: "notice" };
+  | { direction: "down"; ident: string; channel: "notice" }
+  | { direction: "down"; ident: string; channel: "tunnel" };
 
 /** Why a topic is not a protocol topic. */
 export type TopicErrorReason =
@@ -107,6 +116,8 @@ export function buildDeviceTopic(topic: DeviceTopic): string {
       return commandTopic(topic.ident);
     case "notice":
       return noticeTopic(topic.ident);
+    case "tunnel":
+      return tunnelTopic(topic.ident);
   }
 }
 
@@ -137,6 +148,9 @@ export function parseDeviceTopic(topic: string): TopicParseResult {
   if (channel === "notice" && rest.length === 1) {
     return { ok: true, topic: { direction: "down", ident, channel: "notice" } };
   }
+  if (channel === "tunnel" && rest.length === 1) {
+    return { ok: true, topic: { direction: "down", ident, channel: "tunnel" } };
+  }
   if (channel === "command" && rest.length === 3 && rest[2] === "status") {
     const commandId = rest[1];
     if (!isCommandId(commandId)) return { ok: false, reason: "bad_command_id" };
@@ -155,11 +169,14 @@ export function canDevicePublish(ident: string, topic: string): boolean {
 }
 
 /**
- * Whether the device `ident` may subscribe to `filter`: only its own command topic, spelled out
+ * Whether the device `ident` may subscribe to `filter`: only its own command, notice and tunnel topics, spelled out
  * (no wildcards), so a device never receives another device's commands.
  */
 export function canDeviceSubscribe(ident: string, filter: string): boolean {
-  return isProtocolIdent(ident) && (filter === commandTopic(ident) || filter === noticeTopic(ident));
+  return (
+    isProtocolIdent(ident) &&
+    (filter === commandTopic(ident) || filter === noticeTopic(ident) || filter === tunnelTopic(ident))
+  );
 }
 
 /** Why a device's message on a topic of its own is not understood, though it may be one day. */

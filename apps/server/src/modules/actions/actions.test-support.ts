@@ -4,7 +4,7 @@ import { VirtualRouter, type VirtualRouterOptions } from "@cellfleet/simulator";
 import type { Response } from "light-my-request";
 import { expect } from "vitest";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
-import { createTestApp, type TestApp } from "../../test/test-app";
+import { createTestApp, type TestApp, type TestAppOptions } from "../../test/test-app";
 import type { DeviceIngest } from "../ingest/ingest.runtime";
 import { eventually, insertDevice, startTestIngest, type TestDevice } from "../ingest/ingest.test-support";
 
@@ -39,8 +39,8 @@ export const isCommandFinished = (command: { status: string }) =>
 const ROLE_OF = { admin: 2, assistant: 3, junior: 3, operator: 4 } as const;
 
 /** Starts the app on a free port (routers fetch files over HTTP), ingest with the actions hook, and the link. */
-export async function openActionsFixture(): Promise<ActionsFixture> {
-  const t = await createTestApp({ jobTimings: { pollMs: 50 } });
+export async function openActionsFixture(options: TestAppOptions = {}): Promise<ActionsFixture> {
+  const t = await createTestApp({ jobTimings: { pollMs: 50 }, ...options });
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   t.config.publicUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const ingest = await startTestIngest(t, { flushIntervalMs: 10, withCommands: true });

@@ -1,4 +1,10 @@
-import { commandTopic, noticeTopic, PROTOCOL_TOPIC_ROOT, publisherClientId } from "@cellfleet/contract";
+import {
+  commandTopic,
+  noticeTopic,
+  PROTOCOL_TOPIC_ROOT,
+  publisherClientId,
+  tunnelTopic,
+} from "@cellfleet/contract";
 import type { DynsecCommand, DynsecResponse } from "../../platform/mqtt/dynsec";
 import { reportsFilter } from "../../platform/mqtt/external-subscriber";
 
@@ -19,18 +25,20 @@ export function deviceRoleName(ident: string): string {
 /**
  * The router's ACL: publish under its own topics (unknown v1 ones too, so the server can tell it
  * `unsupported_topic`; another version's, so the connection is not closed for them), never on its
- * command or notice topic; subscribe to exactly those two.
+ * command, notice or tunnel topic; subscribe to exactly those three.
  * Higher priority is checked first.
  */
 export function deviceRoleAcls(ident: string) {
   return [
     { acltype: "publishClientSend", topic: commandTopic(ident), priority: 10, allow: false },
     { acltype: "publishClientSend", topic: noticeTopic(ident), priority: 10, allow: false },
+    { acltype: "publishClientSend", topic: tunnelTopic(ident), priority: 10, allow: false },
     { acltype: "publishClientSend", topic: `${PROTOCOL_TOPIC_ROOT}/${ident}/#`, priority: 1, allow: true },
     // Another major version's topics (v2): let through so the connection stays (nobody subscribes).
     { acltype: "publishClientSend", topic: `cellfleet/+/${ident}/#`, priority: 0, allow: true },
     { acltype: "subscribeLiteral", topic: commandTopic(ident), priority: 1, allow: true },
     { acltype: "subscribeLiteral", topic: noticeTopic(ident), priority: 1, allow: true },
+    { acltype: "subscribeLiteral", topic: tunnelTopic(ident), priority: 1, allow: true },
   ];
 }
 
@@ -40,6 +48,7 @@ export const SERVER_ROLE_ACLS = [
   { acltype: "subscribePattern", topic: reportsFilter(true, "+"), priority: 1, allow: true },
   { acltype: "publishClientSend", topic: commandTopic("+"), priority: 1, allow: true },
   { acltype: "publishClientSend", topic: noticeTopic("+"), priority: 1, allow: true },
+  { acltype: "publishClientSend", topic: tunnelTopic("+"), priority: 1, allow: true },
 ];
 
 /** A router as the broker should know it: with its token, or absent (deleted, or no key). */

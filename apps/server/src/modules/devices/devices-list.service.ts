@@ -33,7 +33,7 @@ import { devicesListRepo } from "./devices-list.repo";
 import { LIST_COUNT_TTL_MS, listCountCache } from "./list-count-cache";
 
 /** The settings the list and dashboard read: thresholds and copies (not the zone). */
-type FleetSettings = Omit<DomainSettings, "time_zone" | "rollouts">;
+type FleetSettings = Omit<DomainSettings, "time_zone" | "rollouts" | "remote_access">;
 
 async function domainSettings(ctx: AppContext, domainId: string): Promise<FleetSettings> {
   const domain = await devicesRepo(ctx.db).findDomainFleetSettings(domainId);

@@ -17,6 +17,8 @@ export function settingsRepo(db: Kysely<DB>) {
         row && {
           ...row.settings,
           rollouts: row.settings.rollouts ?? DEFAULT_DOMAIN_SETTINGS.rollouts,
+          // Settings stored before remote access (ADR 038) have no limits: the defaults.
+          remote_access: row.settings.remote_access ?? DEFAULT_DOMAIN_SETTINGS.remote_access,
           time_zone: row.time_zone,
         }
       );

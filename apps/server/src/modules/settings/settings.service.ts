@@ -89,6 +89,16 @@ export async function findDomainRolloutSettings(
   return settings.rollouts;
 }
 
+/** The domain's remote-access limits (ADR 038). Takes a transaction as `db` too. */
+export async function findDomainRemoteAccess(
+  ctx: Pick<AppContext, "db">,
+  domainId: string,
+): Promise<DomainSettings["remote_access"]> {
+  const settings = await settingsRepo(ctx.db).findSettings(domainId);
+  if (!settings) throw new AppError("DOMAIN_NOT_FOUND");
+  return settings.remote_access;
+}
+
 /** POST /api/event_types: every event kind with its switch (active unless an admin turned it off). */
 export async function listEventTypes(ctx: AppContext, session: SessionContext): Promise<EventType[]> {
   const domainId = requireDeviceDomain(session);

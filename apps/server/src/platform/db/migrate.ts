@@ -31,6 +31,7 @@ import * as m0032 from "./migrations/0032_device_connection";
 import * as m0033 from "./migrations/0033_web_action_objects";
 import * as m0034 from "./migrations/0034_agent_install";
 import * as m0036 from "./migrations/0036_device_events_index_ids";
+import * as m0037 from "./migrations/0037_tunnel_sessions";
 import * as m0038 from "./migrations/0038_second_factor";
 import * as m0039 from "./migrations/0039_api_tokens";
 
@@ -70,6 +71,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0033_web_action_objects": m0033,
   "0034_agent_install": m0034,
   "0036_device_events_index_ids": m0036,
+  "0037_tunnel_sessions": m0037,
   "0038_second_factor": m0038,
   "0039_api_tokens": m0039,
 };

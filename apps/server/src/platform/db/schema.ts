@@ -58,6 +58,7 @@ import type {
   SignInDevicesTable,
   SignInUnknownTable,
 } from "./schema-sign-in";
+import type { TunnelSessionsTable } from "./schema-tunnels";
 import type { ZeroTouchAdoptionsTable, ZeroTouchConfigsTable } from "./schema-zerotouch";
 
 /** timestamptz: read as Date, written as Date. */
@@ -94,8 +95,9 @@ export interface DomainsTable {
  * What the settings column holds: the contract's DomainSettings without the zone, which has its
  * column; `rollouts` is missing from settings saved before ADR 031.
  */
-export type StoredDomainSettings = Omit<DomainSettings, "time_zone" | "rollouts"> & {
+export type StoredDomainSettings = Omit<DomainSettings, "time_zone" | "rollouts" | "remote_access"> & {
   rollouts?: DomainSettings["rollouts"];
+  remote_access?: DomainSettings["remote_access"];
 };
 
 /** Password and account rules (contract SecurityPolicySchema); domain_id null for global ones. */
@@ -339,6 +341,7 @@ export interface DB {
   firmware_rollouts: FirmwareRolloutsTable;
   firmware_rollout_targets: FirmwareRolloutTargetsTable;
   firmware_rollout_domains: FirmwareRolloutDomainsTable;
+  tunnel_sessions: TunnelSessionsTable;
 }
 
 export type DomainRow = Selectable<DomainsTable>;

@@ -157,8 +157,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       callback(new Error("subscription not allowed"), null);
     },
     // Devices' reports are for the server only: never forward one device's message to another client.
-    // Notices (notices.ts) are the server's too; no device may publish on either topic.
-    authorizeForward: (_client, packet) => (/\/(command|notice)$/.test(packet.topic) ? packet : null),
+    // Notices (notices.ts) and tunnel_open (ADR 038) are the server's too; no device may publish on them.
+    authorizeForward: (_client, packet) => (/\/(command|notice|tunnel)$/.test(packet.topic) ? packet : null),
   });
   try {
     assertAedesInternals(broker);

@@ -22,6 +22,7 @@ import { DeviceFilesCard } from "../files/components/DeviceFilesCard";
 import { ConnectCard } from "../insight/connect/ConnectCard";
 import { SignalHistoryCard } from "../insight/history/SignalHistoryCard";
 import { UsageCard } from "../insight/usage/UsageCard";
+import { RemoteAccessCard } from "../tunnels/RemoteAccessCard";
 import { BoardCard } from "./detail/BoardCard";
 import { CollectSection } from "./detail/CollectSection";
 import { applyCollectUpdates, collectData, collectUpdatesOf } from "./detail/collects";
@@ -74,6 +75,9 @@ function DeviceSections({ detail, newKey }: { detail: DeviceDetail; newKey: stri
     <Grid container spacing={2}>
       <Grid size={12}>
         <BoardCard device={detail.device} collect={collect("board")} board={board} now={now} />
+      </Grid>
+      <Grid size={12}>
+        <RemoteAccessCard device={detail.device} />
       </Grid>
       <Grid size={12}>
         <ConnectCard device={detail.device} initialKey={newKey} />

@@ -12,6 +12,7 @@ const form = (warning: string, pending: string, online: string) => ({
   auto_accept: false,
   window_start: "",
   window_end: "",
+  remote_access: DEFAULT_DOMAIN_SETTINGS.remote_access,
 });
 
 describe("the settings form", () => {
@@ -48,6 +49,8 @@ describe("the settings form", () => {
     expect(values).toMatchObject({ auto_accept: true, window_start: "23:00", window_end: "02:30" });
     // Saving the thresholds does not lose it.
     expect(toSettingsBody(values).rollouts).toEqual(stored.rollouts);
+    // Nor remote access's limits (ADR 038), which this form does not edit yet.
+    expect(toSettingsBody(values).remote_access).toEqual(DEFAULT_DOMAIN_SETTINGS.remote_access);
     expect(toSettingsBody({ ...values, window_start: "", window_end: "" }).rollouts).toEqual({
       auto_accept: true,
       window: null,

@@ -1,6 +1,7 @@
 import {
   type DomainSettings,
   type FormError,
+  type RemoteAccessSettings,
   STATUS_THRESHOLD_FORM_ORDER,
   type StatusThreshold,
   validateCopies,
@@ -21,7 +22,11 @@ export type ThresholdField = (typeof THRESHOLD_FIELDS)[number];
 export type SettingsFormValues = Record<
   ThresholdField | "backup" | "journal" | "time_zone" | "window_start" | "window_end",
   string
-> & { auto_accept: boolean };
+> & {
+  auto_accept: boolean;
+  /** Remote access's limits (ADR 038): kept as stored; the form does not edit them yet. */
+  remote_access: RemoteAccessSettings;
+};
 
 /** Every zone the browser knows, UTC among them, the stored one first when the browser lacks it. */
 export function timeZoneChoices(current: string): string[] {
@@ -44,6 +49,7 @@ export function toSettingsForm(settings: DomainSettings): SettingsFormValues {
     auto_accept: settings.rollouts.auto_accept,
     window_start: timeOfMinute(settings.rollouts.window?.start),
     window_end: timeOfMinute(settings.rollouts.window?.end),
+    remote_access: settings.remote_access,
   };
 }
 
@@ -61,6 +67,7 @@ export function toSettingsBody(values: SettingsFormValues): DomainSettings {
     journal: { copies: Number(values.journal.trim()) },
     time_zone: values.time_zone,
     rollouts: { auto_accept: values.auto_accept, window: typeof window === "object" ? window : null },
+    remote_access: values.remote_access,
   };
 }
 

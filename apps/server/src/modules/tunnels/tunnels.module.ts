@@ -1,0 +1,20 @@
+import type { FeatureModule } from "../../platform/feature-module";
+import { createTunnelsRoutes } from "./tunnels.routes";
+import { createTunnelRuntime, type TunnelRuntime } from "./tunnels.runtime";
+
+/** Remote access (issue 29, ADR 038): the sessions' routes, and this node's SSH endpoint and open sessions. */
+export function createTunnelsModule(minuteMs = 60_000): FeatureModule {
+  let runtime: TunnelRuntime | null = null;
+  const current = () => {
+    if (runtime === null) throw new Error("remote access is not set up");
+    return runtime;
+  };
+  return {
+    name: "tunnels",
+    routes: createTunnelsRoutes(current),
+    setUp(ctx) {
+      runtime = createTunnelRuntime(ctx, minuteMs);
+      return { close: () => (runtime as TunnelRuntime).close() };
+    },
+  };
+}

@@ -1,0 +1,210 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../../platform/db/schema";
+
+/** A session joined with its router's ident and the names of its author and approver. */
+export interface TunnelRow {
+  id: string;
+  domain_id: string;
+  device_id: string;
+  ident: string;
+  kind: string;
+  state: string;
+  minutes: number;
+  author_id: string;
+  author: string;
+  author_role: number;
+  author_is_junior: boolean;
+  approver: string | null;
+  created_at: Date;
+  approved_at: Date | null;
+  opened_at: Date | null;
+  ended_at: Date | null;
+  end_reason: string | null;
+  bytes_up: string;
+  bytes_down: string;
+}
+
+/** The router's single-use credential as the SSH endpoint checks it. */
+export interface TunnelSecretRow {
+  id: string;
+  domain_id: string;
+  state: string;
+  secret_hash: string | null;
+  secret_expires_at: Date | null;
+  secret_used_at: Date | null;
+}
+
+/** How many ended sessions the list shows after the ones not yet over. */
+const ENDED_SHOWN = 20;
+
+/** Remote-access sessions (0037_tunnel_sessions); every function but the endpoint's names the domain. */
+export function tunnelsRepo(db: Kysely<DB>) {
+  const selectRows = (domainId: string) =>
+    db
+      .selectFrom("tunnel_sessions as t")
+      .innerJoin("devices as d", "d.id", "t.device_id")
+      .innerJoin("users as a", "a.id", "t.author_id")
+      .leftJoin("users as p", "p.id", "t.approver_id")
+      .select([
+        "t.id",
+        "t.domain_id",
+        "t.device_id",
+        "d.ident",
+        "t.kind",
+        "t.state",
+        "t.minutes",
+        "t.author_id",
+        "a.username as author",
+        "a.role as author_role",
+        "a.is_junior as author_is_junior",
+        "p.username as approver",
+        "t.created_at",
+        "t.approved_at",
+        "t.opened_at",
+        "t.ended_at",
+        "t.end_reason",
+        "t.bytes_up",
+        "t.bytes_down",
+      ])
+      .where("t.domain_id", "=", domainId);
+
+  return {
+    async insertSession(
+      domainId: string,
+      session: {
+        id: string;
+        deviceId: string;
+        kind: string;
+        state: string;
+        minutes: number;
+        authorId: string;
+        createdAt: Date;
+      },
+    ): Promise<void> {
+      await db
+        .insertInto("tunnel_sessions")
+        .values({
+          id: session.id,
+          domain_id: domainId,
+          device_id: session.deviceId,
+          kind: session.kind,
+          state: session.state,
+          minutes: session.minutes,
+          author_id: session.authorId,
+          created_at: session.createdAt,
+          approved_at: session.state === "approved" ? session.createdAt : null,
+        })
+        .execute();
+    },
+
+    async findSession(domainId: string, id: string): Promise<TunnelRow | undefined> {
+      return selectRows(domainId).where("t.id", "=", id).executeTakeFirst();
+    },
+
+    /** The sessions not yet over (newest first), then the latest ended or refused ones. */
+    async listSessions(domainId: string): Promise<TunnelRow[]> {
+      const live = await selectRows(domainId)
+        .where("t.state", "in", ["waiting", "approved", "open"])
+        .orderBy("t.created_at", "desc")
+        .execute();
+      const over = await selectRows(domainId)
+        .where("t.state", "in", ["ended", "refused"])
+        .orderBy("t.created_at", "desc")
+        .limit(ENDED_SHOWN)
+        .execute();
+      return [...live, ...over];
+    },
+
+    /** Moves a session from one state to another; false when it was no longer in `from`. */
+    async moveState(
+      domainId: string,
+      id: string,
+      from: readonly string[],
+      change: {
+        state: string;
+        approverId?: string;
+        minutes?: number;
+        at: Date;
+        endReason?: string;
+      },
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable("tunnel_sessions")
+        .set({
+          state: change.state,
+          ...(change.approverId !== undefined
+            ? { approver_id: change.approverId, approved_at: change.at }
+            : {}),
+          ...(change.minutes !== undefined ? { minutes: change.minutes } : {}),
+          ...(change.state === "open" ? { opened_at: change.at } : {}),
+          ...(change.state === "ended" || change.state === "refused"
+            ? { ended_at: change.at, end_reason: change.endReason ?? null }
+            : {}),
+        })
+        .where("domain_id", "=", domainId)
+        .where("id", "=", id)
+        .where("state", "in", [...from])
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Gives an approved session its router credential (only the hash) and the node that holds it. */
+    async setSecret(
+      domainId: string,
+      id: string,
+      secret: { hash: string; expiresAt: Date; node: string },
+    ): Promise<void> {
+      await db
+        .updateTable("tunnel_sessions")
+        .set({
+          secret_hash: secret.hash,
+          secret_expires_at: secret.expiresAt,
+          secret_used_at: null,
+          node: secret.node,
+        })
+        .where("domain_id", "=", domainId)
+        .where("id", "=", id)
+        .execute();
+    },
+
+    /**
+     * Takes the router's credential once: marks it used if it is unused, unexpired and its session
+     * approved, in one statement. Across domains: the router signs in with the session id only.
+     */
+    async useSecretAcrossDomains(id: string, hash: string, now: Date): Promise<TunnelSecretRow | undefined> {
+      return db
+        .updateTable("tunnel_sessions")
+        .set({ secret_used_at: now })
+        .where("id", "=", id)
+        .where("secret_hash", "=", hash)
+        .where("secret_used_at", "is", null)
+        .where("secret_expires_at", ">", now)
+        .where("state", "=", "approved")
+        .returning(["id", "domain_id", "state", "secret_hash", "secret_expires_at", "secret_used_at"])
+        .executeTakeFirst();
+    },
+
+    /** Records the bytes each way of a session (the running totals, written at its end). */
+    async setBytes(domainId: string, id: string, bytes: { up: number; down: number }): Promise<void> {
+      await db
+        .updateTable("tunnel_sessions")
+        .set({ bytes_up: bytes.up, bytes_down: bytes.down })
+        .where("domain_id", "=", domainId)
+        .where("id", "=", id)
+        .execute();
+    },
+
+    /** The session's router: its ident and whether the gateway last saw it connected. */
+    async findRouter(
+      domainId: string,
+      deviceId: string,
+    ): Promise<{ ident: string; connected: boolean | null } | undefined> {
+      return db
+        .selectFrom("devices")
+        .select(["ident", "connected"])
+        .where("domain_id", "=", domainId)
+        .where("id", "=", deviceId)
+        .executeTakeFirst();
+    },
+  };
+}

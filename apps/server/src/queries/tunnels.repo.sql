@@ -1,0 +1,157 @@
+-- The SQL of src/modules/tunnels/tunnels.repo.ts, written by `npm run queries -w apps/server`: do not edit.
+-- Each function ran once with generated arguments against a database answering no rows.
+
+-- tunnelsRepo.insertSession(domainId, session)
+insert into
+  "tunnel_sessions" (
+    "id",
+    "domain_id",
+    "device_id",
+    "author_id",
+    "created_at",
+    "approved_at"
+  )
+values
+  ($1, $2, $3, $4, $5, $6);
+
+-- tunnelsRepo.findSession(domainId, id)
+select
+  "t"."id",
+  "t"."domain_id",
+  "t"."device_id",
+  "d"."ident",
+  "t"."kind",
+  "t"."state",
+  "t"."minutes",
+  "t"."author_id",
+  "a"."username" as "author",
+  "a"."role" as "author_role",
+  "a"."is_junior" as "author_is_junior",
+  "p"."username" as "approver",
+  "t"."created_at",
+  "t"."approved_at",
+  "t"."opened_at",
+  "t"."ended_at",
+  "t"."end_reason",
+  "t"."bytes_up",
+  "t"."bytes_down"
+from
+  "tunnel_sessions" as "t"
+  inner join "devices" as "d" on "d"."id" = "t"."device_id"
+  inner join "users" as "a" on "a"."id" = "t"."author_id"
+  left join "users" as "p" on "p"."id" = "t"."approver_id"
+where
+  "t"."domain_id" = $1
+  and "t"."id" = $2;
+
+-- tunnelsRepo.listSessions(domainId)
+select
+  "t"."id",
+  "t"."domain_id",
+  "t"."device_id",
+  "d"."ident",
+  "t"."kind",
+  "t"."state",
+  "t"."minutes",
+  "t"."author_id",
+  "a"."username" as "author",
+  "a"."role" as "author_role",
+  "a"."is_junior" as "author_is_junior",
+  "p"."username" as "approver",
+  "t"."created_at",
+  "t"."approved_at",
+  "t"."opened_at",
+  "t"."ended_at",
+  "t"."end_reason",
+  "t"."bytes_up",
+  "t"."bytes_down"
+from
+  "tunnel_sessions" as "t"
+  inner join "devices" as "d" on "d"."id" = "t"."device_id"
+  inner join "users" as "a" on "a"."id" = "t"."author_id"
+  left join "users" as "p" on "p"."id" = "t"."approver_id"
+where
+  "t"."domain_id" = $1
+  and "t"."state" in ($2, $3, $4)
+order by
+  "t"."created_at" desc;
+select
+  "t"."id",
+  "t"."domain_id",
+  "t"."device_id",
+  "d"."ident",
+  "t"."kind",
+  "t"."state",
+  "t"."minutes",
+  "t"."author_id",
+  "a"."username" as "author",
+  "a"."role" as "author_role",
+  "a"."is_junior" as "author_is_junior",
+  "p"."username" as "approver",
+  "t"."created_at",
+  "t"."approved_at",
+  "t"."opened_at",
+  "t"."ended_at",
+  "t"."end_reason",
+  "t"."bytes_up",
+  "t"."bytes_down"
+from
+  "tunnel_sessions" as "t"
+  inner join "devices" as "d" on "d"."id" = "t"."device_id"
+  inner join "users" as "a" on "a"."id" = "t"."author_id"
+  left join "users" as "p" on "p"."id" = "t"."approver_id"
+where
+  "t"."domain_id" = $1
+  and "t"."state" in ($2, $3)
+order by
+  "t"."created_at" desc
+limit
+  $4;
+
+-- tunnelsRepo.moveState(domainId, id, from, change)
+-- (no statement)
+-- (ended: TypeError: from is not iterable)
+
+-- tunnelsRepo.setSecret(domainId, id, secret)
+update "tunnel_sessions"
+set
+  "secret_expires_at" = $1,
+  "secret_used_at" = $2
+where
+  "domain_id" = $3
+  and "id" = $4;
+
+-- tunnelsRepo.useSecretAcrossDomains(id, hash, now)
+update "tunnel_sessions"
+set
+  "secret_used_at" = $1
+where
+  "id" = $2
+  and "secret_hash" = $3
+  and "secret_used_at" is null
+  and "secret_expires_at" > $4
+  and "state" = $5
+returning
+  "id",
+  "domain_id",
+  "state",
+  "secret_hash",
+  "secret_expires_at",
+  "secret_used_at";
+
+-- tunnelsRepo.setBytes(domainId, id, bytes)
+update "tunnel_sessions"
+set
+where
+  "domain_id" = $1
+  and "id" = $2;
+
+-- tunnelsRepo.findRouter(domainId, deviceId)
+select
+  "ident",
+  "connected"
+from
+  "devices"
+where
+  "domain_id" = $1
+  and "id" = $2;

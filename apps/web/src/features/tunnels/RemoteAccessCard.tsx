@@ -1,0 +1,155 @@
+import type { Device, Role, TunnelSession } from "@cellfleet/contract";
+import TerminalIcon from "@mui/icons-material/Terminal";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import Chip from "@mui/material/Chip";
+import Divider from "@mui/material/Divider";
+import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
+import { useQuery } from "@tanstack/react-query";
+import { lazy, Suspense, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { pushInfoMessage } from "../../app/messages/messageStore";
+import { useOffers } from "../../app/session/useOffers";
+import { useSession } from "../../app/session/useSession";
+import { formatBytes } from "../../components/format";
+import { formatDateTime } from "../../components/formatDate";
+import { tunnelsQueryOptions, useDecideTunnel, usePeersLive, useRequestTunnel } from "./tunnels.queries";
+
+// xterm.js is fetched only when a terminal opens (bench/bundle.ts weighs the device page without it).
+const TerminalDialog = lazy(async () => ({ default: (await import("./TerminalDialog")).TerminalDialog }));
+
+const LIVE_STATES = new Set(["waiting", "approved", "open"]);
+/** Ended sessions of the router shown under the live ones. */
+const ENDED_SHOWN = 3;
+
+const authorOf = (session: TunnelSession) => ({
+  _id: session.author_id,
+  role: session.author_role as Role,
+  is_junior: session.author_is_junior,
+});
+
+function SessionRow({
+  session,
+  onOpen,
+}: {
+  session: TunnelSession;
+  onOpen: (session: TunnelSession) => void;
+}) {
+  const { t } = useTranslation();
+  const offers = useOffers();
+  const user = useSession();
+  const decide = useDecideTunnel();
+  const isLive = LIVE_STATES.has(session.state);
+  const act = (decision: "approve" | "refuse" | "end") => decide.mutate({ session, decision });
+  return (
+    <Stack
+      direction="row"
+      data-testid="tunnel-session"
+      data-state={session.state}
+      sx={{ alignItems: "center", gap: 1, flexWrap: "wrap", px: 2, py: 1 }}
+    >
+      <Chip
+        size="small"
+        label={t(`insight.remote.state.${session.state}`)}
+        color={session.state === "open" ? "success" : "default"}
+      />
+      <Typography variant="body2" sx={{ flex: "1 1 220px", minWidth: 0 }}>
+        {t("insight.remote.line", {
+          author: session.author,
+          minutes: session.minutes,
+          time: formatDateTime(Date.parse(session.create_time)),
+        })}
+        {session.state === "ended"
+          ? ` · ${t(`insight.remote.reason.${session.end_reason ?? "closed"}`)} · ↑ ${formatBytes(session.bytes_up)} ↓ ${formatBytes(session.bytes_down)}`
+          : ""}
+      </Typography>
+      {session.state === "approved" && user?._id === session.author_id ? (
+        <Button size="small" variant="contained" onClick={() => onOpen(session)} data-testid="tunnel-open">
+          {t("insight.remote.open")}
+        </Button>
+      ) : null}
+      {session.state === "waiting" && offers("tunnels.approve", authorOf(session)) ? (
+        <>
+          <Button
+            size="small"
+            variant="contained"
+            onClick={() => act("approve")}
+            data-testid="tunnel-approve"
+          >
+            {t("insight.remote.approve", { minutes: session.minutes })}
+          </Button>
+          <Button size="small" onClick={() => act("refuse")} data-testid="tunnel-refuse">
+            {t("insight.remote.refuse")}
+          </Button>
+        </>
+      ) : null}
+      {isLive && offers("tunnels.end", authorOf(session)) ? (
+        <Button size="small" color="error" onClick={() => act("end")} data-testid="tunnel-end">
+          {t("insight.remote.endNow")}
+        </Button>
+      ) : null}
+    </Stack>
+  );
+}
+
+/**
+ * Remote access on the device page (issue 29, ADR 038): "Terminal" asks for a session (an admin's
+ * opens at once, anybody else's waits for approval), and the router's sessions follow `peers`.
+ */
+export function RemoteAccessCard({ device }: { device: Device }) {
+  const { t } = useTranslation();
+  const offers = useOffers();
+  usePeersLive();
+  const sessions = useQuery(tunnelsQueryOptions());
+  const request = useRequestTunnel();
+  const [open, setOpen] = useState<TunnelSession | null>(null);
+  if (!offers("tunnels.view")) return null;
+  const mine = (sessions.data ?? []).filter((session) => session.device_id === device._id);
+  const live = mine.filter((session) => LIVE_STATES.has(session.state));
+  const ended = mine.filter((session) => !LIVE_STATES.has(session.state)).slice(0, ENDED_SHOWN);
+  const handleTerminal = () =>
+    request.mutate(device._id, {
+      onSuccess: (session) => {
+        if (session.state === "approved") setOpen(session);
+        else pushInfoMessage({ level: "info", text: t("insight.remote.waits") });
+      },
+    });
+  return (
+    <Card variant="outlined" data-testid="remote-access">
+      <Stack direction="row" sx={{ alignItems: "center", gap: 1, px: 2, py: 1.25, flexWrap: "wrap" }}>
+        <TerminalIcon fontSize="small" color="primary" />
+        <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, flex: "1 1 auto" }}>
+          {t("insight.remote.title")}
+        </Typography>
+        {offers("tunnels.open") ? (
+          <Button
+            variant="contained"
+            size="small"
+            startIcon={<TerminalIcon />}
+            onClick={handleTerminal}
+            disabled={request.isPending}
+            data-testid="terminal-button"
+          >
+            {t("insight.remote.terminal")}
+          </Button>
+        ) : null}
+      </Stack>
+      <Divider />
+      {live.length + ended.length === 0 ? (
+        <Typography variant="body2" color="text.secondary" sx={{ px: 2, py: 1.5 }}>
+          {t("insight.remote.none")}
+        </Typography>
+      ) : (
+        [...live, ...ended].map((session) => (
+          <SessionRow key={session._id} session={session} onOpen={setOpen} />
+        ))
+      )}
+      {open ? (
+        <Suspense fallback={null}>
+          <TerminalDialog session={open} onClose={() => setOpen(null)} />
+        </Suspense>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,130 @@
+import { z } from "zod";
+
+// Remote access (issue 29, ADR 038): a router's shell (and, later, its web interface) from the
+// browser, through the console. A session is asked for, approved like a command (four eyes), opened
+// once by its author, bounded by the domain's limits, and audited when it ends.
+
+/** What a session reaches on the router. Only `terminal` is built; `web` is the next step (ADR 038). */
+export const REMOTE_ACCESS_KINDS = ["terminal"] as const;
+/** One of {@link REMOTE_ACCESS_KINDS}. */
+export type TunnelKind = (typeof REMOTE_ACCESS_KINDS)[number];
+
+/**
+ * A session's life: `waiting` for approval, `approved` (may be opened), `open` (the router dialled
+ * in and bytes flow), `ended` (with a reason), `refused` by an approver.
+ */
+export const TUNNEL_STATES = ["waiting", "approved", "open", "ended", "refused"] as const;
+/** One of {@link TUNNEL_STATES}. */
+export type TunnelState = (typeof TUNNEL_STATES)[number];
+
+/** Why a session ended. */
+export const TUNNEL_END_REASONS = [
+  "closed", // the person closed the terminal, or the router's shell exited
+  "ended_by_user", // "end now" by its author or an admin
+  "idle", // no byte either way for the domain's idle time-out
+  "limit", // the approved duration (at most the domain's absolute limit) ran out
+  "quota", // the byte quota was used up
+  "expired", // approved but never opened in time
+  "no_router", // the router did not dial in
+  "failed", // the router's sshd refused or the link broke
+] as const;
+/** One of {@link TUNNEL_END_REASONS}. */
+export type TunnelEndReason = (typeof TUNNEL_END_REASONS)[number];
+
+/** The domain's remote-access limits (domain settings `remote_access`); ADR 038 gives the defaults' reasons. */
+export const RemoteAccessSettingsSchema = z.object({
+  /** A session with no byte either way this long ends. */
+  idle_minutes: z.int().min(1).max(240),
+  /** No session lasts longer than this, whatever was approved. */
+  max_minutes: z.int().min(1).max(1440),
+  /** Bytes a second each way at most, in KiB/s. */
+  bandwidth_kib: z.int().min(8).max(1_048_576),
+  /** Bytes both ways together at most, in MiB; the session ends when reached. */
+  quota_mib: z.int().min(1).max(102_400),
+});
+/** The domain's remote-access limits. */
+export type RemoteAccessSettings = z.infer<typeof RemoteAccessSettingsSchema>;
+
+/** Limits a domain starts with: our choice (ADR 038). */
+export const DEFAULT_REMOTE_ACCESS: RemoteAccessSettings = {
+  idle_minutes: 15,
+  max_minutes: 120,
+  bandwidth_kib: 1024,
+  quota_mib: 256,
+};
+
+/** How long an approved session may wait to be opened. */
+export const TUNNEL_OPEN_WITHIN_MINUTES = 60;
+
+/** Minutes a request may ask for: 1 to a day (the domain's limit cuts it further). */
+export const TunnelMinutesSchema = z.int().min(1).max(1440);
+
+/** Body of POST /api/tunnels: a session on one router, for so many minutes. */
+export const CreateTunnelSchema = z.object({
+  device_id: z.string().min(1).max(64),
+  kind: z.enum(REMOTE_ACCESS_KINDS).default("terminal"),
+  minutes: TunnelMinutesSchema.default(30),
+});
+/** Body of POST /api/tunnels. */
+export type CreateTunnel = z.infer<typeof CreateTunnelSchema>;
+
+/** One session as the console shows it (HTTP answers and the `peers` socket message alike). */
+export const TunnelSessionSchema = z.object({
+  _id: z.string(),
+  device_id: z.string(),
+  ident: z.string(),
+  kind: z.enum(REMOTE_ACCESS_KINDS),
+  state: z.enum(TUNNEL_STATES),
+  minutes: z.int(),
+  author_id: z.string(),
+  author: z.string(),
+  /** Author's role and junior flag: who may approve is decided by the permission table. */
+  author_role: z.int(),
+  author_is_junior: z.boolean(),
+  approver: z.string().nullable(),
+  create_time: z.string(),
+  open_time: z.string().nullable(),
+  end_time: z.string().nullable(),
+  end_reason: z.enum(TUNNEL_END_REASONS).nullable(),
+  /** Bytes from the browser to the router, and back. */
+  bytes_up: z.int(),
+  bytes_down: z.int(),
+});
+/** One session. */
+export type TunnelSession = z.infer<typeof TunnelSessionSchema>;
+
+/** Answer of POST /api/tunnels/list: the domain's sessions not yet over, then the latest ended ones. */
+export const TunnelSessionsSchema = z.object({ items: z.array(TunnelSessionSchema) });
+/** Answer of the list. */
+export type TunnelSessions = z.infer<typeof TunnelSessionsSchema>;
+
+/** Body of POST /api/tunnel/{id}/approve: the approver names the router and the duration it approves. */
+export const ApproveTunnelSchema = z.object({
+  device_id: z.string().min(1).max(64),
+  minutes: TunnelMinutesSchema,
+});
+/** Body of the approval. */
+export type ApproveTunnel = z.infer<typeof ApproveTunnelSchema>;
+
+/**
+ * The terminal's WebSocket (/api/tunnel/{id}/terminal): the browser sends `hello` with its token
+ * first, then `input` and `resize`; the server sends `state`, `output` and, last, `ended`.
+ */
+export const TerminalClientMessageSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("hello"),
+    token: z.string().min(1),
+    cols: z.int().min(2).max(500),
+    rows: z.int().min(2).max(200),
+  }),
+  z.object({ type: z.literal("input"), data: z.string().max(64 * 1024) }),
+  z.object({ type: z.literal("resize"), cols: z.int().min(2).max(500), rows: z.int().min(2).max(200) }),
+]);
+/** What the browser sends on the terminal socket. */
+export type TerminalClientMessage = z.infer<typeof TerminalClientMessageSchema>;
+
+/** What the server sends on the terminal socket. */
+export type TerminalServerMessage =
+  | { type: "state"; state: "connecting" | "open" }
+  | { type: "output"; data: string }
+  | { type: "ended"; reason: TunnelEndReason | null; code?: string };
