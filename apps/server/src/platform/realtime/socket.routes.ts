@@ -145,8 +145,9 @@ function serveConnection(
   };
 
   const subscribeDomainIfAllowed = (current: SessionContext) => {
-    // While the factory password is unchanged the user may see nothing of the domain (spec section 2).
-    if (unsubscribeDomain || current.user.factory_password) return;
+    // While the factory password is unchanged, or a second factor the policy asks for is not enrolled,
+    // the user may see nothing of the domain (spec section 2, ADR 039); the re-check subscribes later.
+    if (unsubscribeDomain || current.user.factory_password || current.isSecondFactorPending) return;
     // Superusers belong to no domain; their topic carries their notifications and the software screens' news.
     const topic = current.domainId === null ? SUPERUSERS_TOPIC : domainTopic(current.domainId);
     unsubscribeDomain = bus.subscribe(topic, (message) => {

@@ -99,6 +99,21 @@ describe("GET /api/ws/", () => {
     expect(await second.socket.nextMessage()).toEqual(message);
   });
 
+  it("sends nothing of the domain to a person held on the profile page for a second factor", async () => {
+    const colleague = await connectSignedIn();
+    const domainId = colleague.user.domainId ?? "";
+    const policyId = await buildPolicy(t, domainId, { second_factor_required_for: "everybody" });
+    const held = await buildUser(t, { domainId, policyId });
+    const token = await signIn(t.app, held);
+    const socket = await connect();
+    socket.sendJson({ token });
+    expect(await socket.nextMessage()).toEqual({ type: "ready", domain_id: domainId });
+    const message: ServerSocketMessage = { type: "alerts", content: [{ text: "not for the held" }] };
+    await t.bus.publish(domainTopic(domainId), message);
+    expect(await colleague.socket.nextMessage()).toEqual(message);
+    await expect(socket.nextMessage(300)).rejects.toThrow("no message arrived in time");
+  });
+
   it("drops bus messages that are not socket messages", async () => {
     const { user, socket } = await connectSignedIn();
     const valid: ServerSocketMessage = { type: "collects", content: [] };
