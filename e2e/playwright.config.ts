@@ -63,6 +63,9 @@ export default defineConfig({
       // Mail of the accounting flows goes to a loopback SMTP server (support/mailbox.ts).
       E2E_MAILBOX_DIR: mailboxDir(port),
       PUBLIC_URL: baseURL,
+      // Passkeys need a host name, not an IP address: the second-factor spec opens the console at
+      // localhost (ADR 039).
+      WEBAUTHN_ORIGIN: `http://localhost:${port}`,
       // Remote access's SSH endpoint (ADR 038), which the simulated routers dial: a port of its own.
       TUNNEL_SSH_PORT: String(port + 800),
     },
