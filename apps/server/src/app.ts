@@ -62,6 +62,7 @@ import { registerMailJobs } from "./platform/mail/mail.jobs";
 import { createMailer } from "./platform/mail/mailer";
 import { createMetrics, installHttpMetrics } from "./platform/metrics/metrics";
 import { createDeviceLink, type DeviceLink } from "./platform/mqtt/device-link";
+import type { LiveViews } from "./platform/realtime/live-views";
 import {
   DEFAULT_REALTIME_TIMINGS,
   type RealtimeTimings,
@@ -242,6 +243,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const resolveSession = createSessionResolver(ctx);
   const apiRoutes: ApiRouteEntry[] = [];
+  let liveViews: LiveViews | null = null;
   app.decorate("apiRoutes", apiRoutes);
 
   await app.register(
@@ -258,7 +260,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       for (const feature of modules) if (feature.routes) await api.register(feature.routes, { ctx });
       // Production's hooks are the files feature's: a URL reaches only what was granted to its router.
       await api.register(transferRoutes, { ctx, hooks: deps.transferHooks ?? createFileTransferHooks(ctx) });
-      await registerRealtimeSocket(api, {
+      liveViews = await registerRealtimeSocket(api, {
         resolveSession,
         bus: deps.bus,
         timings: { ...DEFAULT_REALTIME_TIMINGS, ...deps.realtimeTimings },
@@ -268,7 +270,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: "/api" },
   );
 
-  await app.register(metricsRoutes, { ctx, metrics, deviceStats: deps.mqttStats });
+  await app.register(metricsRoutes, {
+    ctx,
+    metrics,
+    deviceStats: deps.mqttStats,
+    socketStats: () => liveViews,
+  });
   await registerStaticSpa(app, deps.webDistDir ?? DEFAULT_WEB_DIST_DIR);
   return app;
 }

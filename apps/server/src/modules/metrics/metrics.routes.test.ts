@@ -1,5 +1,7 @@
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
+import { openTestSocket } from "../../test/socket-client";
 import { createTestApp, type TestApp } from "../../test/test-app";
 import { insertDevice, sampleDeviceIngestStats, type TestDevice } from "../ingest/ingest.test-support";
 
@@ -133,5 +135,22 @@ describe("GET /metrics", () => {
       expect(after.some((line) => line.includes(device.id) || line.includes(device.ident))).toBe(false);
     }
     expect(after).toContain(`cellfleet_routers{domain="${domainName}",status="pending"} 47`);
+  });
+
+  it("counts this node's browser sockets and the bytes written to them", async () => {
+    const admin = await buildUser(t, { role: 2, domainId });
+    const token = await signIn(t.app, admin);
+    await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = t.app.server.address() as AddressInfo;
+    const socket = await openTestSocket(`ws://127.0.0.1:${port}/api/ws/`);
+    socket.sendJson({ token });
+    expect(await socket.nextMessage()).toMatchObject({ type: "ready" });
+    const open = samplesOf((await scrape()).body);
+    expect(open).toContain("cellfleet_sockets 1");
+    const bytes = open.find((line) => line.startsWith("cellfleet_socket_sent_bytes_total "));
+    expect(Number(bytes?.split(" ")[1])).toBeGreaterThan(0);
+    socket.ws.close();
+    await socket.closed;
+    await expect.poll(async () => samplesOf((await scrape()).body)).toContain("cellfleet_sockets 0");
   });
 });

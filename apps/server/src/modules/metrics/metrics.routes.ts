@@ -4,7 +4,7 @@ import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import type { Metrics } from "../../platform/metrics/metrics";
 import type { MqttStatsSource } from "../ingest/mqtt.routes";
-import { createScrapedMetrics } from "./metrics.service";
+import { createScrapedMetrics, type SocketStats } from "./metrics.service";
 
 /** Whether the request's `Authorization: Bearer …` is the configured token (compared in constant time). */
 function isBearer(header: string | undefined, token: string): boolean {
@@ -23,12 +23,14 @@ export const metricsRoutes: FastifyPluginAsync<{
   ctx: AppContext;
   metrics: Metrics;
   deviceStats?: MqttStatsSource;
-}> = async (app, { ctx, metrics, deviceStats }) => {
+  /** This node's browser sockets (the realtime socket's live views). */
+  socketStats?: () => SocketStats | null;
+}> = async (app, { ctx, metrics, deviceStats, socketStats }) => {
   const scraped = createScrapedMetrics(metrics.registry);
   // One scrape at a time: a refresh resets the gauges another scrape may be reading.
   let previous: Promise<unknown> = Promise.resolve();
   const scrape = async (): Promise<string> => {
-    await scraped.refresh(ctx, deviceStats?.() ?? null);
+    await scraped.refresh(ctx, deviceStats?.() ?? null, socketStats?.() ?? null);
     return metrics.registry.metrics();
   };
   app.get("/metrics", { schema: { hide: true } }, async (request, reply) => {

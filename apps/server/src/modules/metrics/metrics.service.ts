@@ -4,6 +4,13 @@ import { domainListRepo } from "../domains/domain-list.repo";
 import type { DeviceIngestStats } from "../ingest/ingest.runtime";
 import { metricsRepo } from "./metrics.repo";
 
+/** This node's browser sockets, as the realtime socket's live views count them. */
+export interface SocketStats {
+  openSockets: number;
+  bytesSent: number;
+  framesEncoded: number;
+}
+
 /** The window of the delivery and execution counts: what happened in the last day. */
 const RECENT_MS = 24 * 3_600_000;
 
@@ -61,6 +68,15 @@ export function createScrapedMetrics(registry: Registry) {
       "cellfleet_mqtt_connections",
       "Router connections open on this node's embedded broker (absent with an external broker)",
     ),
+    sockets: gauge("cellfleet_sockets", "Browser sockets open on this node"),
+    socketBytes: counter(
+      "cellfleet_socket_sent_bytes_total",
+      "Bytes this node wrote to browser sockets since start (a shared frame counted per socket)",
+    ),
+    socketFrames: counter(
+      "cellfleet_socket_frames_encoded_total",
+      "Frames this node encoded for browser sockets since start (each encoded once for all its sockets)",
+    ),
     refused: counter(
       "cellfleet_mqtt_refused_total",
       "Router connections, subscriptions and messages this node's gateway refused since start, by reason",
@@ -69,7 +85,11 @@ export function createScrapedMetrics(registry: Registry) {
   };
 
   /** Reads the database and the device side's counts into the metrics; the registry then answers. */
-  async function refresh(ctx: AppContext, device: DeviceIngestStats | null): Promise<void> {
+  async function refresh(
+    ctx: AppContext,
+    device: DeviceIngestStats | null,
+    sockets: SocketStats | null,
+  ): Promise<void> {
     const now = ctx.now();
     const since = new Date(now.getTime() - RECENT_MS);
     const repo = metricsRepo(ctx.db);
@@ -99,6 +119,11 @@ export function createScrapedMetrics(registry: Registry) {
     for (const row of deliveries) m.deliveries.set({ provider: row.provider, state: row.state }, row.count);
     for (const row of executions) m.executions.set({ status: row.status }, row.count);
     if (device) readDeviceSide(device);
+    if (sockets) {
+      m.sockets.set(sockets.openSockets);
+      setTotal(m.socketBytes, {}, sockets.bytesSent);
+      setTotal(m.socketFrames, {}, sockets.framesEncoded);
+    }
   }
 
   function readDeviceSide(device: DeviceIngestStats): void {

@@ -85,6 +85,10 @@ const REREAD_FRAME_TEXT = JSON.stringify({ type: "reread" } satisfies ServerSock
 export class LiveViews {
   /** How many frames were encoded since start (each shared by every socket it went to). */
   framesEncoded = 0;
+  /** Browser sockets open on this node now (GET /metrics). */
+  openSockets = 0;
+  /** Bytes written to browser sockets since start, every frame counted per socket it went to. */
+  bytesSent = 0;
   private readonly viewers = new Map<string, number>();
   private readonly lastRows = new Map<string, Row>();
   /** The change each pushed row made, computed once for every socket that gets it. */

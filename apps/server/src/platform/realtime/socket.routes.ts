@@ -131,12 +131,18 @@ function serveConnection(
     },
     isOpen: () => socket.readyState === socket.OPEN,
     sendFrame: (frame) => {
-      if (socket.readyState === socket.OPEN) socket.send(frame, { binary: false });
+      if (socket.readyState !== socket.OPEN) return;
+      live.bytesSent += frame.length;
+      socket.send(frame, { binary: false });
     },
   });
   const send = (message: ServerSocketMessage) => {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+    if (socket.readyState !== socket.OPEN) return;
+    const text = JSON.stringify(message);
+    live.bytesSent += Buffer.byteLength(text);
+    socket.send(text);
   };
+  live.openSockets += 1;
   const endWith = (code: ErrorCode | string, closeCode: number) => {
     if (phase === "closed") return;
     send({ type: "session", state: "ended", code });
@@ -223,6 +229,7 @@ function serveConnection(
   });
   socket.on("error", (error) => log.debug({ err: error }, "realtime socket error"));
   socket.on("close", () => {
+    live.openSockets -= 1;
     phase = "closed";
     clearTimeout(helloTimer);
     clearInterval(pingTimer);
@@ -233,11 +240,14 @@ function serveConnection(
   });
 }
 
-/** GET /api/ws/: the realtime socket (register inside the /api scope, after @fastify/websocket). */
+/**
+ * GET /api/ws/: the realtime socket (register inside the /api scope, after @fastify/websocket).
+ * Answers the node's live views, whose counts GET /metrics reads.
+ */
 export async function registerRealtimeSocket(
   scope: FastifyInstance,
   options: RealtimeOptions,
-): Promise<void> {
+): Promise<LiveViews> {
   const live = new LiveViews(options.timings);
   scope.addHook("onClose", async () => live.close());
   scope.get(
@@ -247,4 +257,5 @@ export async function registerRealtimeSocket(
       serveConnection(socket, options, live, request.log);
     },
   );
+  return live;
 }
