@@ -109,8 +109,13 @@ limit
   $4;
 
 -- tunnelsRepo.moveState(domainId, id, from, change)
--- (no statement)
--- (ended: TypeError: from is not iterable)
+update "tunnel_sessions"
+set
+  "state" = $1
+where
+  "domain_id" = $2
+  and "id" = $3
+  and "state" in ($4);
 
 -- tunnelsRepo.setSecret(domainId, id, secret)
 update "tunnel_sessions"

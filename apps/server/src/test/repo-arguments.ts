@@ -89,6 +89,10 @@ export const REPO_ARGUMENTS: Record<string, { reason: string; args: () => unknow
     reason: "`targets` holds two lists and a flag, read unconditionally",
     args: () => [DOMAIN_ID, { devices: [OTHER_ID], tags: ["value"], all: false }],
   },
+  "tunnelsRepo.moveState": {
+    reason: "`from` lists the states it moves out of, and an empty list sends nothing",
+    args: () => [DOMAIN_ID, OTHER_ID, ["waiting"], { state: "approved", at: new Date(0) }],
+  },
   "devicesListRepo.findDeviceLinesByFilter": {
     reason: "`sort` names a column, and `contactRanges` holds a range for every status",
     args: () => [
