@@ -30,6 +30,12 @@ describe("loadConfig", () => {
       sessionTtlHours: 12,
       loginRateLimit: 20,
       smtp: null,
+      tunnel: {
+        hostKeyFile: path.resolve("/srv/cellfleet", "data", "tunnel_host_ed25519_key"),
+        sshHost: "localhost",
+        sshPort: 2222,
+      },
+      webauthn: { origin: "http://localhost:3000", rpId: "localhost" },
       publicUrl: "http://localhost:3000",
       s3: null,
       fileUrlTtlMinutes: 15,
