@@ -39,6 +39,8 @@ export interface ApiRouteEntry {
   readonly saves: boolean | ((request: FastifyRequest) => boolean) | undefined;
   /** Recorded in the audit log though it does not save (sign-in, registration). */
   readonly isAudited: boolean;
+  /** A WebSocket route (the realtime socket, a terminal): spoken to by an upgrade, not a request. */
+  readonly isWebSocket: boolean;
 }
 
 /** The permission subject of a session: the same shape the web's session user has. */
@@ -117,6 +119,7 @@ export function recordApiRoutes(scope: FastifyInstance, routes: ApiRouteEntry[])
         permission: config.permission,
         saves: config.saves,
         isAudited: Boolean(config.audited),
+        isWebSocket: (route as { websocket?: boolean }).websocket === true,
       });
     }
   });

@@ -74,7 +74,8 @@ const tokens: [string, string][] = [];
 beforeAll(async () => {
   t = await createTestApp({ runJobs: false });
   // Sign-out would end the caller's session and the socket is not HTTP: every other route is probed.
-  routes = t.app.apiRoutes.filter((route) => !/\/logout|\/ws\/?$/.test(route.url));
+  // Sockets are spoken to by an upgrade, not a request (the realtime socket, a terminal).
+  routes = t.app.apiRoutes.filter((route) => !route.isWebSocket && !/\/logout/.test(route.url));
   const domainId = (await buildDomain(t)).id;
   tokens.push(["superuser", await signIn(t.app, await buildUser(t, { role: 1 }))]);
   tokens.push(["admin", await signIn(t.app, await buildUser(t, { role: 2, domainId }))]);
