@@ -78,7 +78,7 @@ export const TEXTS_OF = {
   transport: ["fleet", "notifications"],
   monitor: [],
   notFound: [],
-  profile: ["apiTokens", "profile"],
+  profile: ["apiTokens", "fleet", "profile"],
   registry: ["accounting"],
   settings: ["commands", "fleet", "schedules", "settings"],
   task: ["fleet", "schedules"],
