@@ -13,6 +13,14 @@ const { Client, Server, utils } = ssh2;
 /** The simulator's own sshd host key, made once per process. */
 let simulatorHostKey: string | null = null;
 
+/** An Ed25519 private key ssh2 can read back: about one in 250 it writes, it cannot, so those are made again. */
+function newHostKey(): string {
+  for (;;) {
+    const key = utils.generateKeyPairSync("ed25519").private;
+    if (!(utils.parseKey(key) instanceof Error)) return key;
+  }
+}
+
 /** Parses a `tunnel_open` payload; null when it is not one. */
 export function parseTunnelOpen(payload: Buffer): TunnelOpenMessage | null {
   try {
@@ -30,7 +38,7 @@ function keyBlob(line: string): Buffer {
 
 /** Dials the console for one session; resolves when the router's side is closed again. */
 export function openTunnel(message: TunnelOpenMessage, router: ShellRouter): Promise<void> {
-  simulatorHostKey ??= utils.generateKeyPairSync("ed25519").private;
+  simulatorHostKey ??= newHostKey();
   const allowed = utils.parseKey(message.public_key);
   return new Promise((resolve) => {
     const client = new Client();

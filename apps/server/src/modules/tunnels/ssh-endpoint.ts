@@ -40,10 +40,22 @@ export interface SshEndpoint {
   close(): Promise<void>;
 }
 
+/**
+ * A new Ed25519 key pair in OpenSSH form. ssh2 1.17's `generateKeyPairSync` writes about one private
+ * key in 250 that its own `parseKey` then refuses ("Malformed OpenSSH private key"); such a pair is
+ * made again.
+ */
+export function newEd25519Pair(): { private: string; public: string } {
+  for (;;) {
+    const pair = utils.generateKeyPairSync("ed25519");
+    if (!(utils.parseKey(pair.private) instanceof Error)) return pair;
+  }
+}
+
 /** The host key at `file`, made (Ed25519, mode 0600) when it does not exist yet. */
 export async function loadOrCreateHostKey(file: string): Promise<string> {
   if (existsSync(file)) return readFile(file, "utf8");
-  const pair = utils.generateKeyPairSync("ed25519");
+  const pair = newEd25519Pair();
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, pair.private, { mode: 0o600 });
   await chmod(file, 0o600);

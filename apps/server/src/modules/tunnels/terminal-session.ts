@@ -154,14 +154,18 @@ export function runTerminal(options: {
           stream.on("close", () => finish("closed"));
         });
       });
-      client.connect({
-        sock: channel as unknown as Readable,
-        username: ROUTER_LOGIN,
-        privateKey: options.privateKey,
-        // The channel runs inside the router's own pinned, single-use sign-in (ADR 038).
-        hostVerifier: () => true,
-        readyTimeout: 20_000,
-      });
+      try {
+        client.connect({
+          sock: channel as unknown as Readable,
+          username: ROUTER_LOGIN,
+          privateKey: options.privateKey,
+          // The channel runs inside the router's own pinned, single-use sign-in (ADR 038).
+          hostVerifier: () => true,
+          readyTimeout: 20_000,
+        });
+      } catch {
+        finish("failed"); // a key ssh2 cannot read: the session fails instead of hanging
+      }
     },
     () => finish("failed"),
   );

@@ -50,7 +50,8 @@ describe("remote-access limits", { timeout: 60_000 }, () => {
 
   it("ends a session at the approved duration, however busy", async () => {
     await setRemoteAccessLimits(f, admin.token, { idle_minutes: 15, max_minutes: 120 });
-    const { created, terminal } = await openShell(3);
+    // Ten "minutes" (10 s) from the approval: room for the router to dial in on a loaded machine.
+    const { created, terminal } = await openShell(10);
     const typing = setInterval(() => terminal.type("id\r"), 200);
     const reason = (await terminal.ended).reason;
     clearInterval(typing);

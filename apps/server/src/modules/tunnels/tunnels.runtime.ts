@@ -6,13 +6,18 @@ import {
   type TunnelOpenMessage,
   tunnelTopic,
 } from "@cellfleet/contract";
-import ssh2 from "ssh2";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { createNodeId } from "../../platform/jobs/node-id";
 import { findDomainRemoteAccess } from "../settings/settings.service";
-import { hashSecret, type RouterLink, type SshEndpoint, startSshEndpoint } from "./ssh-endpoint";
+import {
+  hashSecret,
+  newEd25519Pair,
+  type RouterLink,
+  type SshEndpoint,
+  startSshEndpoint,
+} from "./ssh-endpoint";
 import { runTerminal, type TerminalHandle, type TerminalOutcome } from "./terminal-session";
 import { tunnelsRepo } from "./tunnels.repo";
 import { endTunnelSession, isOpenable, publishPeers, requireTunnel, tunnelEndTopic } from "./tunnels.service";
@@ -112,7 +117,7 @@ export function createTunnelRuntime(ctx: AppContext, minuteMs = 60_000): TunnelR
       }
       const limits = await findDomainRemoteAccess(ctx, domainId);
       const password = randomBytes(24).toString("base64url");
-      const keys = ssh2.utils.generateKeyPairSync("ed25519");
+      const keys = newEd25519Pair();
       const now = ctx.now();
       const expires = new Date(now.getTime() + ROUTER_DIAL_TIMEOUT_MS);
       await tunnelsRepo(ctx.db).setSecret(domainId, id, {
