@@ -251,10 +251,14 @@ cf_command() {
 	done
 }
 
-# What a command left for after its final status was acknowledged (6.1, step 4).
+# What a command left for after its final status was acknowledged (6.1, step 4): only once nothing
+# waits in the spool or the outbox, since commands.sh may have spooled that status after this loop's
+# last flush (a reboot then lost it with /tmp, and the console sent the command again a minute later).
 cf_after() {
+	[ -z "$(find "$CF_SPOOL" "$CF_OUTBOX" -name '*.msg' -o -name '*.json')" ] || return 0
 	for cf_file in "$CF_RUN"/after/*; do
 		[ -e "$cf_file" ] || break
+		case "$cf_file" in *.tmp) continue ;; esac # its command has not spooled its final status yet
 		cf_what=$(cat "$cf_file")
 		rm -f "$cf_file"
 		cf_sub_stop
