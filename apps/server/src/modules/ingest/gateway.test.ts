@@ -293,6 +293,11 @@ describe("ingest through the embedded broker", () => {
       .executeTakeFirstOrThrow();
     expect(row.events_total).toBe(1);
     expect(runtime.ingest.stats().duplicates).toBeGreaterThanOrEqual(1);
+    // Every report a batch committed, stored or a duplicate, was timed into the latency histogram.
+    const { stored, duplicates, unknownDevice, storedLatency } = runtime.ingest.stats();
+    expect(storedLatency.count).toBe(stored + duplicates + unknownDevice);
+    expect(storedLatency.counts.reduce((sum, count) => sum + count, 0)).toBe(storedLatency.count);
+    expect(storedLatency.sumSeconds).toBeGreaterThan(0);
   });
 
   it("pushes devices, collects and alerts to the device's domain only", async () => {

@@ -7,6 +7,7 @@ import type { ParsedReport } from "./ingest.plan";
 import { publishBatch } from "./ingest.realtime";
 import { ingestRepo } from "./ingest.repo";
 import { latestCollectsCache } from "./latest-collects";
+import { createStoredLatency, type StoredLatency } from "./stored-latency";
 
 /** Batching and backpressure settings of the ingest pipeline. */
 export interface IngestOptions {
@@ -66,10 +67,14 @@ export interface IngestStats {
   /** Batches read and planned again under their locks: another writer moved a router in between. */
   replannedBatches: number;
   queued: number;
+  /** Seconds from a report reaching this node to its batch's commit. */
+  storedLatency: StoredLatency;
 }
 
 interface Pending {
   report: ParsedReport;
+  /** When it reached submit() (performance.now()). */
+  arrivedAt: number;
   resolve: () => void;
   reject: (error: Error) => void;
 }
@@ -129,6 +134,7 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
     replannedBatches: 0,
   };
 
+  const storedLatency = createStoredLatency();
   const waiting = () => queued + inFlight;
   const laneOf = (ident: string) => lanes[identHash(ident) % lanes.length] as Lane;
 
@@ -179,7 +185,11 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
       counters.unknownDevice += plan.unknownDevice;
       if (plan.unknownDevice > 0)
         deps.log.warn({ count: plan.unknownDevice }, "reports of devices that no longer exist");
-      for (const entry of batch) entry.resolve();
+      const committedAt = performance.now();
+      for (const entry of batch) {
+        storedLatency.observe((committedAt - entry.arrivedAt) / 1000);
+        entry.resolve();
+      }
       const push: Promise<void> = publishBatch(deps, written, plan, repo)
         .then(() => afterCommit?.())
         .catch((error: unknown) => deps.log.error({ err: error }, "realtime push after ingest failed"))
@@ -207,16 +217,17 @@ export function createIngestPipeline(deps: IngestDeps, options: Partial<IngestOp
   return {
     waitForRoom,
     async submit(report) {
+      const arrivedAt = performance.now();
       await waitForRoom();
       if (closed) throw new Error("ingest is closed");
       return new Promise<void>((resolve, reject) => {
-        laneOf(report.ident).queue.push({ report, resolve, reject });
+        laneOf(report.ident).queue.push({ report, arrivedAt, resolve, reject });
         queued++;
         schedule();
       });
     },
     stats() {
-      return { ...counters, queued: waiting() };
+      return { ...counters, queued: waiting(), storedLatency: storedLatency.read() };
     },
     async close() {
       closed = true;

@@ -5,6 +5,7 @@ import { toJsonb } from "../../platform/db/schema";
 import { REFUSAL_REASONS } from "../../platform/mqtt/counters";
 import type { TestApp } from "../../test/test-app";
 import { type DeviceIngest, type DeviceIngestStats, startDeviceIngest } from "./ingest.runtime";
+import { STORED_SECONDS_BOUNDS } from "./stored-latency";
 
 // Test helpers for the gateway and ingest: devices with keys, the gateway on a free port, MQTT clients.
 
@@ -27,6 +28,12 @@ export function sampleDeviceIngestStats(patch: Partial<DeviceIngestStats> = {}, 
       epochsRestarted: base,
       replannedBatches: base,
       queued: base,
+      storedLatency: {
+        bounds: STORED_SECONDS_BOUNDS,
+        counts: STORED_SECONDS_BOUNDS.map(() => base).concat(base),
+        sumSeconds: base,
+        count: base * (STORED_SECONDS_BOUNDS.length + 1),
+      },
     },
     refusalRecords: { dropped: base, writes: base },
     presence: { writes: base, failed: base },

@@ -4,6 +4,7 @@ import { buildDomain, buildUser, signIn } from "../../test/factories";
 import { openTestSocket } from "../../test/socket-client";
 import { createTestApp, type TestApp } from "../../test/test-app";
 import { insertDevice, sampleDeviceIngestStats, type TestDevice } from "../ingest/ingest.test-support";
+import { STORED_SECONDS_BOUNDS } from "../ingest/stored-latency";
 
 const TOKEN = "prometheus-scrape-token-for-tests";
 let t: TestApp;
@@ -34,7 +35,19 @@ beforeAll(async () => {
       sampleDeviceIngestStats({
         connections: 3,
         refused: { ...sampleDeviceIngestStats().refused, bad_token: 4 },
-        ingest: { ...sampleDeviceIngestStats().ingest, stored: 120, batches: 6, queued: 2 },
+        ingest: {
+          ...sampleDeviceIngestStats().ingest,
+          stored: 120,
+          batches: 6,
+          queued: 2,
+          // 0.01 s and below: 3; up to 0.025: 1; over 10 s: 2
+          storedLatency: {
+            bounds: STORED_SECONDS_BOUNDS,
+            counts: [3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2],
+            sumSeconds: 24.5,
+            count: 6,
+          },
+        },
       }),
   });
   off = await createTestApp();
@@ -100,6 +113,14 @@ describe("GET /metrics", () => {
     expect(lines).toContain(`cellfleet_ingest_reports_total{result="stored"} 120`);
     expect(lines).toContain(`cellfleet_ingest_batches_total{result="written"} 6`);
     expect(lines).toContain("cellfleet_ingest_queued 2");
+    // The report→stored histogram, cumulative as Prometheus reads it.
+    expect(lines).toContain(`cellfleet_ingest_stored_seconds_bucket{le="0.01"} 3`);
+    expect(lines).toContain(`cellfleet_ingest_stored_seconds_bucket{le="0.025"} 4`);
+    expect(lines).toContain(`cellfleet_ingest_stored_seconds_bucket{le="10"} 4`);
+    expect(lines).toContain(`cellfleet_ingest_stored_seconds_bucket{le="+Inf"} 6`);
+    expect(lines).toContain("cellfleet_ingest_stored_seconds_sum 24.5");
+    expect(lines).toContain("cellfleet_ingest_stored_seconds_count 6");
+    expect(response.body).toContain("# TYPE cellfleet_ingest_stored_seconds histogram");
     expect(lines).toContain("cellfleet_mqtt_connections 3");
     expect(lines).toContain(`cellfleet_mqtt_refused_total{reason="bad_token"} 4`);
     expect(lines.some((line) => line.startsWith("cellfleet_outbox_backlog "))).toBe(true);

@@ -1,7 +1,8 @@
-import { Counter, Gauge, type Registry } from "prom-client";
+import { Counter, Gauge, type Metric, type Registry } from "prom-client";
 import type { AppContext } from "../../platform/context";
 import { domainListRepo } from "../domains/domain-list.repo";
 import type { DeviceIngestStats } from "../ingest/ingest.runtime";
+import type { StoredLatency } from "../ingest/stored-latency";
 import { metricsRepo } from "./metrics.repo";
 
 /** This node's browser sockets, as the realtime socket's live views count them. */
@@ -127,6 +128,7 @@ export function createScrapedMetrics(registry: Registry) {
   }
 
   function readDeviceSide(device: DeviceIngestStats): void {
+    storedLatency = device.ingest.storedLatency;
     setTotal(m.reports, { result: "stored" }, device.ingest.stored);
     setTotal(m.reports, { result: "duplicate" }, device.ingest.duplicates);
     setTotal(m.reports, { result: "unknown_device" }, device.ingest.unknownDevice);
@@ -137,5 +139,38 @@ export function createScrapedMetrics(registry: Registry) {
     for (const [reason, count] of Object.entries(device.refused)) setTotal(m.refused, { reason }, count);
   }
 
+  // Ingest counts its own buckets (ingest/stored-latency.ts); this hands them to the registry as a
+  // histogram at each scrape, so the node's whole history since start is in it.
+  let storedLatency: StoredLatency | null = null;
+  registry.registerMetric({
+    name: "cellfleet_ingest_stored_seconds",
+    get: async () => ({
+      name: "cellfleet_ingest_stored_seconds",
+      help: "Seconds from a report reaching this node to its batch's commit (then it is acknowledged)",
+      type: "histogram", // the text format's word; prom-client's typings say an enum
+      aggregator: "sum",
+      values: storedLatency ? histogramValues("cellfleet_ingest_stored_seconds", storedLatency) : [],
+    }),
+  } as unknown as Metric);
+
   return { refresh };
+}
+
+/** Prometheus's cumulative buckets, sum and count of counts kept per bucket. */
+function histogramValues(name: string, latency: StoredLatency) {
+  let cumulative = 0;
+  const buckets = latency.counts.map((count, index) => {
+    cumulative += count;
+    const bound = latency.bounds[index];
+    return {
+      metricName: `${name}_bucket`,
+      labels: { le: bound === undefined ? "+Inf" : bound },
+      value: cumulative,
+    };
+  });
+  return [
+    ...buckets,
+    { metricName: `${name}_sum`, labels: {}, value: latency.sumSeconds },
+    { metricName: `${name}_count`, labels: {}, value: latency.count },
+  ];
 }
