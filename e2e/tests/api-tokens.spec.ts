@@ -27,9 +27,12 @@ for (const variant of LOOKS) {
       .getByRole("button", { name: variant.locale === "ru" ? "Новый токен" : "New token" })
       .click();
     await page.getByTestId("api-token-name").fill(name);
-    // Read only is chosen at first: nothing that saves is ticked.
-    await expect(page.getByRole("checkbox", { name: "devices.view" })).toBeChecked();
-    await expect(page.getByRole("checkbox", { name: "devices.edit" })).not.toBeChecked();
+    // Read only is chosen at first: nothing that saves is ticked. Actions read as words, not codes.
+    const ru = variant.locale === "ru";
+    await expect(page.getByRole("checkbox", { name: ru ? "Видеть роутеры" : "See routers" })).toBeChecked();
+    await expect(
+      page.getByRole("checkbox", { name: ru ? "Изменять роутеры" : "Edit routers" }),
+    ).not.toBeChecked();
     await shot(page, `api-tokens-new-${variant.name}`);
     await page.getByTestId("api-token-create").click();
 
@@ -56,6 +59,7 @@ for (const variant of LOOKS) {
     await page.reload();
     const item = section.getByTestId("api-token").filter({ hasText: name });
     await expect(item).toContainText("127.0.0.1");
+    await expect(item).toContainText(variant.locale === "ru" ? "Видеть роутеры" : "See routers");
     await shot(page, `api-tokens-${variant.name}`);
 
     await item.getByRole("button", { name: variant.locale === "ru" ? "Отозвать" : "Revoke" }).click();

@@ -20,6 +20,7 @@ import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CopyButton } from "../../../components/CopyButton";
+import { actionWord } from "./actionWords";
 import { useCreateToken } from "./apiTokens.queries";
 
 const LIFETIMES = [7, 30, 90, 365] as const;
@@ -185,8 +186,8 @@ export function CreateTokenDialog({ isOpen, offered, onClose }: CreateTokenDialo
                         />
                       }
                       label={
-                        <Typography variant="body2" sx={{ fontFamily: "monospace" }} title={area}>
-                          {action}
+                        <Typography variant="body2" title={`${area}: ${action}`}>
+                          {actionWord(t, action)}
                         </Typography>
                       }
                     />

@@ -5,6 +5,7 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "../../../components/formatDate";
+import { actionWord } from "./actionWords";
 
 /** active, expired or revoked, at `now`. */
 export function tokenState(token: ApiToken, now: number): "active" | "expired" | "revoked" {
@@ -59,8 +60,8 @@ export function TokenItem({ token, now, isOwnerShown = false, onRevoke }: TokenI
       <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
         {t("apiTokens.carries", { count: token.permissions.length })}
         {": "}
-        <Typography component="span" variant="body2" sx={{ fontFamily: "monospace" }}>
-          {token.permissions.join(", ")}
+        <Typography component="span" variant="body2" title={token.permissions.join(", ")}>
+          {token.permissions.map((action) => actionWord(t, action)).join(", ")}
         </Typography>
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
