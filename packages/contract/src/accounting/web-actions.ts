@@ -72,6 +72,7 @@ export type WebActionsExportRequest = z.infer<typeof WebActionsExportRequestSche
 /** The CSV columns of the archive, in order. */
 export const WEB_ACTIONS_CSV_COLUMNS = [
   "author",
+  "via_token",
   "action",
   "kind",
   "object",

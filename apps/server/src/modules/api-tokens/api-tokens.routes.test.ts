@@ -280,6 +280,17 @@ describe("what a token never does", () => {
     const byHand = entries.find((entry) => JSON.stringify(entry.info).includes("by hand"));
     expect(byScript).toMatchObject({ author: admin.username, via_token: "inventory sync" });
     expect(byHand).toMatchObject({ author: admin.username, via_token: null });
+    // The archive's CSV names the token too (its second column), and leaves it empty for a session.
+    const csv = await t.app.inject({
+      method: "POST",
+      url: "/api/web_actions/export",
+      headers: { token: adminSession },
+      payload: { action: ["POST_device"] },
+    });
+    const rows = csv.body.trim().split("\r\n");
+    expect(rows[0]?.startsWith("author,via_token,")).toBe(true);
+    expect(rows.find((row) => row.includes("by script"))).toContain(`${admin.username},inventory sync,`);
+    expect(rows.find((row) => row.includes("by hand"))).toContain(`${admin.username},,POST_device`);
   });
 });
 

@@ -111,7 +111,7 @@ describe("the audit log", () => {
     expect(response.headers["content-type"]).toMatch(/text\/csv/);
     expect(response.headers["content-disposition"]).toContain("web_actions.csv");
     const lines = response.body.trim().split("\r\n");
-    expect(lines[0]).toBe("author,action,kind,object,status,create_time,client_ip,info");
+    expect(lines[0]).toBe("author,via_token,action,kind,object,status,create_time,client_ip,info");
     expect(lines.slice(1).every((line) => line.includes(",POST_user,"))).toBe(true);
     expect(response.body).not.toContain("Hidden-pass-11");
   });

@@ -92,6 +92,7 @@ export async function* exportWebActionsRows(
       .map(toWebAction)
       .map((entry) => [
         entry.author,
+        entry.via_token ?? "",
         entry.action,
         entry.kind ?? "",
         entry.object
