@@ -52,7 +52,12 @@ export async function requestTunnel(
 /** Opens the terminal socket of session `id` and sends the hello. */
 export async function openTerminal(f: ActionsFixture, token: string, id: string): Promise<TestTerminal> {
   const port = (f.t.app.server.address() as AddressInfo).port;
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/api/tunnel/${id}/terminal`);
+  return openTerminalAt(`http://127.0.0.1:${port}`, token, id);
+}
+
+/** Opens the terminal socket of session `id` on the node at `base` (http://host:port) and sends the hello. */
+export async function openTerminalAt(base: string, token: string, id: string): Promise<TestTerminal> {
+  const ws = new WebSocket(`${base.replace(/^http/, "ws")}/api/tunnel/${id}/terminal`);
   const messages: TerminalServerMessage[] = [];
   const arrivals: { at: number; bytes: number; data: string }[] = [];
   let resolveEnded: (message: Extract<TerminalServerMessage, { type: "ended" }>) => void = () => {};
