@@ -76,6 +76,7 @@ import type {
 import type {
   ApproveTunnelSchema,
   CreateTunnelSchema,
+  RecordingLineSchema,
   TunnelSessionSchema,
   TunnelSessionsSchema,
 } from "./tunnels";
@@ -110,6 +111,7 @@ export const FLEET_ROUTES = {
   "POST /api/tunnel/{id}/approve": call<In<typeof ApproveTunnelSchema>, Out<typeof TunnelSessionSchema>>(),
   "POST /api/tunnel/{id}/refuse": call<NoBody, Out<typeof TunnelSessionSchema>>(),
   "POST /api/tunnel/{id}/end": call<NoBody, Out<typeof TunnelSessionSchema>>(),
+  "GET /api/tunnel/{id}/recording": stream<NoBody, Out<typeof RecordingLineSchema>>(),
   "POST /api/sim/{iccid}/plan": call<In<typeof SetSimPlanSchema>, Out<typeof SimPlanSavedSchema>>(),
   "POST /api/plans": call<NoBody, Out<typeof TagPlansSchema>>(),
   "POST /api/plans/tag": call<In<typeof SetTagPlanSchema>, Out<typeof TagPlansSchema>>(),

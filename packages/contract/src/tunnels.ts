@@ -128,3 +128,16 @@ export type TerminalServerMessage =
   | { type: "state"; state: "connecting" | "open" }
   | { type: "output"; data: string }
   | { type: "ended"; reason: TunnelEndReason | null; code?: string };
+
+/** The first line of a recording (asciicast v2): the terminal's size when the session opened. */
+export const RecordingHeaderSchema = z.looseObject({
+  version: z.literal(2),
+  width: z.int(),
+  height: z.int(),
+});
+/** Each later line: seconds since the start, "o" (output), and the text the router printed. */
+export const RecordingOutputSchema = z.tuple([z.number(), z.string(), z.string()]);
+/** A line of GET /api/tunnel/{id}/recording (asciicast v2: the header, then one line per output). */
+export const RecordingLineSchema = z.union([RecordingHeaderSchema, RecordingOutputSchema]);
+/** One line of a recording. */
+export type RecordingLine = z.infer<typeof RecordingLineSchema>;

@@ -1,5 +1,6 @@
 import type { TunnelSession } from "@cellfleet/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDomain, buildUser, signIn } from "../../test/factories";
 import type { ActionsFixture } from "../actions/actions.test-support";
 import { eventually } from "../ingest/ingest.test-support";
 import { openTerminal, openTunnelsFixture, requestTunnel } from "./tunnels.test-support";
@@ -63,6 +64,25 @@ describe("remote-access sessions", { timeout: 30_000 }, () => {
     const text = Buffer.concat(chunks).toString("utf8");
     expect(JSON.parse(text.split("\n")[0] as string)).toMatchObject({ version: 2, width: 80, height: 24 });
     expect(text).toContain("GNU/Linux");
+    // Replayed through the API as it was stored; another domain's admin cannot read it.
+    const replay = await f.t.app.inject({
+      method: "GET",
+      url: `/api/tunnel/${created._id}/recording`,
+      headers: { token: admin.token },
+    });
+    expect(replay.statusCode, replay.body).toBe(200);
+    expect(replay.headers["content-type"]).toContain("application/x-asciicast");
+    expect(replay.body).toBe(text);
+    const stranger = await signIn(
+      f.t.app,
+      await buildUser(f.t, { role: 2, domainId: (await buildDomain(f.t)).id }),
+    );
+    const foreign = await f.t.app.inject({
+      method: "GET",
+      url: `/api/tunnel/${created._id}/recording`,
+      headers: { token: stranger },
+    });
+    expect([foreign.statusCode, foreign.json().code]).toEqual([404, "ATUN_SRV_NOT_FOUND"]);
   });
 
   it("an assistant's request waits for approval: nobody approves their own, a junior never; an admin does", async () => {
@@ -73,6 +93,13 @@ describe("remote-access sessions", { timeout: 30_000 }, () => {
     const admin = await f.person("admin");
     const created = await requestTunnel(f, assistant.token, device.id, 20);
     expect(created.state).toBe("waiting");
+    // Nothing recorded before a session has run: FILE_NOT_FOUND.
+    const none = await f.t.app.inject({
+      method: "GET",
+      url: `/api/tunnel/${created._id}/recording`,
+      headers: { token: admin.token },
+    });
+    expect([none.statusCode, none.json().code]).toEqual([404, "FILE_NOT_FOUND"]);
     // Waiting: the terminal is refused with the §8 code of an unknown or expired session link.
     const early = await openTerminal(f, assistant.token, created._id);
     expect((await early.ended).code).toBe("ATUN_SRV_NOT_FOUND");

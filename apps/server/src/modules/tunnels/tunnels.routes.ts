@@ -11,7 +11,14 @@ import type { AppContext } from "../../platform/context";
 import { ERROR_RESPONSES, TokenFieldSchema, TokenOnlyBodySchema } from "../../platform/http/schemas";
 import { registerTerminalSocket } from "./terminal.socket";
 import type { TunnelRuntime } from "./tunnels.runtime";
-import { approveTunnel, createTunnel, endTunnel, listTunnels, refuseTunnel } from "./tunnels.service";
+import {
+  approveTunnel,
+  createTunnel,
+  endTunnel,
+  listTunnels,
+  openRecording,
+  refuseTunnel,
+} from "./tunnels.service";
 
 const TunnelParamsSchema = z.object({ id: z.string().uuid() });
 
@@ -92,6 +99,31 @@ export function createTunnelsRoutes(
         config: { saves: true, permission: "tunnels.end" },
       },
       async (request) => endTunnel(ctx, requireSession(request), request.params.id),
+    );
+
+    app.get(
+      "/tunnel/:id/recording",
+      {
+        schema: {
+          tags: ["tunnels"],
+          summary:
+            "An ended terminal session's recording, asciicast v2 (a header line, then one line per output)",
+          params: TunnelParamsSchema,
+          response: {
+            200: z.unknown().describe("the recording (application/x-asciicast)"),
+            ...ERROR_RESPONSES,
+          },
+        },
+        config: { permission: "tunnels.view" },
+      },
+      async (request, reply) => {
+        const read = await openRecording(ctx, requireSession(request), request.params.id);
+        return reply
+          .type("application/x-asciicast")
+          .header("content-length", read.size)
+          .header("cache-control", "private, no-store")
+          .send(read.stream);
+      },
     );
 
     registerTerminalSocket(app, ctx, runtime);

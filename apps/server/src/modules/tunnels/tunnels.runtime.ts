@@ -20,7 +20,14 @@ import {
 } from "./ssh-endpoint";
 import { runTerminal, type TerminalHandle, type TerminalOutcome } from "./terminal-session";
 import { tunnelsRepo } from "./tunnels.repo";
-import { endTunnelSession, isOpenable, publishPeers, requireTunnel, tunnelEndTopic } from "./tunnels.service";
+import {
+  endTunnelSession,
+  isOpenable,
+  publishPeers,
+  recordingKey,
+  requireTunnel,
+  tunnelEndTopic,
+} from "./tunnels.service";
 
 // What one server node runs for remote access (ADR 038): the SSH endpoint routers dial, and the
 // sessions whose browser socket landed here. The node that publishes `tunnel_open` names its own
@@ -32,11 +39,6 @@ export const ROUTER_DIAL_TIMEOUT_MS = 30_000;
 
 /** How often `tunnel_open` is said again while the router has not dialled in. */
 const TUNNEL_OPEN_RESEND_MS = 5_000;
-
-/** The storage key of a session's recording. */
-export function recordingKey(id: string): string {
-  return `tunnel-${id}`;
-}
 
 /** Remote access on this node. */
 export interface TunnelRuntime {

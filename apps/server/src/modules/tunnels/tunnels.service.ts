@@ -13,6 +13,7 @@ import type { SessionContext } from "../../platform/auth/session-guard";
 import { domainTopic } from "../../platform/bus/bus";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
+import type { FileRead } from "../../platform/storage/file-storage";
 import { devicesRepo } from "../devices/devices.repo";
 import { requireDeviceDomain } from "../devices/devices.service";
 import { findDomainRemoteAccess } from "../settings/settings.service";
@@ -63,6 +64,23 @@ export async function publishPeers(ctx: AppContext, domainId: string): Promise<v
   } catch (error) {
     ctx.log.error({ err: error, domainId }, "publishing the peers message failed");
   }
+}
+
+/** The storage key of a session's recording. */
+export function recordingKey(id: string): string {
+  return `tunnel-${id}`;
+}
+
+/**
+ * GET /api/tunnel/{id}/recording: an ended terminal session's recording (asciicast v2), for replay in
+ * the browser. A session still running, or one that never opened, has none yet: FILE_NOT_FOUND.
+ */
+export async function openRecording(ctx: AppContext, session: SessionContext, id: string): Promise<FileRead> {
+  const row = await requireTunnel(ctx, requireDeviceDomain(session), id);
+  if (row.state !== "ended" || !(await ctx.storage.exists(recordingKey(id)))) {
+    throw new AppError("FILE_NOT_FOUND", "This session has no recording");
+  }
+  return ctx.storage.get(recordingKey(id));
 }
 
 /** A session of the caller's domain, or ATUN_SRV_NOT_FOUND (an unknown session link). */

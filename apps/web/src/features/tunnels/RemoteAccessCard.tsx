@@ -18,6 +18,7 @@ import { tunnelsQueryOptions, useDecideTunnel, usePeersLive, useRequestTunnel } 
 
 // xterm.js is fetched only when a terminal opens (bench/bundle.ts weighs the device page without it).
 const TerminalDialog = lazy(async () => ({ default: (await import("./TerminalDialog")).TerminalDialog }));
+const ReplayDialog = lazy(async () => ({ default: (await import("./ReplayDialog")).ReplayDialog }));
 
 const LIVE_STATES = new Set(["waiting", "approved", "open"]);
 /** Ended sessions of the router shown under the live ones. */
@@ -32,9 +33,11 @@ const authorOf = (session: TunnelSession) => ({
 function SessionRow({
   session,
   onOpen,
+  onReplay,
 }: {
   session: TunnelSession;
   onOpen: (session: TunnelSession) => void;
+  onReplay: (session: TunnelSession) => void;
 }) {
   const { t } = useTranslation();
   const offers = useOffers();
@@ -84,6 +87,11 @@ function SessionRow({
           </Button>
         </>
       ) : null}
+      {session.state === "ended" && session.open_time !== null ? (
+        <Button size="small" onClick={() => onReplay(session)} data-testid="tunnel-replay">
+          {t("insight.remote.replay")}
+        </Button>
+      ) : null}
       {isLive && offers("tunnels.end", authorOf(session)) ? (
         <Button size="small" color="error" onClick={() => act("end")} data-testid="tunnel-end">
           {t("insight.remote.endNow")}
@@ -104,6 +112,7 @@ export function RemoteAccessCard({ device }: { device: Device }) {
   const sessions = useQuery(tunnelsQueryOptions());
   const request = useRequestTunnel();
   const [open, setOpen] = useState<TunnelSession | null>(null);
+  const [replayed, setReplayed] = useState<TunnelSession | null>(null);
   if (!offers("tunnels.view")) return null;
   const mine = (sessions.data ?? []).filter((session) => session.device_id === device._id);
   const live = mine.filter((session) => LIVE_STATES.has(session.state));
@@ -142,12 +151,17 @@ export function RemoteAccessCard({ device }: { device: Device }) {
         </Typography>
       ) : (
         [...live, ...ended].map((session) => (
-          <SessionRow key={session._id} session={session} onOpen={setOpen} />
+          <SessionRow key={session._id} session={session} onOpen={setOpen} onReplay={setReplayed} />
         ))
       )}
       {open ? (
         <Suspense fallback={null}>
           <TerminalDialog session={open} onClose={() => setOpen(null)} />
+        </Suspense>
+      ) : null}
+      {replayed ? (
+        <Suspense fallback={null}>
+          <ReplayDialog session={replayed} onClose={() => setReplayed(null)} />
         </Suspense>
       ) : null}
     </Card>
