@@ -4,141 +4,27 @@
 // The real app (routes, pump jobs, dispatcher), the embedded broker and ingest with the actions hook,
 // 10,000 simulated routers in a child process (the simulator CLI). Figures and how to read them: bench/README.md.
 
-import { spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { loadavg } from "node:os";
-import { buildApp } from "../apps/server/src/app";
-import { startDeviceIngest } from "../apps/server/src/modules/ingest/ingest.runtime";
-import { hashPassword } from "../apps/server/src/platform/auth/passwords";
-import { createInProcessBus } from "../apps/server/src/platform/bus/in-process-bus";
-import { loadConfig } from "../apps/server/src/platform/config";
-import { migrateToLatest } from "../apps/server/src/platform/db/migrate";
-import { toJsonb } from "../apps/server/src/platform/db/schema";
-import { DEFAULT_FLEET_SECRET, deriveFleetKey, fleetIdent } from "../apps/simulator/src/index";
-import { openBenchStore } from "./bench-store";
+import { startFleetConsole } from "./fleet-console";
 
 const ROUTERS = Number(process.env.BENCH_ROUTERS ?? 10_000);
 /** Execution statuses reached only through the router's answer (contract commands/machine.ts). */
 const ACKNOWLEDGED = ["sent", "in_progress", "completed", "failed", "timed_out"] as const;
 const ENGINE = (process.env.BENCH_ENGINE ?? "postgres") as "postgres" | "pglite";
-const quiet = { info() {}, warn() {}, error() {} };
 
 async function main(): Promise<void> {
-  const { database, drop } = await openBenchStore(ENGINE, "cmdbench");
+  const fleet = await startFleetConsole({
+    engine: ENGINE,
+    name: "cmdbench",
+    prefix: "CMD",
+    routers: ROUTERS,
+    people: { junior: { role: 3, is_junior: true }, admin: { role: 2, is_junior: false } },
+    connectRate: Number(process.env.BENCH_CONNECT_RATE ?? 500),
+  });
   try {
-    const db = database.db;
-    await migrateToLatest(db);
-    const domainId = randomUUID();
-    await db.insertInto("domains").values({ id: domainId, name: "cmdbench" }).execute();
-    const rows = [];
-    for (let i = 1; i <= ROUTERS; i += 1) {
-      const ident = fleetIdent("CMD", i);
-      rows.push({
-        id: randomUUID(),
-        domain_id: domainId,
-        ident,
-        aes_key: await deriveFleetKey(DEFAULT_FLEET_SECRET, ident),
-        tags: toJsonb([]),
-        meta: toJsonb({}),
-      });
-    }
-    for (let i = 0; i < rows.length; i += 1000)
-      await db
-        .insertInto("devices")
-        .values(rows.slice(i, i + 1000))
-        .execute();
-    const people = { junior: { role: 3, is_junior: true }, admin: { role: 2, is_junior: false } } as const;
-    const hash = await hashPassword("Bench-Pass-1");
-    for (const [username, person] of Object.entries(people)) {
-      await db
-        .insertInto("users")
-        .values({
-          id: randomUUID(),
-          domain_id: domainId,
-          username,
-          role: person.role,
-          is_junior: person.is_junior,
-          plugins: toJsonb(["notification"]),
-          password_hash: hash,
-          factory_password: false,
-          password_changed_at: new Date(),
-          create_time: new Date(),
-        })
-        .execute();
-    }
-
-    const config = { ...loadConfig({}), loginRateLimit: 1000 };
-    const bus = createInProcessBus();
-    const app = await buildApp({ config, database, bus, jobTimings: { pollMs: 200 } });
-    await app.ready();
-    app.jobDispatcher.start();
-    const ingest = await startDeviceIngest({
-      db,
-      bus,
-      now: () => new Date(),
-      log: quiet,
-      mqttUrl: undefined,
-      mqttPort: 0,
-      host: "127.0.0.1",
-      jobs: app.jobs,
-      commandStatuses: app.hooks.get("ingest.commandStatuses"),
-    });
-    app.deviceLink.attach(ingest.gateway);
-    // The fleet runs in a process of its own (the simulator's CLI), so routers and server do not
-    // share one event loop; a router counts as connected once its hello is stored.
-    const connectStart = Date.now();
-    const simulator = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "../apps/simulator/src/cli.ts",
-        "--devices",
-        String(ROUTERS),
-        "--url",
-        ingest.gateway.url,
-        "--prefix",
-        "CMD",
-        "--interval",
-        "3600",
-        "--events",
-        "none",
-        "--connect-rate",
-        process.env.BENCH_CONNECT_RATE ?? "500",
-        "--inflight-total",
-        "20000",
-        "--summary",
-        "0",
-      ],
-      { stdio: ["ignore", "ignore", "inherit"] },
-    );
-    const connected = async () =>
-      Number(
-        (
-          await db
-            .selectFrom("devices")
-            .select((eb) => eb.fn.countAll<string>().as("n"))
-            .where("domain_id", "=", domainId)
-            .where("last_contact", "is not", null)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    for (let tick = 0; (await connected()) < ROUTERS; tick += 1) {
-      if (tick % 10 === 0) console.log(`connected ${await connected()} of ${ROUTERS}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    // Let the hellos settle so the measurement is the command's alone.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    const connectedMs = Date.now() - connectStart;
-
-    const login = async (username: string) =>
-      (
-        await app.inject({
-          method: "POST",
-          url: "/api/login/",
-          payload: { username, password: "Bench-Pass-1" },
-        })
-      ).json().token as string;
+    const { app, db } = fleet;
+    const connectedMs = await fleet.connected();
+    const login = fleet.login;
     const junior = await login("junior");
     const admin = await login("admin");
     const created = await app.inject({
@@ -191,13 +77,8 @@ async function main(): Promise<void> {
         `approve call ${approveMs} ms; every router acknowledged (sent) ${(deliveredMs / 1000).toFixed(2)} s after approval; ` +
         `every result stored ${(storedMs / 1000).toFixed(2)} s; command ${command.status} ${JSON.stringify(command.counts)}`,
     );
-    simulator.kill("SIGTERM");
-    app.deviceLink.detach();
-    await ingest.close();
-    await app.close();
-    await bus.close();
   } finally {
-    await drop();
+    await fleet.close();
   }
 }
 
