@@ -41,6 +41,8 @@ export const RemoteAccessSettingsSchema = z.object({
   bandwidth_kib: z.int().min(8).max(1_048_576),
   /** Bytes both ways together at most, in MiB; the session ends when reached. */
   quota_mib: z.int().min(1).max(102_400),
+  /** Days a terminal session's recording is kept after it ends (settings saved before it had none: 90). */
+  recording_days: z.int().min(1).max(3650).default(90),
 });
 /** The domain's remote-access limits. */
 export type RemoteAccessSettings = z.infer<typeof RemoteAccessSettingsSchema>;
@@ -51,6 +53,7 @@ export const DEFAULT_REMOTE_ACCESS: RemoteAccessSettings = {
   max_minutes: 120,
   bandwidth_kib: 1024,
   quota_mib: 256,
+  recording_days: 90,
 };
 
 /** How long an approved session may wait to be opened. */
@@ -89,6 +92,8 @@ export const TunnelSessionSchema = z.object({
   /** Bytes from the browser to the router, and back. */
   bytes_up: z.int(),
   bytes_down: z.int(),
+  /** Its terminal recording is kept (replayable); false before it ran and after the domain's retention. */
+  has_recording: z.boolean(),
 });
 /** One session. */
 export type TunnelSession = z.infer<typeof TunnelSessionSchema>;

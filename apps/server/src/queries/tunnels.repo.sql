@@ -34,6 +34,7 @@ select
   "t"."ended_at",
   "t"."end_reason",
   "t"."bytes_up",
+  "t"."has_recording",
   "t"."bytes_down"
 from
   "tunnel_sessions" as "t"
@@ -64,6 +65,7 @@ select
   "t"."ended_at",
   "t"."end_reason",
   "t"."bytes_up",
+  "t"."has_recording",
   "t"."bytes_down"
 from
   "tunnel_sessions" as "t"
@@ -94,6 +96,7 @@ select
   "t"."ended_at",
   "t"."end_reason",
   "t"."bytes_up",
+  "t"."has_recording",
   "t"."bytes_down"
 from
   "tunnel_sessions" as "t"
@@ -144,12 +147,43 @@ returning
   "secret_expires_at",
   "secret_used_at";
 
--- tunnelsRepo.setBytes(domainId, id, bytes)
+-- tunnelsRepo.setOutcome(domainId, id, bytes)
 update "tunnel_sessions"
 set
+  "has_recording" = $1
 where
-  "domain_id" = $1
-  and "id" = $2;
+  "domain_id" = $2
+  and "id" = $3;
+
+-- tunnelsRepo.listExpiredRecordingsAcrossDomains(now, limit)
+select
+  "t"."id",
+  "t"."domain_id"
+from
+  "tunnel_sessions" as "t"
+  inner join "domains" as "d" on "d"."id" = "t"."domain_id"
+where
+  "t"."has_recording" = $1
+  and "t"."ended_at" < $2::timestamptz - make_interval(
+    days => coalesce(
+      (
+        d.settings -> 'remote_access' ->> 'recording_days'
+      )::int,
+      90
+    )
+  )
+order by
+  "t"."ended_at"
+limit
+  $3;
+
+-- tunnelsRepo.clearRecording(domainId, id)
+update "tunnel_sessions"
+set
+  "has_recording" = $1
+where
+  "domain_id" = $2
+  and "id" = $3;
 
 -- tunnelsRepo.findRouter(domainId, deviceId)
 select

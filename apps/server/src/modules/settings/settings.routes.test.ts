@@ -43,7 +43,13 @@ const settingsOf = (
   journal: { copies: journal },
   time_zone: timeZone,
   rollouts: { auto_accept: false, window: null },
-  remote_access: { idle_minutes: 15, max_minutes: 120, bandwidth_kib: 1024, quota_mib: 256 },
+  remote_access: {
+    idle_minutes: 15,
+    max_minutes: 120,
+    bandwidth_kib: 1024,
+    quota_mib: 256,
+    recording_days: 90,
+  },
 });
 
 beforeAll(async () => {

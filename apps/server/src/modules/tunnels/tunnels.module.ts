@@ -1,8 +1,9 @@
 import type { FeatureModule } from "../../platform/feature-module";
+import { registerRecordingsJobs } from "./recordings.jobs";
 import { createTunnelsRoutes } from "./tunnels.routes";
 import { createTunnelRuntime, type TunnelRuntime } from "./tunnels.runtime";
 
-/** Remote access (issue 29, ADR 038): the sessions' routes, and this node's SSH endpoint and open sessions. */
+/** Remote access (issue 29, ADR 038): the sessions' routes, this node's SSH endpoint and open sessions, the recordings' retention. */
 export function createTunnelsModule(minuteMs = 60_000): FeatureModule {
   let runtime: TunnelRuntime | null = null;
   const current = () => {
@@ -13,6 +14,7 @@ export function createTunnelsModule(minuteMs = 60_000): FeatureModule {
     name: "tunnels",
     routes: createTunnelsRoutes(current),
     setUp(ctx) {
+      registerRecordingsJobs(ctx);
       runtime = createTunnelRuntime(ctx, minuteMs);
       return { close: () => (runtime as TunnelRuntime).close() };
     },

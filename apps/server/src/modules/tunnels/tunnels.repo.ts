@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { DB } from "../../platform/db/schema";
 
 /** A session joined with its router's ident and the names of its author and approver. */
@@ -22,6 +22,7 @@ export interface TunnelRow {
   end_reason: string | null;
   bytes_up: string;
   bytes_down: string;
+  has_recording: boolean;
 }
 
 /** The router's single-use credential as the SSH endpoint checks it. */
@@ -64,6 +65,7 @@ export function tunnelsRepo(db: Kysely<DB>) {
         "t.ended_at",
         "t.end_reason",
         "t.bytes_up",
+        "t.has_recording",
         "t.bytes_down",
       ])
       .where("t.domain_id", "=", domainId);
@@ -184,11 +186,44 @@ export function tunnelsRepo(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    /** Records the bytes each way of a session (the running totals, written at its end). */
-    async setBytes(domainId: string, id: string, bytes: { up: number; down: number }): Promise<void> {
+    /** Records the bytes each way of a session (the running totals, written at its end), and that its recording is stored. */
+    async setOutcome(domainId: string, id: string, bytes: { up: number; down: number }): Promise<void> {
       await db
         .updateTable("tunnel_sessions")
-        .set({ bytes_up: bytes.up, bytes_down: bytes.down })
+        .set({ bytes_up: bytes.up, bytes_down: bytes.down, has_recording: true })
+        .where("domain_id", "=", domainId)
+        .where("id", "=", id)
+        .execute();
+    },
+
+    /**
+     * Sessions of every domain whose recording is past their domain's `remote_access.recording_days`
+     * (90 when unset) at `now`, oldest first, at most `limit`.
+     */
+    async listExpiredRecordingsAcrossDomains(
+      now: Date,
+      limit: number,
+    ): Promise<Array<{ id: string; domain_id: string }>> {
+      return db
+        .selectFrom("tunnel_sessions as t")
+        .innerJoin("domains as d", "d.id", "t.domain_id")
+        .select(["t.id", "t.domain_id"])
+        .where("t.has_recording", "=", true)
+        .where(
+          "t.ended_at",
+          "<",
+          sql<Date>`${now}::timestamptz - make_interval(days => coalesce((d.settings -> 'remote_access' ->> 'recording_days')::int, 90))`,
+        )
+        .orderBy("t.ended_at")
+        .limit(limit)
+        .execute();
+    },
+
+    /** Notes that a session's recording was removed from storage. */
+    async clearRecording(domainId: string, id: string): Promise<void> {
+      await db
+        .updateTable("tunnel_sessions")
+        .set({ has_recording: false })
         .where("domain_id", "=", domainId)
         .where("id", "=", id)
         .execute();

@@ -96,8 +96,8 @@ export function createTunnelRuntime(ctx: AppContext, minuteMs = 60_000): TunnelR
 
   async function finishSession(domainId: string, id: string, outcome: TerminalOutcome): Promise<void> {
     // Bytes and recording first: once the row reads ended, its audit is complete.
-    await tunnelsRepo(ctx.db).setBytes(domainId, id, { up: outcome.bytesUp, down: outcome.bytesDown });
     await ctx.storage.put(recordingKey(id), Readable.from([outcome.recording]));
+    await tunnelsRepo(ctx.db).setOutcome(domainId, id, { up: outcome.bytesUp, down: outcome.bytesDown });
     if (!(await endTunnelSession(ctx, domainId, id, outcome.reason))) await publishPeers(ctx, domainId);
   }
 

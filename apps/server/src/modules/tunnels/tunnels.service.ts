@@ -47,6 +47,7 @@ export function toTunnelSession(row: TunnelRow): TunnelSession {
     end_reason: row.end_reason as TunnelSession["end_reason"],
     bytes_up: Number(row.bytes_up),
     bytes_down: Number(row.bytes_down),
+    has_recording: row.has_recording,
   };
 }
 

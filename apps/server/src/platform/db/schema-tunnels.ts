@@ -35,4 +35,6 @@ export interface TunnelSessionsTable {
   secret_hash: string | null;
   secret_expires_at: Timestamp | null;
   secret_used_at: Timestamp | null;
+  /** Whether its recording is in file storage (0044): stored as it ends, removed by retention. */
+  has_recording: ColumnType<boolean, boolean | undefined, boolean>;
 }

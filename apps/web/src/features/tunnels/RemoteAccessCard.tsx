@@ -87,7 +87,7 @@ function SessionRow({
           </Button>
         </>
       ) : null}
-      {session.state === "ended" && session.open_time !== null ? (
+      {session.has_recording ? (
         <Button size="small" onClick={() => onReplay(session)} data-testid="tunnel-replay">
           {t("insight.remote.replay")}
         </Button>
