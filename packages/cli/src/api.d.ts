@@ -3853,6 +3853,7 @@ export interface paths {
                                 name: string;
                             } | null;
                             role: 1 | 2 | 3 | 4;
+                            tag_scope: string[];
                             username: string;
                         };
                     };
@@ -4009,6 +4010,7 @@ export interface paths {
                                 name: string;
                             } | null;
                             role: 1 | 2 | 3 | 4;
+                            tag_scope: string[];
                             username: string;
                         };
                     };
@@ -13331,6 +13333,7 @@ export interface paths {
                                 name: string;
                             } | null;
                             role: 1 | 2 | 3 | 4;
+                            tag_scope: string[];
                             username: string;
                         };
                     };
@@ -13484,6 +13487,7 @@ export interface paths {
                                 name: string;
                             } | null;
                             role: 1 | 2 | 3 | 4;
+                            tag_scope: string[];
                             username: string;
                         };
                     };
@@ -14195,6 +14199,7 @@ export interface paths {
                                 name: string;
                                 permissions: string[];
                                 revoked_at: number | null;
+                                tag_scope: string[];
                                 user_id: string;
                                 username: string;
                             }[];
@@ -14345,6 +14350,7 @@ export interface paths {
                                 name: string;
                                 permissions: string[];
                                 revoked_at: number | null;
+                                tag_scope: string[];
                                 user_id: string;
                                 username: string;
                             }[];
@@ -14454,6 +14460,7 @@ export interface paths {
                         expires_at: number;
                         name: string;
                         permissions: string[];
+                        tag_scope?: string[];
                         /** @description Session token (or send the Token header) */
                         token?: string;
                     };
@@ -14503,6 +14510,7 @@ export interface paths {
                                 name: string;
                                 permissions: string[];
                                 revoked_at: number | null;
+                                tag_scope: string[];
                                 user_id: string;
                                 username: string;
                             };
@@ -15387,6 +15395,7 @@ export interface paths {
                         plugins?: ("notification" | "accounting" | "keychain")[];
                         policy_id?: string | null;
                         role?: 1 | 2 | 3 | 4;
+                        tag_scope?: string[];
                         username?: string;
                     } | null;
                 };
@@ -15443,6 +15452,7 @@ export interface paths {
                                 name: string;
                             } | null;
                             role: 1 | 2 | 3 | 4;
+                            tag_scope: string[];
                             username: string;
                         };
                     };
@@ -15618,6 +15628,7 @@ export interface paths {
                         /** @default null */
                         policy_id?: string | null;
                         role: 1 | 2 | 3 | 4;
+                        tag_scope?: string[];
                         username: string;
                     };
                 };
@@ -15674,6 +15685,7 @@ export interface paths {
                                 name: string;
                             } | null;
                             role: 1 | 2 | 3 | 4;
+                            tag_scope: string[];
                             username: string;
                         };
                     };
@@ -15765,6 +15777,7 @@ export interface paths {
                                     name: string;
                                 } | null;
                                 role: 1 | 2 | 3 | 4;
+                                tag_scope: string[];
                                 username: string;
                             }[];
                         };
