@@ -16,6 +16,7 @@ import { apiTokensModule } from "./modules/api-tokens/api-tokens.module";
 import { authModule } from "./modules/auth/auth.module";
 import { announceAuthChange, createSessionResolver } from "./modules/auth/session.service";
 import { brokerAccountsModule } from "./modules/broker-accounts/broker-accounts.module";
+import { installDeviceScopeGuard } from "./modules/devices/device-scope.guard";
 import { devicesModule } from "./modules/devices/devices.module";
 import { devicesStatusModule } from "./modules/devices-status/devices-status.module";
 import { eventsModule } from "./modules/events/events.module";
@@ -256,6 +257,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         assertRecentSignIn: (session) => ctx.hooks.get("auth.recentSignIn")(session),
       });
       installInputGuard(api);
+      // The tag rule for requests naming routers (ADR 041); lists apply it in their SQL.
+      installDeviceScopeGuard(api, ctx);
       auditLog.install(api);
       for (const feature of modules) if (feature.routes) await api.register(feature.routes, { ctx });
       // Production's hooks are the files feature's: a URL reaches only what was granted to its router.

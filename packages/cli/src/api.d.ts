@@ -3853,6 +3853,7 @@ export interface paths {
                                 name: string;
                             } | null;
                             role: 1 | 2 | 3 | 4;
+                            tag_scope: string[];
                             username: string;
                         };
                     };
@@ -4009,6 +4010,7 @@ export interface paths {
                                 name: string;
                             } | null;
                             role: 1 | 2 | 3 | 4;
+                            tag_scope: string[];
                             username: string;
                         };
                     };
@@ -13331,6 +13333,7 @@ export interface paths {
                                 name: string;
                             } | null;
                             role: 1 | 2 | 3 | 4;
+                            tag_scope: string[];
                             username: string;
                         };
                     };
@@ -13484,6 +13487,7 @@ export interface paths {
                                 name: string;
                             } | null;
                             role: 1 | 2 | 3 | 4;
+                            tag_scope: string[];
                             username: string;
                         };
                     };
@@ -14195,6 +14199,7 @@ export interface paths {
                                 name: string;
                                 permissions: string[];
                                 revoked_at: number | null;
+                                tag_scope: string[];
                                 user_id: string;
                                 username: string;
                             }[];
@@ -14345,6 +14350,7 @@ export interface paths {
                                 name: string;
                                 permissions: string[];
                                 revoked_at: number | null;
+                                tag_scope: string[];
                                 user_id: string;
                                 username: string;
                             }[];
@@ -14454,6 +14460,7 @@ export interface paths {
                         expires_at: number;
                         name: string;
                         permissions: string[];
+                        tag_scope?: string[];
                         /** @description Session token (or send the Token header) */
                         token?: string;
                     };
@@ -14503,6 +14510,7 @@ export interface paths {
                                 name: string;
                                 permissions: string[];
                                 revoked_at: number | null;
+                                tag_scope: string[];
                                 user_id: string;
                                 username: string;
                             };
@@ -15451,6 +15459,7 @@ export interface paths {
                         plugins?: ("notification" | "accounting" | "keychain")[];
                         policy_id?: string | null;
                         role?: 1 | 2 | 3 | 4;
+                        tag_scope?: string[];
                         username?: string;
                     } | null;
                 };
@@ -15507,6 +15516,7 @@ export interface paths {
                                 name: string;
                             } | null;
                             role: 1 | 2 | 3 | 4;
+                            tag_scope: string[];
                             username: string;
                         };
                     };
@@ -15682,6 +15692,7 @@ export interface paths {
                         /** @default null */
                         policy_id?: string | null;
                         role: 1 | 2 | 3 | 4;
+                        tag_scope?: string[];
                         username: string;
                     };
                 };
@@ -15738,6 +15749,7 @@ export interface paths {
                                 name: string;
                             } | null;
                             role: 1 | 2 | 3 | 4;
+                            tag_scope: string[];
                             username: string;
                         };
                     };
@@ -15829,6 +15841,7 @@ export interface paths {
                                     name: string;
                                 } | null;
                                 role: 1 | 2 | 3 | 4;
+                                tag_scope: string[];
                                 username: string;
                             }[];
                         };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DeviceTagsSchema } from "./devices";
 import {
   decide,
   PERMISSION_ACTIONS,
@@ -47,6 +48,8 @@ export const CreateApiTokenSchema = z.object({
   permissions: z.array(z.string().min(1).max(64)).min(1).max(PERMISSION_ACTIONS.length),
   /** Networks the token may be used from; empty: anywhere. */
   allowed_ips: z.array(CidrSchema).max(API_TOKEN_MAX_NETWORKS).default([]),
+  /** Only routers carrying one of these tags, within the person's own (ADR 041); empty: no narrowing. */
+  tag_scope: DeviceTagsSchema.default([]),
 });
 export type CreateApiToken = z.input<typeof CreateApiTokenSchema>;
 
@@ -58,6 +61,7 @@ export const ApiTokenSchema = z.object({
   username: z.string(),
   permissions: z.array(z.string()),
   allowed_ips: z.array(z.string()),
+  tag_scope: z.array(z.string()),
   /** ms since the epoch. */
   create_time: z.number(),
   expires_at: z.number(),

@@ -36,6 +36,7 @@ export * from "./settings";
 export * from "./software-live";
 export * from "./status";
 export * from "./statusSchemas";
+export * from "./tag-scope";
 export * from "./tunnels";
 export * from "./users";
 export * from "./validators";

@@ -85,6 +85,7 @@ const EXPECTED: Record<PermissionAction, string> = {
   "users.edit": "Y Y Y Y -", // §6: assistants edit operators only (see the target tests)
   "users.delete": "Y Y - - -", // §6: assistants cannot delete users
   "users.resetSecondFactor": "Y Y - - -", // issue 30: an admin resets a member's factor
+  "users.limitTags": "Y Y - - -", // issue 30, ADR 041: managers limit people to tags
   "users.seePolicy": "Y Y - - -", // §2: policy column for superuser or admin with accounting
   "users.grantAnyPlugin": "Y - - - -",
   "users.anyDomain": "Y - - - -",

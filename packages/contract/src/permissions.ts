@@ -191,6 +191,11 @@ export const PERMISSIONS = {
     byToken: false,
     note: "removes a member's second factor; target: the user's role, as for users.edit; never with an API token",
   },
+  "users.limitTags": {
+    who: MANAGERS,
+    saves: true,
+    note: "limits an assistant, a junior or an operator to routers with chosen tags (ADR 041)",
+  },
   "users.seePolicy": { who: MANAGERS, saves: false, plugin: "accounting", note: "the policy column" },
   "users.grantAnyPlugin": { who: ROOT, saves: true, note: "others grant only plugins they have" },
   "users.anyDomain": { who: ROOT, saves: false, note: "names the domain of a user it creates or reads" },

@@ -7,16 +7,7 @@ insert into
 values
   ($1);
 
--- commandsRepo.findCommand(domainId, id)
-select
-  *
-from
-  "commands"
-where
-  "domain_id" = $1
-  and "id" = $2;
-
--- commandsRepo.lockCommand(domainId, id)
+-- commandsRepo.findCommand(domainId, id, tagScope)
 select
   *
 from
@@ -24,6 +15,37 @@ from
 where
   "domain_id" = $1
   and "id" = $2
+  and not exists (
+    select
+      1
+    from
+      command_executions e
+      join devices d on d.id = e.device_id
+      and d.domain_id = e.domain_id
+    where
+      e.command_id = "commands"."id"
+      and not ("d"."tags" ?| $3::text[])
+  );
+
+-- commandsRepo.lockCommand(domainId, id, tagScope)
+select
+  *
+from
+  "commands"
+where
+  "domain_id" = $1
+  and "id" = $2
+  and not exists (
+    select
+      1
+    from
+      command_executions e
+      join devices d on d.id = e.device_id
+      and d.domain_id = e.domain_id
+    where
+      e.command_id = "commands"."id"
+      and not ("d"."tags" ?| $3::text[])
+  )
 for update;
 
 -- commandsRepo.lockCommandCounts(domainId, ids)
@@ -107,7 +129,7 @@ where
   "domain_id" = $4
   and "id" = $5;
 
--- commandsRepo.findTargetDevices(domainId, targets)
+-- commandsRepo.findTargetDevices(domainId, targets, tagScope)
 select
   "id",
   "ident",
@@ -123,9 +145,10 @@ from
   "devices"
 where
   "domain_id" = $1
+  and ("tags" ?| $2::text[])
   and (
-    "id" in ($2)
-    or tags ?| $3::text[]
+    "id" in ($3)
+    or tags ?| $4::text[]
   )
 order by
   "ident";

@@ -1,7 +1,7 @@
 -- The SQL of src/modules/insight/declines.repo.ts, written by `npm run queries -w apps/server`: do not edit.
 -- Each function ran once with generated arguments against a database answering no rows.
 
--- declinesRepo.findSignalWindows(domainId, start, mid, end)
+-- declinesRepo.findSignalWindows(domainId, start, mid, end, tagScope)
 select
   r.device_id,
   d.ident,
@@ -61,6 +61,7 @@ from
   and r.hour < $10
 where
   d.domain_id = $11
+  and ("d"."tags" ?| $12::text[])
 group by
   r.device_id,
   d.ident,

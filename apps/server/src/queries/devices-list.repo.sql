@@ -9,7 +9,10 @@ from
   left join "device_event_reads" as "viewer_reads" on "viewer_reads"."device_id" = "devices"."id"
   and "viewer_reads"."user_id" = $1
 where
-  "devices"."domain_id" = $2;
+  (
+    "devices"."domain_id" = $2
+    and ("devices"."tags" ?| $3::text[])
+  );
 -- (ended: Error: no result)
 
 -- devicesListRepo.findDeviceLinesByFilter(domainId, filter, sort, page, contactRanges)
@@ -95,13 +98,16 @@ from
         left join "device_event_reads" as "viewer_reads" on "viewer_reads"."device_id" = "devices"."id"
         and "viewer_reads"."user_id" = $10
       where
-        "devices"."domain_id" = $11
+        (
+          "devices"."domain_id" = $11
+          and ("devices"."tags" ?| $12::text[])
+        )
       order by
         "devices"."ident" asc
       limit
-        $12
-      offset
         $13
+      offset
+        $14
     )
   ) as devices
 order by
@@ -136,12 +142,15 @@ from
   left join "device_event_reads" as "viewer_reads" on "viewer_reads"."device_id" = "devices"."id"
   and "viewer_reads"."user_id" = $1
 where
-  "devices"."domain_id" = $2
-  and "devices"."ident" > $3
+  (
+    "devices"."domain_id" = $2
+    and ("devices"."tags" ?| $3::text[])
+  )
+  and "devices"."ident" > $4
 order by
   "devices"."ident"
 limit
-  $4;
+  $5;
 
 -- devicesListRepo.countFacetsByFilter(domainId, filter, contactRanges, csqRanges, topN)
 select
@@ -185,7 +194,10 @@ from
   left join "device_event_reads" as "viewer_reads" on "viewer_reads"."device_id" = "devices"."id"
   and "viewer_reads"."user_id" = $7
 where
-  "devices"."domain_id" = $8
+  (
+    "devices"."domain_id" = $8
+    and ("devices"."tags" ?| $9::text[])
+  )
 group by
   grouping sets (
     (devices.model),
@@ -205,7 +217,10 @@ from
       left join "device_event_reads" as "viewer_reads" on "viewer_reads"."device_id" = "devices"."id"
       and "viewer_reads"."user_id" = $1
     where
-      "devices"."domain_id" = $2
+      (
+        "devices"."domain_id" = $2
+        and ("devices"."tags" ?| $3::text[])
+      )
   ) as "d"
   inner join jsonb_array_elements_text(d.tags) as "t" on true
 group by
@@ -214,7 +229,7 @@ order by
   "count" desc,
   t.value
 limit
-  $3;
+  $4;
 select
   "files"."file_type" as "value",
   count(distinct "files"."device_id") as "count"
@@ -230,7 +245,10 @@ where
       left join "device_event_reads" as "viewer_reads" on "viewer_reads"."device_id" = "devices"."id"
       and "viewer_reads"."user_id" = $2
     where
-      "devices"."domain_id" = $3
+      (
+        "devices"."domain_id" = $3
+        and ("devices"."tags" ?| $4::text[])
+      )
   )
 group by
   "files"."file_type"
@@ -254,7 +272,10 @@ where
       left join "device_event_reads" as "viewer_reads" on "viewer_reads"."device_id" = "devices"."id"
       and "viewer_reads"."user_id" = $2
     where
-      "devices"."domain_id" = $3
+      (
+        "devices"."domain_id" = $3
+        and ("devices"."tags" ?| $4::text[])
+      )
   )
 group by
   "files"."file_type"
@@ -275,7 +296,10 @@ from
       left join "device_event_reads" as "viewer_reads" on "viewer_reads"."device_id" = "devices"."id"
       and "viewer_reads"."user_id" = $1
     where
-      "devices"."domain_id" = $2
+      (
+        "devices"."domain_id" = $2
+        and ("devices"."tags" ?| $3::text[])
+      )
   ) as "d"
   inner join jsonb_array_elements_text(d.tags) as "t" on true
 group by
@@ -284,7 +308,7 @@ order by
   "count" desc,
   t.value
 limit
-  $3;
+  $4;
 
 -- devicesListRepo.countByContactRanges(domainId, contactRanges)
 select
@@ -301,5 +325,8 @@ from
   left join "device_event_reads" as "viewer_reads" on "viewer_reads"."device_id" = "devices"."id"
   and "viewer_reads"."user_id" = $3
 where
-  "devices"."domain_id" = $4;
+  (
+    "devices"."domain_id" = $4
+    and ("devices"."tags" ?| $5::text[])
+  );
 -- (ended: Error: no result)

@@ -28,6 +28,17 @@ where
   "domain_id" = $1;
 -- (ended: Error: no result)
 
+-- devicesRepo.countDevicesWithinTagScope(domainId, deviceIds, tagScope)
+select
+  count(*) as "count"
+from
+  "devices"
+where
+  "domain_id" = $1
+  and "id" in ($2)
+  and ("tags" ?| $3::text[]);
+-- (ended: Error: no result)
+
 -- devicesRepo.findDevice(domainId, deviceId)
 select
   "devices"."id",

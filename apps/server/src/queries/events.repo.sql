@@ -97,7 +97,7 @@ order by
 limit
   $10;
 
--- eventsRepo.countUnreadEvents(domainId, userId)
+-- eventsRepo.countUnreadEvents(domainId, userId, tagScope)
 select
   count(*) as "count"
 from
@@ -126,6 +126,16 @@ where
         r.user_id = $3
         and r.event_id = events.id
     )
+  )
+  and exists (
+    select
+      1
+    from
+      devices d
+    where
+      d.id = events.device_id
+      and d.domain_id = events.domain_id
+      and ("d"."tags" ?| $4::text[])
   );
 -- (ended: Error: no result)
 

@@ -27,6 +27,7 @@ select
   "users"."untrusted_blocked",
   "users"."events_read_through",
   "users"."has_second_factor",
+  "users"."tag_scope",
   "domains"."name" as "domain_name",
   "domains"."policy_id" as "domain_policy_id",
   "users"."password_hash"
@@ -62,6 +63,7 @@ select
   "users"."untrusted_blocked",
   "users"."events_read_through",
   "users"."has_second_factor",
+  "users"."tag_scope",
   "domains"."name" as "domain_name",
   "domains"."policy_id" as "domain_policy_id"
 from
@@ -100,6 +102,7 @@ select
   "users"."untrusted_blocked",
   "users"."events_read_through",
   "users"."has_second_factor",
+  "users"."tag_scope",
   "domains"."name" as "domain_name",
   "domains"."policy_id" as "domain_policy_id"
 from
@@ -134,6 +137,7 @@ select
   "users"."untrusted_blocked",
   "users"."events_read_through",
   "users"."has_second_factor",
+  "users"."tag_scope",
   "domains"."name" as "domain_name",
   "domains"."policy_id" as "domain_policy_id"
 from
@@ -169,6 +173,7 @@ select
   "users"."untrusted_blocked",
   "users"."events_read_through",
   "users"."has_second_factor",
+  "users"."tag_scope",
   "domains"."name" as "domain_name",
   "domains"."policy_id" as "domain_policy_id",
   "users"."password_hash"

@@ -88,6 +88,8 @@ export interface BuildUserOptions {
   policyId?: string | null;
   passwordChangedAt?: Date;
   passwordExpireDate?: Date | null;
+  /** Limits the user to routers with one of these tags (ADR 041). */
+  tagScope?: string[];
 }
 
 export interface BuiltUser {
@@ -124,6 +126,7 @@ export async function buildUser(t: TestApp, options: BuildUserOptions = {}): Pro
       is_demo: options.isDemo ?? false,
       is_junior: options.isJunior ?? false,
       policy_id: options.policyId ?? null,
+      tag_scope: toJsonb(options.tagScope ?? []),
       create_time: now,
     })
     .execute();

@@ -27,6 +27,8 @@ const PARAMETER_BY_NAME: Array<[RegExp, () => unknown]> = [
   [/^after$/, () => OTHER_ID],
   [/(Day|Month)$/, () => "2026-01-02"],
   [/^(idents|models|tags|kinds|keys|iccids)$/, () => ["value"]],
+  // A tag scope (ADR 041): one list of one tag, so its condition shows in the SQL.
+  [/^tagScope$/, () => [["value"]]],
   [
     /^(type|kind|name|ident|search|tokenHash|key|login|email|username|usernameHash|codeHash|purpose|monitor|node|reason|filename|iccid|period|tag|fileType|status|afterIdent)$/,
     () => "value",
@@ -87,7 +89,7 @@ export const REPO_ARGUMENTS: Record<string, { reason: string; args: () => unknow
   },
   "commandsRepo.findTargetDevices": {
     reason: "`targets` holds two lists and a flag, read unconditionally",
-    args: () => [DOMAIN_ID, { devices: [OTHER_ID], tags: ["value"], all: false }],
+    args: () => [DOMAIN_ID, { devices: [OTHER_ID], tags: ["value"], all: false }, [["value"]]],
   },
   "tunnelsRepo.moveState": {
     reason: "`from` lists the states it moves out of, and an empty list sends nothing",

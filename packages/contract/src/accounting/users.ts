@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { mayBeJunior } from "../account-roles";
+import { DeviceTagsSchema } from "../devices";
 import { RecordIdSchema } from "../files";
 import { PASSWORD_MAX_LENGTH } from "../policy";
 import { PluginSchema, RoleSchema } from "../roles";
+import { mayHaveTagScope } from "../tag-scope";
 import { CreateUserSchema, UserSchema } from "../users";
 import { EmailSchema, PhoneSchema } from "../validators/contact";
 import { RequiredTextSchema, UsernameSchema } from "../validators/textSchemas";
@@ -18,9 +20,14 @@ export const AccountingUserSchema = UserSchema.extend({
   blocked_until: z.number().nullable(),
   /** When the password expires (ms since the epoch); null when never. */
   password_expire_date: z.number().nullable(),
+  /** Only routers carrying one of these tags are the user's (ADR 041); empty: all of the domain. */
+  tag_scope: z.array(z.string()),
 });
 /** A user on the accounting screens. */
 export type AccountingUser = z.infer<typeof AccountingUserSchema>;
+
+/** A tag scope as a body carries it: valid tags, at most 50 (as a router's), duplicates merged. */
+export const TagScopeBodySchema = DeviceTagsSchema;
 
 /**
  * POST /api/users/: the users list. A superuser sees every user, or one domain's with `domain_id`;
@@ -48,10 +55,17 @@ export type UserListAnswer = z.infer<typeof UserListAnswerSchema>;
 export const CreateAccountingUserSchema = CreateUserSchema.extend({
   domain_id: z.string().optional(),
   plugins: z.array(PluginSchema).optional(),
-}).refine((user) => !user.is_junior || mayBeJunior(user.role), {
-  message: "is_junior: only a helper (role 3) can be a junior assistant",
-  path: ["is_junior"],
-});
+  /** Limits an assistant, a junior or an operator to routers with one of these tags (ADR 041). */
+  tag_scope: TagScopeBodySchema.optional(),
+})
+  .refine((user) => !user.is_junior || mayBeJunior(user.role), {
+    message: "is_junior: only a helper (role 3) can be a junior assistant",
+    path: ["is_junior"],
+  })
+  .refine((user) => !user.tag_scope?.length || mayHaveTagScope(user.role), {
+    message: "tag_scope: only assistants, juniors and operators can be limited to tags",
+    path: ["tag_scope"],
+  });
 /** Body of POST /api/user/new. */
 export type CreateAccountingUser = z.infer<typeof CreateAccountingUserSchema>;
 
@@ -72,6 +86,7 @@ export const UpdateAccountingUserSchema = z
     policy_id: RecordIdSchema.nullable(),
     blocked: z.boolean(),
     plugins: z.array(PluginSchema),
+    tag_scope: TagScopeBodySchema,
     password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
   })
   .partial();

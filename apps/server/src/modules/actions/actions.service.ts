@@ -17,13 +17,13 @@ import {
   SETTINGS_COMMAND_TYPE,
 } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
-import { subjectOf } from "../../platform/auth/permissions";
+import { subjectOf, tagScopeOf } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { type DB, toJsonb } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { type DeviceUserActionPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
-import { requireDeviceDomain } from "../devices/devices.service";
+import { requireDeviceDomain, requireDeviceView } from "../devices/devices.service";
 import { findUsedScript, type UsedScript } from "../scripts/scripts.service";
 import { settingsRepo } from "../settings/settings.repo";
 import { toCommandDto } from "./actions.mapper";
@@ -103,7 +103,7 @@ async function resolveCommand(
     throw new AppError("INVALID_VALUE_TYPE", "Delayed-until must come before run-until");
   const { devices: ids, tags, all } = input.targets;
   if (!all && ids.length === 0 && tags.length === 0) throw new AppError("TARGETS_NOT_SPECIFIED");
-  const devices = await repo.findTargetDevices(domainId, input.targets);
+  const devices = await repo.findTargetDevices(domainId, input.targets, tagScopeOf(session));
   const found = new Set(devices.map((device) => device.id));
   // Another domain's router is not one of ours: the same answer as for one that never existed.
   if (ids.some((id) => !found.has(id))) throw new AppError("DEVICE_NOT_FOUND");
@@ -299,8 +299,8 @@ export async function createCommand(
 
 /** POST /api/command/{id}: one command of the domain; another domain's is COMMAND_NOT_FOUND. */
 export async function getCommand(ctx: AppContext, session: SessionContext, id: string): Promise<Command> {
-  const domainId = requireDeviceDomain(session);
-  const row = await commandsRepo(ctx.db).findCommand(domainId, id);
+  const { domainId, tagScope } = requireDeviceView(session);
+  const row = await commandsRepo(ctx.db).findCommand(domainId, id, tagScope);
   if (!row) throw new AppError("COMMAND_NOT_FOUND");
   return toCommandDto(row);
 }

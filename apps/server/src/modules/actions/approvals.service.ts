@@ -16,7 +16,7 @@ import { domainTopic } from "../../platform/bus/bus";
 import type { AppContext } from "../../platform/context";
 import type { DB } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
-import { requireDeviceDomain } from "../devices/devices.service";
+import { requireDeviceDomain, requireDeviceView } from "../devices/devices.service";
 import { isEventKindActive } from "../settings/settings.service";
 import { toCommandDto } from "./actions.mapper";
 import { type CommandRow, commandsRepo } from "./commands.repo";
@@ -77,10 +77,10 @@ export async function listWaitingApprovals(
   ctx: AppContext,
   session: SessionContext,
 ): Promise<WaitingApprovals> {
-  const domainId = requireDeviceDomain(session);
+  const { domainId, tagScope } = requireDeviceView(session);
   const rows = await commandsRepo(ctx.db).findCommands(
     domainId,
-    { statuses: ["unapproved"] },
+    { statuses: ["unapproved"], tagScope },
     WAITING_SCAN_LIMIT,
     0,
   );
@@ -102,10 +102,11 @@ async function decide(
   event: (row: CommandRow) => ExecutionEvent,
   write: (trx: Kysely<DB>, domainId: string, row: CommandRow) => Promise<void>,
 ): Promise<Command> {
-  const domainId = requireDeviceDomain(session);
+  const { domainId, tagScope } = requireDeviceView(session);
   const now = ctx.now();
   const moved = await ctx.jobs.transaction(async (trx) => {
-    const row = await commandsRepo(trx).lockCommand(domainId, id);
+    // Approving, declining or cancelling a command about routers outside one's tags: not found (ADR 041).
+    const row = await commandsRepo(trx).lockCommand(domainId, id, tagScope);
     if (!row) throw new AppError("COMMAND_NOT_FOUND");
     check(row);
     const changed = await moveExecutions(trx, domainId, { commandId: id }, event(row), now);
@@ -213,8 +214,8 @@ export async function failedRetryInput(
   session: SessionContext,
   id: string,
 ): Promise<FailedRetry> {
-  const domainId = requireDeviceDomain(session);
-  const row = await commandsRepo(ctx.db).findCommand(domainId, id);
+  const { domainId, tagScope } = requireDeviceView(session);
+  const row = await commandsRepo(ctx.db).findCommand(domainId, id, tagScope);
   if (!row) throw new AppError("COMMAND_NOT_FOUND");
   // Nothing of a command still waiting for its approval has run, so nothing can be retried yet.
   if (row.status === "unapproved") throw new AppError("ACTION_NEED_APPROVED");

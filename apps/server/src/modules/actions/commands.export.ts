@@ -4,7 +4,7 @@ import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import type { CsvCell } from "../../platform/http/csv";
 import { keysetPages } from "../../platform/http/csv-export";
-import { requireDeviceDomain } from "../devices/devices.service";
+import { requireDeviceView } from "../devices/devices.service";
 import { commandsRepo } from "./commands.repo";
 
 /** Columns of commands.csv. */
@@ -27,9 +27,9 @@ export async function* exportCommandsRows(
   session: SessionContext,
   query: z.output<typeof CommandsRequestSchema>,
 ): AsyncGenerator<CsvCell[][]> {
-  const domainId = requireDeviceDomain(session);
+  const { domainId, tagScope } = requireDeviceView(session);
   const repo = commandsRepo(ctx.db);
-  const filter = { statuses: query.status, types: query.type };
+  const filter = { statuses: query.status, types: query.type, tagScope };
   const pages = keysetPages(
     (after: string | null, limit) => repo.findCommandsAfter(domainId, filter, after, limit),
     (row) => row.id,

@@ -1,7 +1,8 @@
-import type { ActionStatus, ExecutionCounts } from "@cellfleet/contract";
-import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
+import type { ActionStatus, ExecutionCounts, TagScope } from "@cellfleet/contract";
+import { type Insertable, type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from "kysely";
 import { type DB, toJsonb } from "../../platform/db/schema";
 import type { CommandsTable, CommandTypesTable } from "../../platform/db/schema-actions";
+import { tagScopeCondition } from "../../platform/db/tag-scope";
 
 /** A stored command. */
 export type CommandRow = Selectable<CommandsTable>;
@@ -12,6 +13,18 @@ export type CommandTypeRow = Selectable<CommandTypesTable>;
 export interface CommandFilter {
   statuses?: readonly ActionStatus[];
   types?: readonly string[];
+  /** The viewer's tag scope (ADR 041): only commands wholly about routers within it. */
+  tagScope?: TagScope;
+}
+
+/**
+ * A command lies within a tag scope (ADR 041) when none of its routers lies outside it: a person
+ * limited to tags sees, approves and cancels only commands wholly about their routers.
+ */
+function commandWithinTagScope(commandId: string, tagScope: TagScope): RawBuilder<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from command_executions e
+    join devices d on d.id = e.device_id and d.domain_id = e.domain_id
+    where e.command_id = ${sql.ref(commandId)} and not ${tagScopeCondition("d.tags", tagScope)})`;
 }
 
 /** A router a command can go to. */
@@ -41,22 +54,33 @@ export function commandsRepo(db: Kysely<DB>) {
         .execute();
     },
 
-    async findCommand(domainId: string, id: string): Promise<CommandRow | undefined> {
+    /** The command, when it lies within the tag scope (none: the whole domain's, ADR 041). */
+    async findCommand(
+      domainId: string,
+      id: string,
+      tagScope: TagScope = [],
+    ): Promise<CommandRow | undefined> {
       return db
         .selectFrom("commands")
         .selectAll()
         .where("domain_id", "=", domainId)
         .where("id", "=", id)
+        .$if(tagScope.length > 0, (q) => q.where(commandWithinTagScope("commands.id", tagScope)))
         .executeTakeFirst();
     },
 
     /** Locks the command row, so two people deciding at once see each other's decision. */
-    async lockCommand(domainId: string, id: string): Promise<CommandRow | undefined> {
+    async lockCommand(
+      domainId: string,
+      id: string,
+      tagScope: TagScope = [],
+    ): Promise<CommandRow | undefined> {
       return db
         .selectFrom("commands")
         .selectAll()
         .where("domain_id", "=", domainId)
         .where("id", "=", id)
+        .$if(tagScope.length > 0, (q) => q.where(commandWithinTagScope("commands.id", tagScope)))
         .forUpdate()
         .executeTakeFirst();
     },
@@ -83,7 +107,13 @@ export function commandsRepo(db: Kysely<DB>) {
       limit: number,
       offset: number,
     ): Promise<CommandRow[]> {
-      let query = db.selectFrom("commands").selectAll().where("domain_id", "=", domainId);
+      let query = db
+        .selectFrom("commands")
+        .selectAll()
+        .where("domain_id", "=", domainId)
+        .$if(Boolean(filter.tagScope?.length), (q) =>
+          q.where(commandWithinTagScope("commands.id", filter.tagScope ?? [])),
+        );
       if (filter.statuses && filter.statuses.length > 0) query = query.where("status", "in", filter.statuses);
       if (filter.types && filter.types.length > 0) query = query.where("type", "in", filter.types);
       return query.orderBy("create_time", "desc").orderBy("id").limit(limit).offset(offset).execute();
@@ -100,7 +130,13 @@ export function commandsRepo(db: Kysely<DB>) {
       after: string | null,
       limit: number,
     ): Promise<CommandRow[]> {
-      let query = db.selectFrom("commands as c").selectAll().where("c.domain_id", "=", domainId);
+      let query = db
+        .selectFrom("commands as c")
+        .selectAll()
+        .where("c.domain_id", "=", domainId)
+        .$if(Boolean(filter.tagScope?.length), (q) =>
+          q.where(commandWithinTagScope("c.id", filter.tagScope ?? [])),
+        );
       if (filter.statuses && filter.statuses.length > 0)
         query = query.where("c.status", "in", filter.statuses);
       if (filter.types && filter.types.length > 0) query = query.where("c.type", "in", filter.types);
@@ -146,6 +182,7 @@ export function commandsRepo(db: Kysely<DB>) {
     async findTargetDevices(
       domainId: string,
       targets: { devices: readonly string[]; tags: readonly string[]; all: boolean },
+      tagScope: TagScope,
     ): Promise<TargetDevice[]> {
       let query = db
         .selectFrom("devices")
@@ -161,7 +198,9 @@ export function commandsRepo(db: Kysely<DB>) {
           "description",
           "command_types",
         ])
-        .where("domain_id", "=", domainId);
+        .where("domain_id", "=", domainId)
+        // "All" is all of the caller's routers; a named one outside their tags is not found (ADR 041).
+        .$if(tagScope.length > 0, (q) => q.where(tagScopeCondition("tags", tagScope)));
       if (!targets.all) {
         query = query.where((eb) => {
           const ors = [];

@@ -1,7 +1,8 @@
-import type { ExecutionStatus } from "@cellfleet/contract";
+import type { ExecutionStatus, TagScope } from "@cellfleet/contract";
 import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
 import type { DB } from "../../platform/db/schema";
 import type { CommandExecutionsTable } from "../../platform/db/schema-actions";
+import { tagScopeCondition } from "../../platform/db/tag-scope";
 
 /** A stored execution. */
 export type ExecutionRow = Selectable<CommandExecutionsTable>;
@@ -34,6 +35,8 @@ export interface ExecutionFilter {
   commandId?: string;
   deviceId?: string;
   statuses?: readonly ExecutionStatus[];
+  /** The viewer's tag scope (ADR 041): only executions on routers within it. */
+  tagScope?: TagScope;
 }
 
 /** The changes a move writes besides the status. */
@@ -86,6 +89,8 @@ export function executionsRepo(db: Kysely<DB>) {
       if (filter.deviceId) query = query.where("e.device_id", "=", filter.deviceId);
       if (filter.statuses && filter.statuses.length > 0)
         query = query.where("e.status", "in", filter.statuses);
+      if (filter.tagScope && filter.tagScope.length > 0)
+        query = query.where(tagScopeCondition("d.tags", filter.tagScope));
       return query.orderBy("e.create_time", "desc").orderBy("d.ident").limit(limit).offset(offset).execute();
     },
 

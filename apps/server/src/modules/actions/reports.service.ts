@@ -15,7 +15,7 @@ import type { z } from "zod";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
-import { requireDeviceDomain } from "../devices/devices.service";
+import { requireDeviceDomain, requireDeviceView } from "../devices/devices.service";
 import { toCommandDto, toExecutionDto } from "./actions.mapper";
 import { commandsRepo } from "./commands.repo";
 import { executionsRepo } from "./executions.repo";
@@ -28,12 +28,12 @@ export async function* listCommands(
   session: SessionContext,
   query: z.output<typeof CommandsRequestSchema>,
 ): AsyncGenerator<Command[]> {
-  const domainId = requireDeviceDomain(session);
+  const { domainId, tagScope } = requireDeviceView(session);
   const repo = commandsRepo(ctx.db);
   for (let offset = query.offset, left = query.limit; left > 0; ) {
     const rows = await repo.findCommands(
       domainId,
-      { statuses: query.status, types: query.type },
+      { statuses: query.status, types: query.type, tagScope },
       Math.min(STREAM_BATCH, left),
       offset,
     );
@@ -50,11 +50,16 @@ export async function* listReports(
   session: SessionContext,
   query: z.output<typeof ReportsRequestSchema>,
 ): AsyncGenerator<Execution[]> {
-  const domainId = requireDeviceDomain(session);
+  const { domainId, tagScope } = requireDeviceView(session);
   const repo = executionsRepo(ctx.db);
-  if (query.command_id && !(await commandsRepo(ctx.db).findCommand(domainId, query.command_id)))
+  if (query.command_id && !(await commandsRepo(ctx.db).findCommand(domainId, query.command_id, tagScope)))
     throw new AppError("COMMAND_NOT_FOUND");
-  const filter = { commandId: query.command_id, deviceId: query.device_id, statuses: query.status };
+  const filter = {
+    commandId: query.command_id,
+    deviceId: query.device_id,
+    statuses: query.status,
+    tagScope,
+  };
   for (let offset = query.offset, left = query.limit; left > 0; ) {
     const rows = await repo.findExecutions(domainId, filter, Math.min(STREAM_BATCH, left), offset);
     if (rows.length > 0) yield rows.map(toExecutionDto);

@@ -44,11 +44,16 @@ export async function createScheduledCommand(
   input: ScheduledCommandInput,
 ): Promise<ScheduledCommandResult> {
   const repo = commandsRepo(trx);
-  const matched = await repo.findTargetDevices(domainId, {
-    devices: [],
-    tags: input.targets.all ? [] : input.targets.tags,
-    all: input.targets.all,
-  });
+  const matched = await repo.findTargetDevices(
+    domainId,
+    {
+      devices: [],
+      tags: input.targets.all ? [] : input.targets.tags,
+      all: input.targets.all,
+      // A schedule runs as the domain's, not as a person's: no tag scope (ADR 041).
+    },
+    [],
+  );
   const devices = matched.filter(
     (device) => device.command_types === null || device.command_types.split(",").includes(input.type),
   );

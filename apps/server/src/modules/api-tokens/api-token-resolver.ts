@@ -72,7 +72,7 @@ export function createApiTokenResolver(ctx: AppContext): ApiTokenResolver {
       token,
       // The second factor guards signing in; a token is made only from a session past it (ADR 040).
       isSecondFactorPending: false,
-      apiToken: { id: row.id, name: row.name, permissions: row.permissions },
+      apiToken: { id: row.id, name: row.name, permissions: row.permissions, tagScope: row.tag_scope },
     };
   };
 }

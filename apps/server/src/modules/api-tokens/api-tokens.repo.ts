@@ -11,6 +11,7 @@ export interface ApiTokenRow {
   name: string;
   permissions: string[];
   allowed_ips: string[];
+  tag_scope: string[];
   create_time: Date;
   expires_at: Date;
   last_used_at: Date | null;
@@ -26,6 +27,7 @@ export interface NewApiToken {
   tokenHash: string;
   permissions: string[];
   allowedIps: string[];
+  tagScope: string[];
   createTime: Date;
   expiresAt: Date;
 }
@@ -44,6 +46,7 @@ export function apiTokensRepo(db: Kysely<DB>) {
         "api_tokens.name",
         "api_tokens.permissions",
         "api_tokens.allowed_ips",
+        "api_tokens.tag_scope",
         "api_tokens.create_time",
         "api_tokens.expires_at",
         "api_tokens.last_used_at",
@@ -65,6 +68,7 @@ export function apiTokensRepo(db: Kysely<DB>) {
           token_hash: token.tokenHash,
           permissions: toJsonb(token.permissions),
           allowed_ips: toJsonb(token.allowedIps),
+          tag_scope: toJsonb(token.tagScope),
           create_time: token.createTime,
           expires_at: token.expiresAt,
         })
@@ -131,6 +135,7 @@ export function apiTokensRepo(db: Kysely<DB>) {
           "name",
           "permissions",
           "allowed_ips",
+          "tag_scope",
           "expires_at",
           "revoked_at",
           "last_used_at",

@@ -27,6 +27,7 @@ export function toApiToken(row: ApiTokenRow): ApiToken {
     username: row.username,
     permissions: row.permissions,
     allowed_ips: row.allowed_ips,
+    tag_scope: row.tag_scope,
     create_time: row.create_time.getTime(),
     expires_at: row.expires_at.getTime(),
     last_used_at: row.last_used_at?.getTime() ?? null,
@@ -92,6 +93,7 @@ export async function createToken(
   const token = generateApiToken();
   const id = randomUUID();
   const allowedIps = [...new Set(request.allowed_ips ?? [])];
+  const tagScope = request.tag_scope ?? [];
   await repo.insertToken(session.domainId, {
     id,
     userId: session.user.id,
@@ -99,6 +101,7 @@ export async function createToken(
     tokenHash: hashToken(token),
     permissions,
     allowedIps,
+    tagScope,
     createTime: now,
     expiresAt: new Date(request.expires_at),
   });
@@ -109,6 +112,7 @@ export async function createToken(
     username: session.user.username,
     permissions,
     allowed_ips: allowedIps,
+    tag_scope: tagScope,
     create_time: now.getTime(),
     expires_at: request.expires_at,
     last_used_at: null,

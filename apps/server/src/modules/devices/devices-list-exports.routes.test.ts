@@ -148,7 +148,7 @@ describe("the list's JSON lines, built by the database", () => {
         create_time: new Date(fleet.nowMs - i * 1234.5),
       });
     }
-    const rows = await devicesListRepo(fleet.t.db, adminUser.id).findDevicesByFilterAfter(
+    const rows = await devicesListRepo(fleet.t.db, adminUser.id, []).findDevicesByFilterAfter(
       domain.id,
       {},
       null,

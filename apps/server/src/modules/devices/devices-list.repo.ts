@@ -1,4 +1,4 @@
-import type { DeviceSortField, DeviceStatus, FacetCount } from "@cellfleet/contract";
+import type { DeviceSortField, DeviceStatus, FacetCount, TagScope } from "@cellfleet/contract";
 import { type AliasedExpression, expressionBuilder, type Kysely, type SqlBool, sql } from "kysely";
 import type { DB } from "../../platform/db/schema";
 import type { ContactRange, CsqRange, DeviceFilter } from "./device-filter";
@@ -132,12 +132,13 @@ function topValues(
 }
 
 /**
- * The device list's queries as one user sees them (the event counts are the viewer's own, ADR 025):
- * filtering, sorting, paging and counting all done by the database.
+ * The device list's queries as one user sees them (the event counts are the viewer's own, ADR 025;
+ * the routers within the viewer's tag scope only, ADR 041): filtering, sorting, paging and counting
+ * all done by the database.
  */
-export function devicesListRepo(db: Kysely<DB>, viewerId: string) {
+export function devicesListRepo(db: Kysely<DB>, viewerId: string, tagScope: TagScope) {
   const filtered = (domainId: string, filter: DeviceFilter) =>
-    devicesWithViewerReads(db, viewerId).where((eb) => filterCondition(eb, domainId, filter));
+    devicesWithViewerReads(db, viewerId).where((eb) => filterCondition(eb, domainId, tagScope, filter));
 
   return {
     async countDevicesByFilter(domainId: string, filter: DeviceFilter): Promise<number> {

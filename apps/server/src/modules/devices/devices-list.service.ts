@@ -13,6 +13,7 @@ import {
   isCollectFresh,
   SIGNAL_QUALITIES,
   type TagFrequency,
+  type TagScope,
 } from "@cellfleet/contract";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
@@ -28,7 +29,7 @@ import {
 } from "./device-filter";
 import { toDeviceDto } from "./devices.mapper";
 import { devicesRepo } from "./devices.repo";
-import { requireDeviceDomain } from "./devices.service";
+import { requireDeviceDomain, requireDeviceView } from "./devices.service";
 import { devicesListRepo } from "./devices-list.repo";
 import { LIST_COUNT_TTL_MS, listCountCache } from "./list-count-cache";
 
@@ -59,15 +60,16 @@ export async function* listDevices(
   session: SessionContext,
   query: DeviceListQuery,
 ): AsyncGenerator<unknown[]> {
-  const domainId = requireDeviceDomain(session);
+  const { domainId, tagScope, countKey } = requireDeviceView(session);
   const settings = await sharedDomainSettings(ctx, domainId);
   // One moment for the whole answer: the status filter, each line's status and the facets agree.
   const ranges = contactRangesByStatus(settings.status, ctx.now());
   const filter = toDeviceFilter(query, ranges);
-  const repo = devicesListRepo(ctx.db, session.user.id);
+  const repo = devicesListRepo(ctx.db, session.user.id, tagScope);
   const sort = query.sort ?? { field: "ident" as const, order: "asc" as const };
   const { page: _page, size: _size, sort: _sort, facets: _facets, ...filterFields } = query;
-  const filterKey = JSON.stringify(filterFields);
+  // Counts are shared only between viewers of the same tag scope (ADR 041).
+  const filterKey = `${countKey}${JSON.stringify(filterFields)}`;
   // The events filter and facet count each user's own unread events (ADR 025): those entries are the
   // user's; a total without the events filter is the same for everyone and stays shared.
   const viewerKey = `${session.user.id}:${filterKey}`;
@@ -87,7 +89,7 @@ export async function* listDevices(
   yield [{ total, page: query.page, size: query.size }, ...lines.map((line) => new JsonLine(line))];
   if (query.facets) {
     const facets = await listCountCache.get(domainId, `facets:${viewerKey}`, () =>
-      countFacets(ctx, session.user.id, domainId, filter, ranges),
+      countFacets(ctx, session.user.id, tagScope, domainId, filter, ranges),
     );
     yield [{ facets }];
   }
@@ -96,11 +98,12 @@ export async function* listDevices(
 async function countFacets(
   ctx: AppContext,
   viewerId: string,
+  tagScope: TagScope,
   domainId: string,
   filter: DeviceFilter,
   ranges: Record<DeviceStatus, ContactRange>,
 ): Promise<DeviceFacets> {
-  const rows = await devicesListRepo(ctx.db, viewerId).countFacetsByFilter(
+  const rows = await devicesListRepo(ctx.db, viewerId, tagScope).countFacetsByFilter(
     domainId,
     filter,
     ranges,
@@ -145,11 +148,11 @@ export async function* exportDevicesRows(
   session: SessionContext,
   query: DeviceListQuery,
 ): AsyncGenerator<CsvCell[][]> {
-  const domainId = requireDeviceDomain(session);
+  const { domainId, tagScope } = requireDeviceView(session);
   const settings = await domainSettings(ctx, domainId);
   const now = ctx.now();
   const filter = toDeviceFilter(query, contactRangesByStatus(settings.status, now));
-  const repo = devicesListRepo(ctx.db, session.user.id);
+  const repo = devicesListRepo(ctx.db, session.user.id, tagScope);
   let after: string | null = null;
   for (;;) {
     const rows = await repo.findDevicesByFilterAfter(domainId, filter, after, CSV_EXPORT_CHUNK);
@@ -184,9 +187,9 @@ export async function* exportDevicesRows(
  * shared for a moment like the list's totals.
  */
 export async function readTagFrequencies(ctx: AppContext, session: SessionContext): Promise<TagFrequency> {
-  const domainId = requireDeviceDomain(session);
-  const rows = await listCountCache.get(domainId, "tags", () =>
-    devicesListRepo(ctx.db, session.user.id).countTagsByFilter(domainId, {}, null),
+  const { domainId, tagScope, countKey } = requireDeviceView(session);
+  const rows = await listCountCache.get(domainId, `${countKey}tags`, () =>
+    devicesListRepo(ctx.db, session.user.id, tagScope).countTagsByFilter(domainId, {}, null),
   );
   return Object.fromEntries(rows.map((row) => [row.value, row.count]));
 }
@@ -200,12 +203,12 @@ export async function readDashboardTotals(
   ctx: AppContext,
   session: SessionContext,
 ): Promise<DashboardTotals> {
-  const domainId = requireDeviceDomain(session);
+  const { domainId, tagScope, countKey } = requireDeviceView(session);
   const now = ctx.now();
   const window = Math.floor(now.getTime() / LIST_COUNT_TTL_MS);
-  return listCountCache.get(domainId, `dashboard:${window}`, async () => {
+  return listCountCache.get(domainId, `${countKey}dashboard:${window}`, async () => {
     const settings = await sharedDomainSettings(ctx, domainId);
-    const counts = await devicesListRepo(ctx.db, session.user.id).countByContactRanges(
+    const counts = await devicesListRepo(ctx.db, session.user.id, tagScope).countByContactRanges(
       domainId,
       contactRangesByStatus(settings.status, now),
     );

@@ -1,7 +1,10 @@
 // The device list's where clause: one filter of the contract in SQL, the domain always included.
+
+import type { TagScope } from "@cellfleet/contract";
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
 import { likePattern } from "../../platform/db/like";
 import { type DB, toJsonb } from "../../platform/db/schema";
+import { tagScopeCondition } from "../../platform/db/tag-scope";
 import type { ContactRange, CsqRange, DeviceFilter } from "./device-filter";
 import { unreadJoined } from "./device-unread";
 
@@ -48,12 +51,18 @@ function choiceCondition(
 }
 
 /**
- * The where clause of a filter, domain included, over devicesWithViewerReads' rows. "With events"
- * means events the viewer has not read (ADR 025); a router with none counted at all is ruled out
- * first, off the (domain, events_total) index.
+ * The where clause of a filter, domain and the viewer's tag scope (ADR 041) included, over
+ * devicesWithViewerReads' rows. "With events" means events the viewer has not read (ADR 025); a
+ * router with none counted at all is ruled out first, off the (domain, events_total) index.
  */
-export function filterCondition(eb: DevicesEb, domainId: string, filter: DeviceFilter): Expression<SqlBool> {
+export function filterCondition(
+  eb: DevicesEb,
+  domainId: string,
+  tagScope: TagScope,
+  filter: DeviceFilter,
+): Expression<SqlBool> {
   const parts: Expression<SqlBool>[] = [eb("devices.domain_id", "=", domainId)];
+  if (tagScope.length > 0) parts.push(tagScopeCondition("devices.tags", tagScope));
   if (filter.search) {
     const pattern = likePattern(filter.search);
     parts.push(sql<SqlBool>`${DEVICE_SEARCH_TEXT} ilike ${pattern}`);

@@ -1,3 +1,4 @@
+import type { TagScope } from "@cellfleet/contract";
 import { type Kysely, sql } from "kysely";
 import {
   type DB,
@@ -6,6 +7,7 @@ import {
   type StoredDomainSettings,
   toJsonb,
 } from "../../platform/db/schema";
+import { tagScopeCondition } from "../../platform/db/tag-scope";
 import { unreadColumn } from "./device-unread";
 import type { DeviceDtoRow, DevicePushRow } from "./devices.mapper";
 
@@ -81,6 +83,23 @@ export function devicesRepo(db: Kysely<DB>) {
         .selectFrom("devices")
         .select((eb) => eb.fn.countAll<string>().as("count"))
         .where("domain_id", "=", domainId)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    /** How many of these routers of the domain lie within the tag scope (ADR 041). */
+    async countDevicesWithinTagScope(
+      domainId: string,
+      deviceIds: readonly string[],
+      tagScope: TagScope,
+    ): Promise<number> {
+      if (deviceIds.length === 0) return 0;
+      const row = await db
+        .selectFrom("devices")
+        .select((eb) => eb.fn.countAll<string>().as("count"))
+        .where("domain_id", "=", domainId)
+        .where("id", "in", deviceIds)
+        .where(tagScopeCondition("tags", tagScope))
         .executeTakeFirstOrThrow();
       return Number(row.count);
     },

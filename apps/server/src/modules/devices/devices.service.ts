@@ -9,11 +9,12 @@ import {
   type DevicesMultipleResult,
   type DevicesMultipleSchema,
   type DevicesSocketMessage,
+  type TagScope,
   type UpdateDeviceSchema,
 } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import type { z } from "zod";
-import { assertCan } from "../../platform/auth/permissions";
+import { assertCan, tagScopeOf } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import { domainTopic } from "../../platform/bus/bus";
 import type { AppContext } from "../../platform/context";
@@ -55,6 +56,27 @@ declare module "../../platform/jobs/outbox-events" {
 export function requireDeviceDomain(session: SessionContext): string {
   if (session.domainId === null) throw new AppError("PERMISSION_DENIED", "Superusers have no device views");
   return session.domainId;
+}
+
+/** The routers a session's device views reach: its domain, narrowed by its tag scope (ADR 041). */
+export interface DeviceView {
+  readonly domainId: string;
+  readonly tagScope: TagScope;
+  /** Prefixes cached counts, so only views of the same reach share them ("" for the whole domain). */
+  readonly countKey: string;
+}
+
+/**
+ * The domain rule and the tag rule together: every device view of a session starts here. The scope
+ * is read from the session each call (the session cache forgets on every account change).
+ */
+export function requireDeviceView(session: SessionContext): DeviceView {
+  const tagScope = tagScopeOf(session);
+  return {
+    domainId: requireDeviceDomain(session),
+    tagScope,
+    countKey: tagScope.length === 0 ? "" : `scope:${JSON.stringify(tagScope)}:`,
+  };
 }
 
 /** The domain's status thresholds and the time a device's status is judged at. */

@@ -143,7 +143,7 @@ describe("the device list's event counts are each user's own", () => {
     // (The repo's own pages of one row: the contract's page sizes start at 10.)
     const pageOf = async (viewerId: string, offset: number) => {
       const ranges = contactRangesByStatus(DEFAULT_DOMAIN_SETTINGS.status, new Date());
-      const lines = await devicesListRepo(t.db, viewerId).findDeviceLinesByFilter(
+      const lines = await devicesListRepo(t.db, viewerId, []).findDeviceLinesByFilter(
         f.domainId,
         {},
         { field: "events", order: "desc" },

@@ -1,5 +1,7 @@
+import type { TagScope } from "@cellfleet/contract";
 import { type Kysely, sql } from "kysely";
 import type { DB, EventRow } from "../../platform/db/schema";
+import { tagScopeCondition } from "../../platform/db/tag-scope";
 
 /** What the event lists filter by. */
 export interface EventFilter {
@@ -9,6 +11,8 @@ export interface EventFilter {
   /** create_time < to */
   to?: Date;
   isRead?: boolean;
+  /** The reader's tag scope (ADR 041): only events of routers within it (none of no router). */
+  tagScope?: TagScope;
 }
 
 /** An event row with its device's ident, when it has a device, and whether the reader read it. */
@@ -34,6 +38,8 @@ function selectEvents(db: Kysely<DB>, domainId: string, userId: string, filter: 
     .select(readBy(userId).as("read_by_me"))
     .where("events.domain_id", "=", domainId);
   if (filter.deviceId !== undefined) query = query.where("events.device_id", "=", filter.deviceId);
+  if (filter.tagScope && filter.tagScope.length > 0)
+    query = query.where(tagScopeCondition("devices.tags", filter.tagScope));
   if (filter.from) query = query.where("events.create_time", ">=", filter.from);
   if (filter.to) query = query.where("events.create_time", "<", filter.to);
   if (filter.isRead !== undefined)
@@ -102,12 +108,18 @@ export function eventsRepo(db: Kysely<DB>) {
     },
 
     /** The events of the domain `userId` has not read (the 'new' badge is per user). */
-    async countUnreadEvents(domainId: string, userId: string): Promise<number> {
+    async countUnreadEvents(domainId: string, userId: string, tagScope: TagScope): Promise<number> {
       const row = await db
         .selectFrom("events")
         .select((eb) => eb.fn.countAll<string>().as("count"))
         .where("domain_id", "=", domainId)
         .where(sql<boolean>`not ${readBy(userId)}`)
+        .$if(tagScope.length > 0, (q) =>
+          q.where(
+            sql<boolean>`exists (select 1 from devices d where d.id = events.device_id
+              and d.domain_id = events.domain_id and ${tagScopeCondition("d.tags", tagScope)})`,
+          ),
+        )
         .executeTakeFirstOrThrow();
       return Number(row.count);
     },
@@ -124,7 +136,7 @@ export function eventsRepo(db: Kysely<DB>) {
       ids: readonly string[] | null,
     ): Promise<number> {
       if (ids === null) {
-        const unread = await this.countUnreadEvents(domainId, userId);
+        const unread = await this.countUnreadEvents(domainId, userId, []);
         const newest = await markAllRead(db, domainId, userId);
         if (newest === null) return 0;
         await db

@@ -5,13 +5,14 @@ import {
   type EventsReadResult,
   type FleetEvent,
 } from "@cellfleet/contract";
+import { tagScopeOf } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import { domainTopic } from "../../platform/bus/bus";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import type { CsvCell } from "../../platform/http/csv";
 import { keysetPages } from "../../platform/http/csv-export";
-import { requireDeviceDomain } from "../devices/devices.service";
+import { requireDeviceDomain, requireDeviceView } from "../devices/devices.service";
 import { listCountCache } from "../devices/list-count-cache";
 import { toEventDto } from "./events.mapper";
 import { type EventFilter, eventsRepo } from "./events.repo";
@@ -65,8 +66,8 @@ export async function* listEvents(
   session: SessionContext,
   query: EventsQuery,
 ): AsyncGenerator<FleetEvent[]> {
-  const domainId = requireDeviceDomain(session);
-  yield* streamEvents(ctx, domainId, session.user.id, toFilter(query, ctx.now()), query);
+  const { domainId, tagScope } = requireDeviceView(session);
+  yield* streamEvents(ctx, domainId, session.user.id, { ...toFilter(query, ctx.now()), tagScope }, query);
 }
 
 /** POST /api/events/{dev_id}: one device's events; another domain's device is DEVICE_NOT_FOUND. */
@@ -87,8 +88,8 @@ export async function countUnreadEvents(
   ctx: AppContext,
   session: SessionContext,
 ): Promise<{ count: number }> {
-  const domainId = requireDeviceDomain(session);
-  return { count: await eventsRepo(ctx.db).countUnreadEvents(domainId, session.user.id) };
+  const { domainId, tagScope } = requireDeviceView(session);
+  return { count: await eventsRepo(ctx.db).countUnreadEvents(domainId, session.user.id, tagScope) };
 }
 
 /**
@@ -114,7 +115,7 @@ export async function markEventsRead(
     }
     return repo.markEventsReadByUser(domainId, session.user.id, ids);
   });
-  const unread = await eventsRepo(ctx.db).countUnreadEvents(domainId, session.user.id);
+  const unread = await eventsRepo(ctx.db).countUnreadEvents(domainId, session.user.id, tagScopeOf(session));
   if (updated > 0) {
     // The caller's cached list totals and facets counted the events just read.
     listCountCache.invalidate(domainId);
@@ -145,9 +146,9 @@ export async function* exportEventsRows(
   session: SessionContext,
   query: EventsQuery,
 ): AsyncGenerator<CsvCell[][]> {
-  const domainId = requireDeviceDomain(session);
+  const { domainId, tagScope } = requireDeviceView(session);
   const repo = eventsRepo(ctx.db);
-  const filter = toFilter(query, ctx.now());
+  const filter = { ...toFilter(query, ctx.now()), tagScope };
   const pages = keysetPages(
     (after: string | null, limit) => repo.findEventsAfter(domainId, session.user.id, filter, after, limit),
     (row) => String(row.id),

@@ -18,6 +18,7 @@ import type { CsvCell } from "../../platform/http/csv";
 import { keysetPages } from "../../platform/http/csv-export";
 import { type ByteRange, type FileRead, isStorageKey } from "../../platform/storage/file-storage";
 import { parseRangeHeader } from "../../platform/storage/http-range";
+import { assertDevicesInTagScope } from "../devices/device-scope.guard";
 import { requireDeviceDomain } from "../devices/devices.service";
 import { toFileDto } from "./files.mapper";
 import { type FileScope, filesRepo } from "./files.repo";
@@ -80,6 +81,12 @@ export async function readFile(ctx: AppContext, session: SessionContext, fileId:
   if (!isStorageKey(fileId)) throw new AppError("FILE_NOT_FOUND");
   const row = await filesRepo(ctx.db).findFile(domainId, fileId);
   if (!row) throw new AppError("FILE_NOT_FOUND");
+  // A router's file is its router's: outside the caller's tags, not found (ADR 041).
+  if (row.device_id !== null) {
+    await assertDevicesInTagScope(ctx, session, [row.device_id]).catch((error: unknown) => {
+      throw error instanceof AppError ? new AppError("FILE_NOT_FOUND") : error;
+    });
+  }
   return toFileDto(row);
 }
 

@@ -1,5 +1,7 @@
+import type { TagScope } from "@cellfleet/contract";
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../../platform/db/schema";
+import { tagScopeCondition } from "../../platform/db/tag-scope";
 
 /** One modem's mean RSRP and RSSI over two windows of rolled-up hours. */
 export interface SignalWindowsRow {
@@ -28,6 +30,7 @@ export function declinesRepo(db: Kysely<DB>) {
       start: Date,
       mid: Date,
       end: Date,
+      tagScope: TagScope,
     ): Promise<SignalWindowsRow[]> {
       const result = await sql<SignalWindowsRow>`
         select r.device_id, d.ident, r.modem,
@@ -35,7 +38,7 @@ export function declinesRepo(db: Kysely<DB>) {
           ${mean("rssi", "now", mid)} as rssi_now, ${mean("rssi", "before", mid)} as rssi_before
         from devices d
         join signal_rollups r on r.device_id = d.id and r.hour >= ${start} and r.hour < ${end}
-        where d.domain_id = ${domainId}
+        where d.domain_id = ${domainId} and ${tagScopeCondition("d.tags", tagScope)}
         group by r.device_id, d.ident, r.modem`.execute(db);
       return result.rows;
     },

@@ -6,7 +6,7 @@ import {
 } from "@cellfleet/contract";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
-import { requireDeviceDomain } from "../devices/devices.service";
+import { requireDeviceView } from "../devices/devices.service";
 import { declinesRepo, type SignalWindowsRow } from "./declines.repo";
 import { maintenanceRepo } from "./maintenance.repo";
 
@@ -48,7 +48,7 @@ export async function readSignalDeclines(
   ctx: AppContext,
   session: SessionContext,
 ): Promise<{ devices: SignalDecline[] }> {
-  const domainId = requireDeviceDomain(session);
+  const { domainId, tagScope } = requireDeviceView(session);
   const mark = await maintenanceRepo(ctx.db).findRollupMark();
   if (!mark) return { devices: [] };
   const end = mark.getTime();
@@ -57,6 +57,7 @@ export async function readSignalDeclines(
     new Date(end - 2 * DAY_MS),
     new Date(end - DAY_MS),
     mark,
+    tagScope,
   );
   return { devices: rankDeclines(rows) };
 }

@@ -7,13 +7,14 @@ import {
   defaultPluginsFor,
   hasNoDomain,
   mayBeJunior,
+  mayHaveTagScope,
   type Plugin,
   Role,
   type UpdateManager,
   usesAdminPasswordRules,
 } from "@cellfleet/contract";
 import { hashPassword } from "../../platform/auth/passwords";
-import { assertCan, assertNotApiToken, subjectOf } from "../../platform/auth/permissions";
+import { assertCan, assertNotApiToken, subjectOf, tagScopeOf } from "../../platform/auth/permissions";
 import { hasPlugin } from "../../platform/auth/plugins";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
@@ -38,6 +39,7 @@ export interface NewAccount {
   phone: string | null;
   policy_id: string | null;
   plugins?: Plugin[];
+  tag_scope?: string[];
   password: string;
 }
 
@@ -51,8 +53,43 @@ export interface AccountChanges {
   phone?: string | null;
   policy_id?: string | null;
   plugins?: Plugin[];
+  tag_scope?: string[];
   password?: string;
   blocked?: boolean;
+}
+
+/**
+ * The tag scope a change or a new account ends with (ADR 041): only managers choose one, and only
+ * for roles that may have one; a person limited to tags hands on their own limit to people they
+ * create. A role that may not have a scope loses it.
+ */
+function checkTagScope(session: SessionContext, role: Role, chosen: string[] | undefined, current: string[]) {
+  if (chosen !== undefined && !sameTags(chosen, current)) {
+    assertCan(session, "users.limitTags");
+    if (chosen.length > 0 && !mayHaveTagScope(role)) {
+      throw new AppError(
+        "BAD_REQUEST",
+        "tag_scope: only assistants, juniors and operators can be limited to tags",
+      );
+    }
+  }
+  return mayHaveTagScope(role) ? (chosen ?? current) : [];
+}
+
+function sameTags(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((tag) => b.includes(tag));
+}
+
+/**
+ * A caller limited to tags (in person or by the token) creates and changes only people limited
+ * within those tags, so no account they set a password for opens a wider view (ADR 041).
+ */
+function assertWithinOwnTagScope(session: SessionContext, targetScope: readonly string[]) {
+  const own = tagScopeOf(session);
+  if (own.length === 0) return;
+  const isWithin =
+    targetScope.length > 0 && own.every((anyOf) => targetScope.every((tag) => anyOf.includes(tag)));
+  if (!isWithin) throw new AppError("PERMISSION_DENIED", "This user reaches routers beyond your tags");
 }
 
 /** Admins grant only plugins they have; superusers any. New admins and superusers get all by default. */
@@ -109,6 +146,8 @@ export async function createAccount(
   if (account.is_junior && !mayBeJunior(account.role))
     throw new AppError("BAD_REQUEST", "is_junior: only for role 3");
   const plugins = checkPlugins(session, account.plugins, account.role);
+  const tagScope = checkTagScope(session, account.role, account.tag_scope, session.user.tag_scope);
+  assertWithinOwnTagScope(session, tagScope);
   await checkUnique(ctx, account.username, account.email);
   await checkPolicy(ctx, domainId, account.policy_id);
   const domain = domainId ? await domainsRepo(ctx.db).findDomain(domainId) : undefined;
@@ -131,6 +170,7 @@ export async function createAccount(
       email: account.email,
       phone: account.phone,
       plugins: toJsonb(plugins),
+      tag_scope: toJsonb(tagScope),
       password_hash: passwordHash,
       factory_password: true,
       password_changed_at: now,
@@ -165,7 +205,10 @@ export async function updateAccount(
   const isSelf = target.id === session.user.id;
   const onlyPassword = Object.keys(changes).every((key) => key === "password");
   // Anyone may change their own password; anything else needs the table's leave for the target's role.
-  if (!(isSelf && onlyPassword)) assertCan(session, "users.edit", { role: target.role as Role });
+  if (!(isSelf && onlyPassword)) {
+    assertCan(session, "users.edit", { role: target.role as Role });
+    assertWithinOwnTagScope(session, target.tag_scope);
+  }
   const role = changes.role ?? (target.role as Role);
   if (changes.role !== undefined) {
     const subject = subjectOf(session);
@@ -189,6 +232,11 @@ export async function updateAccount(
   if (changes.role !== undefined) columns.role = role;
   columns.is_junior = isJunior;
   if (changes.plugins !== undefined) columns.plugins = toJsonb(checkPlugins(session, changes.plugins, role));
+  const tagScope = checkTagScope(session, role, changes.tag_scope, target.tag_scope);
+  if (!sameTags(tagScope, target.tag_scope)) {
+    assertWithinOwnTagScope(session, tagScope);
+    columns.tag_scope = toJsonb(tagScope);
+  }
   if (changes.blocked === true) Object.assign(columns, { blocked: true, block_reason: "manual" });
   if (changes.blocked === false) {
     Object.assign(columns, {

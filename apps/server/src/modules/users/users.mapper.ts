@@ -76,5 +76,6 @@ export function toAccountingUser(
     plugins: toPlugins(user.plugins),
     blocked_until: isTemporarilyBlocked ? toMillis(user.blocked_until) : null,
     password_expire_date: toMillis(user.password_expire_date),
+    tag_scope: user.tag_scope,
   };
 }

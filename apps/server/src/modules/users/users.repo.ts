@@ -37,6 +37,7 @@ export function usersRepo(db: Kysely<DB>) {
         "users.untrusted_blocked",
         "users.events_read_through",
         "users.has_second_factor",
+        "users.tag_scope",
         "domains.name as domain_name",
         "domains.policy_id as domain_policy_id",
       ]);

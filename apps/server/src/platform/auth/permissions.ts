@@ -1,10 +1,12 @@
 import {
+  combineTagScopes,
   decide,
   type PermissionAction,
   type PermissionDecision,
   type PermissionSubject,
   type PermissionTargetOf,
   PLUGINS,
+  type TagScope,
 } from "@cellfleet/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../errors";
@@ -57,6 +59,15 @@ export function subjectOf(session: SessionContext): PermissionSubject {
     // A call made with an API token may do only what the token carries and the person still may.
     ...(session.apiToken ? { grants: session.apiToken.permissions } : {}),
   };
+}
+
+/**
+ * The routers a session reaches within its domain (ADR 041): the person's tags, then the token's,
+ * each a condition of its own, so a token only narrows. Read from the session on every call, and
+ * applied in SQL against the routers' tags as they are now, so a removed tag counts at once.
+ */
+export function tagScopeOf(session: SessionContext): TagScope {
+  return combineTagScopes(session.user.tag_scope ?? [], session.apiToken?.tagScope ?? []);
 }
 
 /**

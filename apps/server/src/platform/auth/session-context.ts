@@ -22,6 +22,8 @@ export interface ApiTokenGrant {
   id: string;
   name: string;
   permissions: readonly string[];
+  /** Routers carrying one of these tags only, within the person's own (ADR 041); empty: no narrowing. */
+  tagScope: readonly string[];
 }
 
 /**

@@ -34,6 +34,7 @@ import * as m0036 from "./migrations/0036_device_events_index_ids";
 import * as m0037 from "./migrations/0037_tunnel_sessions";
 import * as m0038 from "./migrations/0038_second_factor";
 import * as m0039 from "./migrations/0039_api_tokens";
+import * as m0040 from "./migrations/0040_tag_scope";
 import * as m0044 from "./migrations/0044_tunnel_recordings";
 
 /**
@@ -75,6 +76,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0037_tunnel_sessions": m0037,
   "0038_second_factor": m0038,
   "0039_api_tokens": m0039,
+  "0040_tag_scope": m0040,
   "0044_tunnel_recordings": m0044,
 };
 

@@ -61,6 +61,8 @@ export interface ApiTokensTable {
   permissions: ColumnType<string[], string, string>;
   /** Allowed networks (CIDR), a JSON array; empty: anywhere. */
   allowed_ips: ColumnType<string[], string | undefined, string>;
+  /** The token reaches only routers carrying one of these tags, within its person's (0040, ADR 041). */
+  tag_scope: ColumnType<string[], string | undefined, string>;
   create_time: Timestamp;
   expires_at: Timestamp;
   last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;

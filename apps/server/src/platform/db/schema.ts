@@ -163,6 +163,8 @@ export interface UsersTable {
   events_read_through: ColumnType<string | null, string | null | undefined, string | null>;
   /** A confirmed TOTP app or a passkey is enrolled (0038, ADR 039). */
   has_second_factor: Generated<boolean>;
+  /** Only routers carrying one of these tags are the user's; empty: all of the domain (0040, ADR 041). */
+  tag_scope: ColumnType<string[], string | undefined, string>;
 }
 
 /** An event one user read (0016): read state is per user. */

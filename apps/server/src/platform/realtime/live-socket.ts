@@ -100,6 +100,11 @@ export class LiveSocket {
     this.hub.forget(this);
   }
 
+  /** Whether this socket's views show the router (a row of its list, or its page). */
+  isShowing(deviceId: string): boolean {
+    return this.viewed.has(deviceId);
+  }
+
   /**
    * A domain message for this socket: the view kinds (devices, collects, alerts) are gathered for
    * the next flush; the others (and all, for a socket without views) are written now when the

@@ -12,12 +12,13 @@ import {
 } from "@cellfleet/contract";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { RawData, WebSocket } from "ws";
-import { subjectOf } from "../auth/permissions";
+import { subjectOf, tagScopeOf } from "../auth/permissions";
 import type { SessionContext, SessionResolver } from "../auth/session-guard";
 import { type Bus, domainTopic, SUPERUSERS_TOPIC, sessionTopic } from "../bus/bus";
 import { AppError } from "../errors";
 import { LiveSocket } from "./live-socket";
 import { DEFAULT_LIVE_VIEW_LIMITS, type LiveViewLimits, LiveViews } from "./live-views";
+import { scopeDomainMessage } from "./tag-scoped-messages";
 
 /** Timings and bounds of the realtime socket; tests shorten them. */
 export interface RealtimeTimings extends LiveViewLimits {
@@ -164,7 +165,11 @@ function serveConnection(
       }
       const action = MESSAGE_PERMISSIONS[valid.type];
       if (action && !(session && can(subjectOf(session), action))) return;
-      if (phase === "ready") view.offer(valid, () => domainMessageFrame(valid));
+      if (phase !== "ready" || !session) return;
+      // A person limited to tags gets only their routers (ADR 041), the scope as of the last re-check.
+      const scoped = scopeDomainMessage(valid, tagScopeOf(session), (id) => view.isShowing(id));
+      if (scoped === valid) view.offer(valid, () => domainMessageFrame(valid));
+      else if (scoped !== null) view.offer(scoped, () => Buffer.from(JSON.stringify(scoped)));
     });
   };
 

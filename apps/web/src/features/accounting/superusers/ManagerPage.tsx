@@ -29,7 +29,7 @@ function ManagerEditor({ scope, user, backPath }: { scope: Scope; user: User | n
       mode="full"
       roleOptions={null}
       fixedRole={scope === "superuser" ? 1 : 2}
-      shape={{ hasDomain: false, hasPolicy: true, hasPlugins: true }}
+      shape={{ hasDomain: false, hasPolicy: true, hasPlugins: true, hasTagScope: false }}
       isSaving={save.isPending}
       error={save.error}
       onSave={(body) =>

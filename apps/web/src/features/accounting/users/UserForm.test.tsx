@@ -20,7 +20,7 @@ describe("UserForm plugins for a new domain admin", () => {
             mode="full"
             roleOptions={null}
             fixedRole={2}
-            shape={{ hasDomain: false, hasPolicy: false, hasPlugins: true }}
+            shape={{ hasDomain: false, hasPolicy: false, hasPlugins: true, hasTagScope: false }}
             isSaving={false}
             error={null}
             onSave={() => undefined}

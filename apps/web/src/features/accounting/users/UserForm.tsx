@@ -1,6 +1,7 @@
 import {
   defaultPluginsFor,
   mayBeJunior,
+  mayHaveTagScope,
   type PasswordRules,
   type Role,
   roleLabelKey,
@@ -26,7 +27,7 @@ import { rule } from "../../../components/forms/formRules";
 import { domainListQueryOptions } from "../domains/domains.queries";
 import { policyListQueryOptions, policyQueryOptions } from "../policies/policies.queries";
 import { PolicySelectField } from "../shared/PolicySelectField";
-import { PasswordFields, PluginsField } from "./UserFormParts";
+import { PasswordFields, PluginsField, TagScopeField } from "./UserFormParts";
 import {
   type EditableUser,
   fromUserForm,
@@ -52,6 +53,8 @@ interface UserFormProps {
   onSave: (body: UserSaveBody) => void;
   /** Extra actions beside Save (a delete button). */
   actions?: ReactNode;
+  /** The domain's tags and how many routers carry each, suggested in the tag scope field. */
+  tagFrequencies?: Readonly<Record<string, number>>;
 }
 
 /** A person's fields with the contract's validators: users, domain admins and superusers alike. */
@@ -202,6 +205,13 @@ export function UserForm(props: UserFormProps) {
               ) : null}
               {isNew ? passwordFields : null}
               {shape.hasPlugins ? <PluginsField control={form.control} /> : null}
+              {shape.hasTagScope && role !== "" && mayHaveTagScope(role) ? (
+                <TagScopeField
+                  control={form.control}
+                  frequencies={props.tagFrequencies}
+                  isDisabled={isReadOnly || isPasswordOnly}
+                />
+              ) : null}
               {isNew ? null : (
                 <Grid size={12}>
                   <FormToggle control={form.control} name="blocked" label={t("accounting.fields.blocked")} />

@@ -10,6 +10,7 @@ import { type Control, Controller, type UseFormReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { FormTextField } from "../../../components/forms/formFields";
 import { rule } from "../../../components/forms/formRules";
+import { TagsInput } from "../../../components/list-card";
 import { checkPasswordConfirmation, checkUserPassword, type UserFormValues } from "./userForm";
 
 interface PasswordFieldsProps {
@@ -104,6 +105,42 @@ export function PluginsField({ control }: { control: Control<UserFormValues> }) 
                 />
               ))}
             </FormGroup>
+          </Stack>
+        )}
+      />
+    </Grid>
+  );
+}
+
+interface TagScopeFieldProps {
+  control: Control<UserFormValues>;
+  frequencies: Readonly<Record<string, number>> | undefined;
+  isDisabled: boolean;
+}
+
+/** The routers a person is limited to (ADR 041): tags, one of which a router must carry; none: all. */
+export function TagScopeField({ control, frequencies, isDisabled }: TagScopeFieldProps) {
+  const { t } = useTranslation();
+  return (
+    <Grid size={12}>
+      <Controller
+        control={control}
+        name="tag_scope"
+        render={({ field }) => (
+          <Stack spacing={0.5} data-testid="user-tag-scope">
+            <TagsInput
+              value={field.value}
+              onChange={field.onChange}
+              frequencies={frequencies}
+              label={t("accounting.users.tagScope")}
+              limitTags={5}
+              size="medium"
+              isFullWidth
+              isDisabled={isDisabled}
+            />
+            <Typography variant="caption" color="text.secondary">
+              {t(field.value.length > 0 ? "accounting.users.tagScopeHint" : "accounting.users.tagScopeNone")}
+            </Typography>
           </Stack>
         )}
       />

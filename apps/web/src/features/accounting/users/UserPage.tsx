@@ -10,6 +10,7 @@ import { useSession } from "../../../app/session/useSession";
 import { DeleteButton } from "../../../components/DeleteButton";
 import { PageTitle } from "../../../components/PageTitle";
 import { QueryState } from "../../../components/QueryState";
+import { tagFrequenciesQueryOptions } from "../../devices/devices.queries";
 import { UserForm } from "./UserForm";
 import { assignableRoles, type UserSaveBody, userFormMode } from "./userForm";
 import { useDeleteUser, useResetSecondFactor, userQueryOptions, useSaveUser } from "./users.queries";
@@ -22,6 +23,11 @@ function UserEditor({ viewer, user }: { viewer: SessionUser; user: AccountingUse
   const resetFactor = useResetSecondFactor();
   const mode = userFormMode(viewer, user);
   const isSelf = user?._id === viewer._id;
+  // The domain's tags to suggest; superusers have no device views, so they type tags.
+  const tags = useQuery({
+    ...tagFrequenciesQueryOptions(),
+    enabled: mayOffer(viewer, "users.limitTags") && mayOffer(viewer, "devices.view"),
+  });
 
   if (user === null && mode === "readOnly") {
     return <Alert severity="warning">{notice("accessDenied")}</Alert>;
@@ -47,7 +53,9 @@ function UserEditor({ viewer, user }: { viewer: SessionUser; user: AccountingUse
         hasDomain: mayOffer(viewer, "users.anyDomain"),
         hasPolicy: mayOffer(viewer, "users.seePolicy"),
         hasPlugins: mayOffer(viewer, "users.create"),
+        hasTagScope: mayOffer(viewer, "users.limitTags"),
       }}
+      tagFrequencies={tags.data}
       isSaving={save.isPending}
       error={save.error}
       onSave={handleSave}

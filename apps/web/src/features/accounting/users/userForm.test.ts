@@ -41,7 +41,14 @@ describe("user page permissions (spec section 6)", () => {
 });
 
 describe("user form body", () => {
-  const shape = { isNew: true, hasRole: true, hasDomain: false, hasPolicy: true, hasPlugins: false };
+  const shape = {
+    isNew: true,
+    hasRole: true,
+    hasDomain: false,
+    hasPolicy: true,
+    hasPlugins: false,
+    hasTagScope: false,
+  };
 
   it("creates with the password and blank optionals as null", () => {
     const values = {
@@ -75,6 +82,16 @@ describe("user form body", () => {
     expect(body).not.toHaveProperty("password");
     expect(body.blocked).toBe(false);
     expect(body.is_junior).toBe(true);
+  });
+
+  it("sends the tag scope of an assistant or operator for a viewer who may set it, never an admin's", () => {
+    const values = { ...toUserForm(null), username: "olga", full_name: "Olga", tag_scope: ["north"] };
+    const edit = { ...shape, isNew: false, hasTagScope: true };
+    expect(fromUserForm({ ...values, role: 4 }, edit, "full").tag_scope).toEqual(["north"]);
+    expect(fromUserForm({ ...values, role: 2 }, edit, "full")).not.toHaveProperty("tag_scope");
+    expect(fromUserForm({ ...values, role: 4 }, { ...edit, hasTagScope: false }, "full")).not.toHaveProperty(
+      "tag_scope",
+    );
   });
 
   it("sends only the password for a helper's own record", () => {

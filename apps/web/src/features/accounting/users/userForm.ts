@@ -3,6 +3,7 @@ import {
   checkPasswordConfirmation,
   DEFAULT_POLICY,
   mayBeJunior,
+  mayHaveTagScope,
   mayOffer,
   type PasswordRules,
   type PermissionSubject,
@@ -51,6 +52,8 @@ export interface UserFormValues {
   policy_id: string;
   domain_id: string;
   plugins: Plugin[];
+  /** Routers carrying one of these tags only (ADR 041); empty: all of the domain. */
+  tag_scope: string[];
   password: string;
   confirm: string;
   blocked: boolean;
@@ -67,6 +70,7 @@ export interface EditableUser {
   policy: { _id: string } | null;
   domain_id?: string | null;
   plugins?: Plugin[];
+  tag_scope?: string[];
   blocked: boolean;
 }
 
@@ -85,6 +89,7 @@ export function toUserForm(
     policy_id: user?.policy?._id ?? "",
     domain_id: user?.domain_id ?? "",
     plugins: user?.plugins ?? [],
+    tag_scope: user?.tag_scope ?? [],
     password: "",
     confirm: "",
     blocked: user?.blocked ?? false,
@@ -99,6 +104,8 @@ export interface UserFormShape {
   hasDomain: boolean;
   hasPolicy: boolean;
   hasPlugins: boolean;
+  /** The viewer may limit people to tags (users.limitTags). */
+  hasTagScope: boolean;
 }
 
 /** What the user form saves: POST /api/user/{id}'s fields, and a new user's domain. */
@@ -120,6 +127,9 @@ export function fromUserForm(values: UserFormValues, shape: UserFormShape, mode:
   }
   if (shape.hasPolicy) body.policy_id = values.policy_id || null;
   if (shape.hasPlugins) body.plugins = values.plugins;
+  // A role that cannot be limited saves no scope (the server clears it).
+  if (shape.hasTagScope && values.role !== "" && mayHaveTagScope(values.role))
+    body.tag_scope = values.tag_scope;
   if (shape.hasDomain && shape.isNew) body.domain_id = values.domain_id;
   if (values.password || shape.isNew) body.password = values.password;
   if (!shape.isNew) body.blocked = values.blocked;

@@ -20,6 +20,7 @@ import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CopyButton } from "../../../components/CopyButton";
+import { TagsInput } from "../../../components/list-card";
 import { actionWord } from "./actionWords";
 import { useCreateToken } from "./apiTokens.queries";
 
@@ -58,6 +59,7 @@ export function CreateTokenDialog({ isOpen, offered, onClose }: CreateTokenDialo
   const [days, setDays] = useState<number>(30);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set(offered.filter(isReading)));
   const [networks, setNetworks] = useState("");
+  const [tagScope, setTagScope] = useState<string[]>([]);
   const [created, setCreated] = useState<CreatedApiToken | null>(null);
   const [isTouched, setTouched] = useState(false);
 
@@ -68,6 +70,7 @@ export function CreateTokenDialog({ isOpen, offered, onClose }: CreateTokenDialo
     setCreated(null);
     setName("");
     setNetworks("");
+    setTagScope([]);
     setTouched(false);
     create.reset();
     onClose();
@@ -93,6 +96,7 @@ export function CreateTokenDialog({ isOpen, offered, onClose }: CreateTokenDialo
           .split(/[\s,]+/)
           .map((network) => network.trim())
           .filter(Boolean),
+        tag_scope: tagScope,
       },
       { onSuccess: setCreated },
     );
@@ -202,6 +206,18 @@ export function CreateTokenDialog({ isOpen, offered, onClose }: CreateTokenDialo
               helperText={t("apiTokens.networksHint")}
               placeholder="203.0.113.0/24, 2001:db8::/32"
             />
+            <Stack spacing={0.5} data-testid="api-token-tags">
+              <TagsInput
+                value={tagScope}
+                onChange={setTagScope}
+                label={t("apiTokens.tags")}
+                size="medium"
+                isFullWidth
+              />
+              <Typography variant="caption" color="text.secondary">
+                {t("apiTokens.tagsHint")}
+              </Typography>
+            </Stack>
             {create.isError ? <Alert severity="error">{create.error.message}</Alert> : null}
           </Stack>
         </DialogContent>

@@ -69,6 +69,11 @@ export function TokenItem({ token, now, isOwnerShown = false, onRevoke }: TokenI
           ? t("apiTokens.anyAddress")
           : t("apiTokens.onlyFrom", { networks: token.allowed_ips.join(", ") })}
       </Typography>
+      {token.tag_scope.length > 0 ? (
+        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
+          {t("apiTokens.onlyTagged", { tags: token.tag_scope.join(", ") })}
+        </Typography>
+      ) : null}
     </Stack>
   );
 }
