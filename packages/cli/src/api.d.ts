@@ -12073,7 +12073,8 @@ export interface paths {
                                  *       "idle_minutes": 15,
                                  *       "max_minutes": 120,
                                  *       "bandwidth_kib": 1024,
-                                 *       "quota_mib": 256
+                                 *       "quota_mib": 256,
+                                 *       "recording_days": 90
                                  *     }
                                  */
                                 remote_access: {
@@ -12081,6 +12082,8 @@ export interface paths {
                                     idle_minutes: number;
                                     max_minutes: number;
                                     quota_mib: number;
+                                    /** @default 90 */
+                                    recording_days: number;
                                 };
                                 /**
                                  * @default {
@@ -12148,7 +12151,8 @@ export interface paths {
                          *       "idle_minutes": 15,
                          *       "max_minutes": 120,
                          *       "bandwidth_kib": 1024,
-                         *       "quota_mib": 256
+                         *       "quota_mib": 256,
+                         *       "recording_days": 90
                          *     }
                          */
                         remote_access?: {
@@ -12156,6 +12160,8 @@ export interface paths {
                             idle_minutes: number;
                             max_minutes: number;
                             quota_mib: number;
+                            /** @default 90 */
+                            recording_days?: number;
                         };
                         /**
                          * @default {
@@ -12225,7 +12231,8 @@ export interface paths {
                                  *       "idle_minutes": 15,
                                  *       "max_minutes": 120,
                                  *       "bandwidth_kib": 1024,
-                                 *       "quota_mib": 256
+                                 *       "quota_mib": 256,
+                                 *       "recording_days": 90
                                  *     }
                                  */
                                 remote_access: {
@@ -12233,6 +12240,8 @@ export interface paths {
                                     idle_minutes: number;
                                     max_minutes: number;
                                     quota_mib: number;
+                                    /** @default 90 */
+                                    recording_days: number;
                                 };
                                 /**
                                  * @default {
@@ -14800,6 +14809,7 @@ export interface paths {
                             /** @enum {string|null} */
                             end_reason: "closed" | "ended_by_user" | "idle" | "limit" | "quota" | "expired" | "no_router" | "failed" | null;
                             end_time: string | null;
+                            has_recording: boolean;
                             ident: string;
                             /** @enum {string} */
                             kind: "terminal";
@@ -14892,6 +14902,7 @@ export interface paths {
                             /** @enum {string|null} */
                             end_reason: "closed" | "ended_by_user" | "idle" | "limit" | "quota" | "expired" | "no_router" | "failed" | null;
                             end_time: string | null;
+                            has_recording: boolean;
                             ident: string;
                             /** @enum {string} */
                             kind: "terminal";
@@ -15048,6 +15059,7 @@ export interface paths {
                             /** @enum {string|null} */
                             end_reason: "closed" | "ended_by_user" | "idle" | "limit" | "quota" | "expired" | "no_router" | "failed" | null;
                             end_time: string | null;
+                            has_recording: boolean;
                             ident: string;
                             /** @enum {string} */
                             kind: "terminal";
@@ -15146,6 +15158,7 @@ export interface paths {
                             /** @enum {string|null} */
                             end_reason: "closed" | "ended_by_user" | "idle" | "limit" | "quota" | "expired" | "no_router" | "failed" | null;
                             end_time: string | null;
+                            has_recording: boolean;
                             ident: string;
                             /** @enum {string} */
                             kind: "terminal";
@@ -15237,6 +15250,7 @@ export interface paths {
                                 /** @enum {string|null} */
                                 end_reason: "closed" | "ended_by_user" | "idle" | "limit" | "quota" | "expired" | "no_router" | "failed" | null;
                                 end_time: string | null;
+                                has_recording: boolean;
                                 ident: string;
                                 /** @enum {string} */
                                 kind: "terminal";
