@@ -163,6 +163,7 @@ export async function seedHistoryRouter(db: Kysely<DB>): Promise<void> {
     .where("ident", "=", HISTORY_ROUTER.ident)
     .executeTakeFirst();
   if (exists) return;
+  const end = new Date();
   const demo = await db
     .selectFrom("domains")
     .select("id")
@@ -178,7 +179,10 @@ export async function seedHistoryRouter(db: Kysely<DB>): Promise<void> {
       tags: JSON.stringify(HISTORY_ROUTER.tags),
       aes_key: "0123456789ABCDEF".repeat(4),
       meta: "{}",
+      // Created when its history starts: a router reports nothing before it exists, and the uptime
+      // report counts a router from its creation (ADR 044).
+      create_time: new Date(end.getTime() - 48 * HOUR),
     })
     .execute();
-  await seedRouterHistory(db, { ident: HISTORY_ROUTER.ident, end: new Date(), hours: 48 });
+  await seedRouterHistory(db, { ident: HISTORY_ROUTER.ident, end, hours: 48 });
 }

@@ -39,6 +39,7 @@ import { scriptsModule } from "./modules/scripts/scripts.module";
 import { secondFactorModule } from "./modules/second-factor/second-factor.module";
 import { settingsModule } from "./modules/settings/settings.module";
 import { createTunnelsModule } from "./modules/tunnels/tunnels.module";
+import { uptimeModule } from "./modules/uptime/uptime.module";
 import { zeroTouchModule } from "./modules/zerotouch/zerotouch.module";
 import { createAuditLog } from "./platform/audit/audit-log";
 import { type ApiRouteEntry, recordApiRoutes } from "./platform/auth/permissions";
@@ -146,6 +147,7 @@ function featureModules(deps: AppDeps, refusals: RefusalRecorder): FeatureModule
     scriptsModule,
     firmwareModule,
     createInsightModule(deps.gatewayPort),
+    uptimeModule,
     settingsModule,
     licencesModule,
     schedulesModule,

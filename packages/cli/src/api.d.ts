@@ -12075,7 +12075,8 @@ export interface paths {
                                  *       "idle_minutes": 15,
                                  *       "max_minutes": 120,
                                  *       "bandwidth_kib": 1024,
-                                 *       "quota_mib": 256
+                                 *       "quota_mib": 256,
+                                 *       "recording_days": 90
                                  *     }
                                  */
                                 remote_access: {
@@ -12083,6 +12084,8 @@ export interface paths {
                                     idle_minutes: number;
                                     max_minutes: number;
                                     quota_mib: number;
+                                    /** @default 90 */
+                                    recording_days: number;
                                 };
                                 /**
                                  * @default {
@@ -12150,7 +12153,8 @@ export interface paths {
                          *       "idle_minutes": 15,
                          *       "max_minutes": 120,
                          *       "bandwidth_kib": 1024,
-                         *       "quota_mib": 256
+                         *       "quota_mib": 256,
+                         *       "recording_days": 90
                          *     }
                          */
                         remote_access?: {
@@ -12158,6 +12162,8 @@ export interface paths {
                             idle_minutes: number;
                             max_minutes: number;
                             quota_mib: number;
+                            /** @default 90 */
+                            recording_days?: number;
                         };
                         /**
                          * @default {
@@ -12227,7 +12233,8 @@ export interface paths {
                                  *       "idle_minutes": 15,
                                  *       "max_minutes": 120,
                                  *       "bandwidth_kib": 1024,
-                                 *       "quota_mib": 256
+                                 *       "quota_mib": 256,
+                                 *       "recording_days": 90
                                  *     }
                                  */
                                 remote_access: {
@@ -12235,6 +12242,8 @@ export interface paths {
                                     idle_minutes: number;
                                     max_minutes: number;
                                     quota_mib: number;
+                                    /** @default 90 */
+                                    recording_days: number;
                                 };
                                 /**
                                  * @default {
@@ -14808,6 +14817,7 @@ export interface paths {
                             /** @enum {string|null} */
                             end_reason: "closed" | "ended_by_user" | "idle" | "limit" | "quota" | "expired" | "no_router" | "failed" | null;
                             end_time: string | null;
+                            has_recording: boolean;
                             ident: string;
                             /** @enum {string} */
                             kind: "terminal";
@@ -14900,6 +14910,7 @@ export interface paths {
                             /** @enum {string|null} */
                             end_reason: "closed" | "ended_by_user" | "idle" | "limit" | "quota" | "expired" | "no_router" | "failed" | null;
                             end_time: string | null;
+                            has_recording: boolean;
                             ident: string;
                             /** @enum {string} */
                             kind: "terminal";
@@ -15056,6 +15067,7 @@ export interface paths {
                             /** @enum {string|null} */
                             end_reason: "closed" | "ended_by_user" | "idle" | "limit" | "quota" | "expired" | "no_router" | "failed" | null;
                             end_time: string | null;
+                            has_recording: boolean;
                             ident: string;
                             /** @enum {string} */
                             kind: "terminal";
@@ -15154,6 +15166,7 @@ export interface paths {
                             /** @enum {string|null} */
                             end_reason: "closed" | "ended_by_user" | "idle" | "limit" | "quota" | "expired" | "no_router" | "failed" | null;
                             end_time: string | null;
+                            has_recording: boolean;
                             ident: string;
                             /** @enum {string} */
                             kind: "terminal";
@@ -15245,6 +15258,7 @@ export interface paths {
                                 /** @enum {string|null} */
                                 end_reason: "closed" | "ended_by_user" | "idle" | "limit" | "quota" | "expired" | "no_router" | "failed" | null;
                                 end_time: string | null;
+                                has_recording: boolean;
                                 ident: string;
                                 /** @enum {string} */
                                 kind: "terminal";
@@ -15418,6 +15432,223 @@ export interface paths {
                             /** @enum {string} */
                             status: "completed" | "failed";
                         };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uptime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Uptime of the domain's routers (all, a tag's or one) over a month of the domain's time zone: connected time, outages, backup SIM, signal, data per SIM, firmware flashes */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        device_id?: string;
+                        month: string;
+                        /**
+                         * @default domain
+                         * @enum {string}
+                         */
+                        scope?: "domain" | "tag" | "device";
+                        tag?: string;
+                        /** @description Session token (or send the Token header) */
+                        token?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            days: {
+                                connected_percent: number | null;
+                                day: string;
+                                from: number;
+                            }[];
+                            from: number;
+                            month: string;
+                            routers: {
+                                _id: string;
+                                description: string;
+                                figures: {
+                                    backup_sim_ms: number;
+                                    connected_ms: number;
+                                    connected_percent: number | null;
+                                    firmware_changes: number;
+                                    observed_ms: number;
+                                    outages: {
+                                        count: number;
+                                        longest_ms: number;
+                                        total_ms: number;
+                                    };
+                                    signal: {
+                                        csq: number | null;
+                                        /** @enum {string} */
+                                        quality: "cellEdge" | "midCell" | "normal" | "excellent" | "unknown";
+                                    };
+                                    sims: {
+                                        iccid: string;
+                                        rx: number;
+                                        tx: number;
+                                    }[];
+                                };
+                                ident: string;
+                            }[];
+                            /** @enum {string} */
+                            scope: "domain" | "tag" | "device";
+                            tag: string | null;
+                            time_zone: string;
+                            to: number;
+                            totals: {
+                                backup_sim_ms: number;
+                                connected_ms: number;
+                                connected_percent: number | null;
+                                firmware_changes: number;
+                                observed_ms: number;
+                                outages: {
+                                    count: number;
+                                    longest_ms: number;
+                                    total_ms: number;
+                                };
+                                routers: number;
+                                signal: {
+                                    csq: number | null;
+                                    /** @enum {string} */
+                                    quality: "cellEdge" | "midCell" | "normal" | "excellent" | "unknown";
+                                };
+                                sims: {
+                                    iccid: string;
+                                    rx: number;
+                                    tx: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uptime/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The uptime report, a line per router and one for them together as CSV (uptime.csv); the spec's EXPORT /api/uptime */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        device_id?: string;
+                        month: string;
+                        /**
+                         * @default domain
+                         * @enum {string}
+                         */
+                        scope?: "domain" | "tag" | "device";
+                        tag?: string;
+                        /** @description Session token (or send the Token header) */
+                        token?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description text/csv: a header row, then a row per item, CRLF line ends */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
                     };
                 };
             };

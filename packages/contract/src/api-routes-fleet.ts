@@ -65,6 +65,7 @@ import type {
   SimPlanSavedSchema,
   TagPlansSchema,
 } from "./insight/api";
+import type { UptimeReportRequestSchema, UptimeReportSchema } from "./insight/uptime";
 import type { RolloutDryRunRequestSchema, RolloutDryRunSchema } from "./rollout";
 import type {
   LatestRolloutSchema,
@@ -116,6 +117,7 @@ export const FLEET_ROUTES = {
   "POST /api/plans": call<NoBody, Out<typeof TagPlansSchema>>(),
   "POST /api/plans/tag": call<In<typeof SetTagPlanSchema>, Out<typeof TagPlansSchema>>(),
   "POST /api/dashboard/signal": call<NoBody, Out<typeof SignalDeclinesSchema>>(),
+  "POST /api/uptime": call<In<typeof UptimeReportRequestSchema>, Out<typeof UptimeReportSchema>>(),
   "POST /api/events/all": stream<In<typeof EventsRequestSchema>, Out<typeof EventSchema>>(),
   "POST /api/events/{dev_id}": stream<In<typeof EventsRequestSchema>, Out<typeof EventSchema>>(),
   "POST /api/events/read": call<In<typeof EventsReadSchema>, Out<typeof EventsReadResultSchema>>(),

@@ -28,6 +28,7 @@ export const CSV_EXPORTS = {
   logs: { path: "/api/web_actions", filename: "web_actions.csv", permission: "logs.view" },
   licenses: { path: "/api/licenses", filename: "licenses.csv", permission: "licenses.view" },
   firmwares: { path: "/api/firmwares", filename: "firmwares.csv", permission: "software.view" },
+  uptime: { path: "/api/uptime", filename: "uptime.csv", permission: "uptime.view" },
 } as const satisfies Record<string, CsvExportEntry>;
 
 /** A section that has a CSV export. */

@@ -71,6 +71,7 @@ const EXPECTED: Record<PermissionAction, string> = {
   "files.delete": "- Y - - -", // §6: only admins see file delete
   "files.downloadBackups": "- Y Y Y -", // §6: sensitive sections hidden from operators (keys in a backup)
   "reports.view": "- Y Y Y Y", // route /reports: 2,3,4
+  "uptime.view": "- Y Y Y Y", // route /uptime: 2,3,4 (ADR 044), like the device pages
   "settings.view": "- Y Y Y Y", // §6: the superuser does not see the settings entry
   "settings.save": "- Y - - -", // §6: only admin saves domain settings
   "crontab.view": "- Y - - -", // §6: only admin loads the crontab
@@ -144,6 +145,7 @@ const READS: PermissionAction[] = [
   "files.view",
   "files.downloadBackups",
   "reports.view",
+  "uptime.view",
   "settings.view",
   "crontab.view",
   "notifications.list",

@@ -82,6 +82,7 @@ export const PERMISSIONS = {
   "administration.view": { who: STAFF, saves: false, note: "the Accounting menu entry, hidden for role 4" },
 
   "devices.view": { who: DOMAIN, saves: false },
+  "uptime.view": { who: DOMAIN, saves: false },
   "devices.create": { who: ADMIN, saves: true },
   "devices.edit": { who: HELPERS, saves: true, note: "operators are view-only" },
   "devices.delete": { who: ADMIN, saves: true, note: "assistants cannot delete devices" },

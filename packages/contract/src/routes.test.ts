@@ -153,6 +153,7 @@ describe("menuFor (side menu)", () => {
     expect(menuFor(person(2))).toEqual([
       "dashboard",
       "events",
+      "uptime",
       "commands",
       "scripts",
       "packages",
@@ -167,6 +168,7 @@ describe("menuFor (side menu)", () => {
     expect(menuFor(person(3))).toEqual([
       "dashboard",
       "events",
+      "uptime",
       "commands",
       "scripts",
       "packages",
@@ -182,7 +184,7 @@ describe("menuFor (side menu)", () => {
   });
 
   it("shows operators no scripts, accounting or templates; their settings page is there (issue 27)", () => {
-    expect(menuFor(person(4))).toEqual(["dashboard", "events", "commands", "settings"]);
+    expect(menuFor(person(4))).toEqual(["dashboard", "events", "uptime", "commands", "settings"]);
   });
 
   it("shows templates only to role 2", () => {

@@ -238,6 +238,7 @@ export const ROUTES = [
     back: "/reports",
   },
   { name: "reports", path: "/reports", permission: "reports.view", access: [2, 3, 4] },
+  { name: "uptime", path: "/uptime", permission: "uptime.view", access: [2, 3, 4] },
   { name: "deviceMonitor", path: "/monitor/devices", permission: "account.self", access: ALL },
   { name: "passwordMonitor", path: "/monitor/passwords", permission: "account.self", access: ALL },
   { name: "notFound", path: "/notFound", permission: "account.self", access: "any" },
@@ -291,6 +292,7 @@ export function decideRoute(
 export type MenuItemName =
   | "dashboard"
   | "events"
+  | "uptime"
   | "commands"
   | "scripts"
   | "packages"
@@ -303,6 +305,7 @@ export type MenuItemName =
 export const MENU_PERMISSIONS: Record<MenuItemName, PermissionAction> = {
   dashboard: "devices.view",
   events: "events.view",
+  uptime: "uptime.view",
   commands: "commands.view",
   scripts: "scripts.view",
   packages: "packages.view",
@@ -317,6 +320,7 @@ export const MENU_PERMISSIONS: Record<MenuItemName, PermissionAction> = {
 const MENU_ORDER: readonly MenuItemName[] = [
   "dashboard",
   "events",
+  "uptime",
   "commands",
   "scripts",
   "packages",
@@ -335,6 +339,7 @@ export function menuFor(subject: PermissionSubject): MenuItemName[] {
 export const MENU_PATHS: Record<MenuItemName, string> = {
   dashboard: "/dashboard",
   events: "/events",
+  uptime: "/uptime",
   commands: "/commands",
   scripts: "/scripts",
   packages: "/packages",

@@ -35,6 +35,21 @@ group by
   "rollout_id",
   "state";
 
+-- rolloutOffersRepo.countSucceededFlashesOfDevices(domainId, deviceIds, from, to)
+select
+  "device_id",
+  count(*) as "count"
+from
+  "firmware_rollout_targets"
+where
+  "domain_id" = $1
+  and device_id = any ($2::text[])
+  and "state" = $3
+  and "update_time" >= $4
+  and "update_time" < $5
+group by
+  "device_id";
+
 -- rolloutOffersRepo.lockOffer(domainId, rolloutId)
 select
   *

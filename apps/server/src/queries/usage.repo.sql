@@ -43,6 +43,26 @@ where
   "domain_id" = $1
   and "iccid" in ($2);
 
+-- usageRepo.findUsageOfDevices(domainId, deviceIds, fromDay, toDay)
+select
+  "device_id",
+  "iccid",
+  sum("rx") as "rx",
+  sum("tx") as "tx"
+from
+  "sim_usage"
+where
+  "domain_id" = $1
+  and device_id = any ($2::text[])
+  and "day" >= $3
+  and "day" < $4
+group by
+  "device_id",
+  "iccid"
+order by
+  "device_id",
+  "iccid";
+
 -- usageRepo.findPlannedIccids(domainId)
 select
   "iccid"

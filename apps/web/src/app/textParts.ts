@@ -61,6 +61,7 @@ export const TEXTS_OF = {
   commands: ["commands", "fleet", "insight"],
   commandNew: ["commands", "fleet"],
   reports: ["commands", "fleet", "insight"],
+  uptime: ["files", "fleet", "insight"],
   userCommand: ["commands"],
   templates: ["fleet", "insight", "scripts"],
   scriptFiles: ["files", "fleet", "insight", "scripts"],

@@ -4,4 +4,5 @@ export * from "./changes";
 export * from "./keys";
 export * from "./signal";
 export * from "./timeline";
+export * from "./uptime";
 export * from "./usage";

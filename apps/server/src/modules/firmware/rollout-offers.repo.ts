@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { DB } from "../../platform/db/schema";
 import type { FirmwareRolloutDomainRow } from "../../platform/db/schema-firmware";
 
@@ -49,6 +49,27 @@ export function rolloutOffersRepo(db: Kysely<DB>) {
         .where("domain_id", "=", domainId)
         .where("rollout_id", "in", [...rolloutIds])
         .groupBy(["rollout_id", "state"])
+        .execute();
+      return rows.map((row) => ({ ...row, count: Number(row.count) }));
+    },
+
+    /** Flashes of the domain's devices that succeeded in [from, to), per device (uptime reports). */
+    async countSucceededFlashesOfDevices(
+      domainId: string,
+      deviceIds: readonly string[],
+      from: Date,
+      to: Date,
+    ): Promise<Array<{ device_id: string; count: number }>> {
+      if (deviceIds.length === 0) return [];
+      const rows = await db
+        .selectFrom("firmware_rollout_targets")
+        .select(["device_id", (eb) => eb.fn.countAll<string>().as("count")])
+        .where("domain_id", "=", domainId)
+        .where(sql<boolean>`device_id = any(${deviceIds}::text[])`)
+        .where("state", "=", "succeeded")
+        .where("update_time", ">=", from)
+        .where("update_time", "<", to)
+        .groupBy("device_id")
         .execute();
       return rows.map((row) => ({ ...row, count: Number(row.count) }));
     },

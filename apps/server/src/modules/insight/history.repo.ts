@@ -41,6 +41,8 @@ const combined = sql.raw(
 export function historyRepo(db: Kysely<DB>) {
   const ownDevice = (domainId: string, deviceId: string) =>
     sql`(select id from devices where domain_id = ${domainId} and id = ${deviceId})`;
+  const ownDevices = (domainId: string, deviceIds: readonly string[]) =>
+    sql`(select id from devices where domain_id = ${domainId} and id = any(${deviceIds}::text[]))`;
 
   return {
     async findDeviceContact(
@@ -138,6 +140,64 @@ export function historyRepo(db: Kysely<DB>) {
         .limit(1000)
         .execute();
       return rows.map((row) => row.time);
+    },
+
+    /** Outages of the devices that overlap [from, to), by device, oldest first (uptime reports). */
+    async findOutagesOfDevices(
+      domainId: string,
+      deviceIds: readonly string[],
+      from: Date,
+      to: Date,
+    ): Promise<Array<{ device_id: string; started: Date; ended: Date }>> {
+      if (deviceIds.length === 0) return [];
+      const result = await sql<{ device_id: string; started: Date; ended: Date }>`
+        select device_id, started, ended from device_outages
+        where device_id in ${ownDevices(domainId, deviceIds)} and ended > ${from} and started < ${to}
+        order by device_id, started`.execute(db);
+      return result.rows;
+    },
+
+    /**
+     * Each metric's mean per device over the query's range, from samples and rollups together (as
+     * findSignalBuckets, one bucket the whole range); devices without a report are absent.
+     */
+    async findSignalMeansOfDevices(
+      domainId: string,
+      deviceIds: readonly string[],
+      q: SignalQuery,
+    ): Promise<Array<{ device_id: string; csq_mean: number | null }>> {
+      if (deviceIds.length === 0) return [];
+      const devices = ownDevices(domainId, deviceIds);
+      const result = await sql<{ device_id: string; csq_mean: number | null }>`
+        select device_id, ${combined}
+        from (
+          select device_id, ${sampleColumns}
+          from signal_samples
+          where device_id in ${devices} and time >= ${q.rawFrom} and time < ${q.to}
+          union all
+          select device_id, ${rollupColumns}
+          from signal_rollups
+          where device_id in ${devices} and hour >= ${q.from} and hour < ${q.rawFrom}
+        ) as u
+        group by device_id`.execute(db);
+      return result.rows.map((row) => ({
+        device_id: row.device_id,
+        csq_mean: row.csq_mean === null ? null : Number(row.csq_mean),
+      }));
+    },
+
+    /** Every SIM slot change of the devices' modems that history keeps, by device, modem and time. */
+    async findSimSlotChangesOfDevices(
+      domainId: string,
+      deviceIds: readonly string[],
+    ): Promise<Array<{ device_id: string; modem: string; time: Date; from: number; to: number }>> {
+      if (deviceIds.length === 0) return [];
+      const result = await sql<{ device_id: string; modem: string; time: Date; from: unknown; to: unknown }>`
+        select device_id, modem, time, changes->'sim'->>'from' as "from", changes->'sim'->>'to' as "to"
+        from modem_changes
+        where device_id in ${ownDevices(domainId, deviceIds)} and changes->'sim' is not null
+        order by device_id, modem, time`.execute(db);
+      return result.rows.map((row) => ({ ...row, from: Number(row.from), to: Number(row.to) }));
     },
 
     /** The earliest moment history knows of the device (a sample, a rollup or an outage), or null. */

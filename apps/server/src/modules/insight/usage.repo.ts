@@ -81,6 +81,33 @@ export function usageRepo(db: Kysely<DB>) {
       }));
     },
 
+    /** Bytes per device and SIM over the UTC days [fromDay, toDay) (uptime reports). */
+    async findUsageOfDevices(
+      domainId: string,
+      deviceIds: readonly string[],
+      fromDay: string,
+      toDay: string,
+    ): Promise<Array<{ device_id: string; iccid: string; rx: number; tx: number }>> {
+      if (deviceIds.length === 0) return [];
+      const rows = await db
+        .selectFrom("sim_usage")
+        .select((eb) => [
+          "device_id",
+          "iccid",
+          eb.fn.sum<string>("rx").as("rx"),
+          eb.fn.sum<string>("tx").as("tx"),
+        ])
+        .where("domain_id", "=", domainId)
+        .where(sql<boolean>`device_id = any(${deviceIds}::text[])`)
+        .where("day", ">=", fromDay)
+        .where("day", "<", toDay)
+        .groupBy(["device_id", "iccid"])
+        .orderBy("device_id")
+        .orderBy("iccid")
+        .execute();
+      return rows.map((row) => ({ ...row, rx: Number(row.rx), tx: Number(row.tx) }));
+    },
+
     /** SIMs of the domain with a plan of their own. */
     async findPlannedIccids(domainId: string): Promise<string[]> {
       const rows = await db

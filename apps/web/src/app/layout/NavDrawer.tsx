@@ -5,6 +5,7 @@ import DescriptionIcon from "@mui/icons-material/Description";
 import Inventory2Icon from "@mui/icons-material/Inventory2";
 import MemoryIcon from "@mui/icons-material/Memory";
 import NotificationsActiveIcon from "@mui/icons-material/NotificationsActive";
+import QueryStatsIcon from "@mui/icons-material/QueryStats";
 import RouterIcon from "@mui/icons-material/Router";
 import SettingsIcon from "@mui/icons-material/Settings";
 import TerminalIcon from "@mui/icons-material/Terminal";
@@ -27,6 +28,7 @@ import { useSession } from "../session/useSession";
 const MENU_ICONS: Record<MenuItemName, ReactNode> = {
   dashboard: <DashboardIcon />,
   events: <NotificationsActiveIcon />,
+  uptime: <QueryStatsIcon />,
   commands: <TerminalIcon />,
   scripts: <DescriptionIcon />,
   packages: <Inventory2Icon />,
