@@ -1,22 +1,23 @@
 // History benchmark (issue 18): 30 days of routers reporting once a minute (43,200 samples a metric
-// each) on PostgreSQL. The device page's history answer, p50/p99, read from raw samples only and
-// from the hourly rollups the job keeps; the hourly job's time; the history tables' size per router
-// and month, and what that makes for 100,000 routers under the default retention; the charts' render
-// time in Chromium.
+// each) on PostgreSQL. The device page's history answer, p50/p99, as the browser asks for it: POST
+// /api/device/{id}/signal over HTTP to a listening server in a child process (bench/history-server.ts),
+// with the service call in this process beside it; read from raw samples only and from the hourly
+// rollups the job keeps. The hourly job's time; the history tables' size per router and month, and
+// what that makes for 100,000 routers under the default retention; the charts' render time in Chromium.
 // npm run bench:history -w bench   (BENCH_ROUTERS BENCH_DAYS BENCH_QUERIES BENCH_BROWSER=0 BENCH_DATABASE_URL)
+import { type ChildProcess, fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import type { AddressInfo } from "node:net";
 import { cpus, loadavg } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { DEFAULT_DOMAIN_SETTINGS, DEFAULT_POLICY, type HistoryRange } from "@cellfleet/contract";
 import { sql } from "kysely";
 import pg from "pg";
 import { chromium } from "playwright-core";
-import { buildApp } from "../apps/server/src/app";
 import { maintainHistory } from "../apps/server/src/modules/insight/history.jobs";
 import { readSignalHistory } from "../apps/server/src/modules/insight/history.service";
 import { hashPassword } from "../apps/server/src/platform/auth/passwords";
 import type { SessionContext } from "../apps/server/src/platform/auth/session-guard";
-import { createInProcessBus } from "../apps/server/src/platform/bus/in-process-bus";
 import { loadConfig } from "../apps/server/src/platform/config";
 import type { AppContext } from "../apps/server/src/platform/context";
 import { openDatabase } from "../apps/server/src/platform/db/database";
@@ -26,12 +27,14 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/support/chromium";
 import { BENCH_PG_URL } from "./bench-server";
 import { percentile } from "./browser-measure";
 import { ingestRouterMinutes, seedSamples } from "./history-seed";
+import { KeepAliveClient } from "./http-load";
 
 const ROUTERS = Number(process.env.BENCH_ROUTERS ?? 50);
 const DAYS = Number(process.env.BENCH_DAYS ?? 30);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const BROWSER = process.env.BENCH_BROWSER !== "0";
 const FLEET = 100_000;
+const here = path.dirname(fileURLToPath(import.meta.url));
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
 const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(0)} GiB`;
@@ -97,27 +100,57 @@ try {
   const rawMonth = perRouterMonth(await size("signal_samples"), ROUTERS, DAYS);
   console.log(`signal_samples: ${mib(rawMonth)} per router per month (heap + index, one modem)`);
 
+  const account = await createAdmin(domainId);
   const session = { domainId } as SessionContext;
   const ctxFor = (rawDays: number) =>
     ({ db, now: () => end, config: { ...loadConfig({}), historyRawDays: rawDays } }) as unknown as AppContext;
-  async function timeRange(label: string, range: HistoryRange, ctx: AppContext) {
-    for (let i = 0; i < 20; i++) await readSignalHistory(ctx, session, target, range);
-    const times: number[] = [];
-    let points = 0;
-    for (let i = 0; i < QUERIES; i++) {
-      const t0 = performance.now();
-      const answer = await readSignalHistory(ctx, session, target, range);
-      times.push(performance.now() - t0);
-      points = answer.modems[0]?.t.length ?? 0;
+
+  /** The HTTP answer's p50/p99 (as the browser asks) beside the service call's, for one range. */
+  async function timeRange(label: string, range: HistoryRange, server: HistoryServer, ctx: AppContext) {
+    const route = `/api/device/${target}/signal`;
+    const headers = { token: server.token };
+    const body = { range, token: server.token };
+    const client = new KeepAliveClient(server.baseUrl);
+    const http: number[] = [];
+    const service: number[] = [];
+    try {
+      for (let i = 0; i < 20; i++) {
+        const answer = await client.postJson(route, headers, body);
+        if (answer.status !== 200) throw new Error(`HTTP ${answer.status}: ${answer.body}`);
+        await readSignalHistory(ctx, session, target, range);
+      }
+      for (let i = 0; i < QUERIES; i++) {
+        http.push((await client.postJson(route, headers, body)).totalMs);
+        const t0 = performance.now();
+        await readSignalHistory(ctx, session, target, range);
+        service.push(performance.now() - t0);
+      }
+    } finally {
+      client.close();
     }
+    const answer = await fetch(`${server.baseUrl}${route}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+    const text = await answer.text();
+    const points = (JSON.parse(text) as { modems: { t: number[] }[] }).modems[0]?.t.length ?? 0;
     console.log(
-      `| ${label} | ${range} | ${points} | ${ms(percentile(times, 50))} | ${ms(percentile(times, 99))} |`,
+      `| ${label} | ${range} | ${points} | ${(text.length / 1024).toFixed(1)} KiB | ${ms(percentile(http, 50))} | ${ms(percentile(http, 99))} | ${ms(percentile(service, 50))} | ${ms(percentile(service, 99))} |`,
     );
   }
 
-  console.log("\n| source | range | buckets | p50 | p99 |\n| --- | --- | ---: | ---: | ---: |");
-  const raw = ctxFor(DAYS);
-  for (const range of ["30d", "7d", "24h"] as const) await timeRange("raw samples only", range, raw);
+  console.log(
+    `\nload ${loadavg()[0]?.toFixed(2)} before the answers\n` +
+      "| source | range | buckets | answer | HTTP p50 | HTTP p99 | service p50 | service p99 |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+  );
+  let server = await startHistoryServer(DAYS, account);
+  try {
+    for (const range of ["30d", "7d", "24h"] as const)
+      await timeRange("raw samples only", range, server, ctxFor(DAYS));
+  } finally {
+    await server.stop();
+  }
 
   started = performance.now();
   const report = await maintainHistory({
@@ -128,9 +161,13 @@ try {
   const maintainMs = performance.now() - started;
   await sql`vacuum analyze signal_samples`.execute(db);
   await sql`vacuum analyze signal_rollups`.execute(db);
-  const tiered = ctxFor(7);
-  for (const range of ["30d", "7d", "24h", "1h"] as const)
-    await timeRange("rollups + 7 days raw (default)", range, tiered);
+  server = await startHistoryServer(7, account);
+  try {
+    for (const range of ["30d", "7d", "24h", "1h"] as const)
+      await timeRange("rollups + 7 days raw (default)", range, server, ctxFor(7));
+  } finally {
+    await server.stop();
+  }
   console.log(
     `\nhourly job, first run over ${DAYS} days of ${ROUTERS} routers: ${ms(maintainMs)} (rolled up to ${report.rolledUpTo.toISOString()}, ${report.deletedRows.toLocaleString("en")} rows deleted)`,
   );
@@ -174,7 +211,14 @@ try {
       `total ${gib(total)}; without collect_history ${gib(total - fleet.collectHistory)}. A report every 5 minutes: samples and collect_history a fifth.`,
   );
 
-  if (BROWSER) await measureCharts(domainId, target);
+  if (BROWSER) {
+    const charts = await startHistoryServer(7, account);
+    try {
+      await measureCharts(charts.baseUrl, account, target);
+    } finally {
+      await charts.stop();
+    }
+  }
 } finally {
   await database.close();
   // Dropped once its connections are gone: forcing them closed would error in a pool still ending.
@@ -190,8 +234,13 @@ try {
   await admin(`drop database "${name}" with (force)`);
 }
 
-/** Signs an admin in through the console and times the charts of each range from answer to last drawn chart. */
-async function measureCharts(domainId: string, deviceId: string): Promise<void> {
+interface Account {
+  username: string;
+  password: string;
+}
+
+/** An admin of the benchmark's domain (the answers are asked for as this person). */
+async function createAdmin(domainId: string): Promise<Account> {
   const username = `bench_${domainId.slice(0, 8)}`;
   const password = `Bench-${randomUUID()}`;
   if (
@@ -218,16 +267,62 @@ async function measureCharts(domainId: string, deviceId: string): Promise<void> 
       role: 2,
       plugins: toJsonb([]),
       password_hash: await hashPassword(password),
-      password_changed_at: new Date(),
+      password_changed_at: end,
     })
     .execute();
-  const app = await buildApp({
-    config: { ...loadConfig({ LOG_LEVEL: "silent" }), loginRateLimit: 1_000_000 },
-    database,
-    bus: createInProcessBus(),
+  return { username, password };
+}
+
+interface HistoryServer {
+  baseUrl: string;
+  /** The admin's session on it. */
+  token: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * bench/history-server.ts forked over the seeded database, its clock frozen at the seeded month's
+ * end, with `rawDays` as HISTORY_RAW_DAYS; signed in as the admin over HTTP.
+ */
+async function startHistoryServer(rawDays: number, account: Account): Promise<HistoryServer> {
+  const child: ChildProcess = fork(path.join(here, "history-server.ts"), [], {
+    env: {
+      ...process.env,
+      BENCH_PG_URL: url.toString(),
+      BENCH_NOW: String(end.getTime()),
+      HISTORY_RAW_DAYS: String(rawDays),
+    },
+    execArgv: ["--import", "tsx"],
+    stdio: "inherit",
   });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.send("stop");
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  };
+  const { port } = await new Promise<{ port: number }>((resolve, reject) => {
+    child.once("message", (message) => resolve(message as { port: number }));
+    child.once("exit", (code) => reject(new Error(`the history server exited with ${code}`)));
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    const login = await fetch(`${baseUrl}/api/login/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(account),
+    });
+    if (login.status !== 200) throw new Error(`sign-in: HTTP ${login.status} ${await login.text()}`);
+    return { baseUrl, token: ((await login.json()) as { token: string }).token, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Signs the admin in through the console and times the charts of each range from answer to last drawn chart. */
+async function measureCharts(base: string, account: Account, deviceId: string): Promise<void> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -237,8 +332,8 @@ async function measureCharts(domainId: string, deviceId: string): Promise<void> 
     ]);
     const page = await context.newPage();
     await page.goto(`${base}/login`);
-    await page.getByLabel(/username/i).fill(username);
-    await page.getByLabel(/^password/i).fill(password);
+    await page.getByLabel(/username/i).fill(account.username);
+    await page.getByLabel(/^password/i).fill(account.password);
     await page.getByRole("button", { name: /^sign in$/i }).click();
     await page.waitForURL(/\/dashboard$/);
     await page.goto(`${base}/device/${deviceId}`);
@@ -267,6 +362,5 @@ async function measureCharts(domainId: string, deviceId: string): Promise<void> 
     }
   } finally {
     await browser.close();
-    await app.close();
   }
 }

@@ -181,7 +181,14 @@ export function createBatchWriter(deps: BatchDeps, latestData: LatestCollectsCac
       if (isReplanned) prepared = await prepare(r, sent, locked, now);
       const { touched, events, afterCommit } = await write(trx, prepared, now);
       const restarted = prepared.restarted.length;
-      return { plan: prepared.plan, written: { touched, events }, afterCommit, isReplanned, restarted };
+      const identById = new Map(prepared.devices.map((device) => [device.id, device.ident]));
+      return {
+        plan: prepared.plan,
+        written: { touched, events, idents: identById },
+        afterCommit,
+        isReplanned,
+        restarted,
+      };
     });
   };
 }

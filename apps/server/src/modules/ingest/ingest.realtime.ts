@@ -8,8 +8,11 @@ import type { IngestRepo } from "./ingest.repo";
 
 /** What a committed batch wrote: the devices as they are now and the events that were new. */
 export interface WrittenBatch {
+  /** The devices whose row changed (a report within the contact granularity that changes no field of the row is not here). */
   touched: DeviceRow[];
   events: EventRow[];
+  /** The ident of every device of the batch, by id: an event names its router even when the row did not change. */
+  idents: ReadonlyMap<string, string>;
 }
 
 interface DomainMessages {
@@ -48,7 +51,10 @@ export async function publishDevices(
 /**
  * Pushes a committed batch to the sockets of each device's domain: one `devices` update, one
  * `collects` and one `alerts` message per domain and batch, so a busy fleet does not flood sockets.
- * The DTOs are the ones HTTP answers with (same mappers).
+ * The DTOs are the ones HTTP answers with (same mappers). Collects and events go out whether or not
+ * their router's row changed: a report a few seconds after the previous one, with the same signal,
+ * changes no field of the row (the contact is rewritten every CONTACT_GRANULARITY_MS) but is news
+ * for the router's open page.
  */
 export async function publishBatch(
   deps: { bus: Bus; now: () => Date },
@@ -56,7 +62,7 @@ export async function publishBatch(
   plan: BatchPlan,
   repo: IngestRepo,
 ): Promise<void> {
-  if (written.touched.length === 0) return;
+  if (written.touched.length === 0 && plan.collects.length === 0 && written.events.length === 0) return;
   const domainIds = [...new Set(written.touched.map((row) => row.domain_id))];
   const settings = await repo.findDomainSettingsAcrossDomains(domainIds);
   const nowMs = deps.now().getTime();
@@ -69,9 +75,7 @@ export async function publishBatch(
     }
     return entry;
   };
-  const identById = new Map<string, string>();
   for (const row of written.touched) {
-    identById.set(row.id, row.ident);
     const domainSettings = settings.get(row.domain_id);
     if (!domainSettings) continue;
     slot(row.domain_id).devices.push(toDevicePush(row, domainSettings, nowMs));
@@ -88,7 +92,7 @@ export async function publishBatch(
     });
   }
   for (const event of written.events) {
-    const ident = event.device_id ? identById.get(event.device_id) : undefined;
+    const ident = event.device_id ? written.idents.get(event.device_id) : undefined;
     const device = event.device_id && ident ? { id: event.device_id, ident } : null;
     slot(event.domain_id).alerts.push(toEventDto(event, device));
   }

@@ -100,6 +100,26 @@ describe("realtime pushes of ingest", () => {
         if (message.type === "collects") break;
       }
       expect(later.at(-1)?.content).toEqual([expect.objectContaining({ device_id: a.id, seq: 2 })]);
+      // One that leaves the router's row as it is (the same signal, within the contact granularity:
+      // the test clock stands still) is still news for the page: its modems changed (the browser
+      // test's second report, which did not show).
+      const second = modemsReport(3, 25);
+      const renamed = {
+        ...second,
+        modems: second.modems.map((modem) => ({ ...modem, operator: "Beeline" })),
+      };
+      await publishJson(clientA, collectTopic(a.ident, "modems"), renamed);
+      const unchangedRow = (await socket.nextMessage(3000)) as Pushed;
+      expect(unchangedRow).toEqual({
+        type: "collects",
+        content: [
+          expect.objectContaining({
+            device_id: a.id,
+            seq: 3,
+            data: expect.objectContaining({ modems: [expect.objectContaining({ operator: "Beeline" })] }),
+          }),
+        ],
+      });
     } finally {
       await clientA.endAsync(true);
       await clientB.endAsync(true);
