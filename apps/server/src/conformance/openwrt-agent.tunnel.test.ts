@@ -93,7 +93,11 @@ describe("the OpenWrt agent carries a remote-access session", { timeout: 4 * STE
       { mqttUrl: f.ingest.gateway.url, publicUrl: f.t.config.publicUrl },
       { kind: "key", ident: device.ident, key: device.key as string },
     );
-    await eventually(() => f.t.app.deviceLink.isConnected(device.ident) === true, "the agent online", STEP_MS);
+    await eventually(
+      () => f.t.app.deviceLink.isConnected(device.ident) === true,
+      "the agent online",
+      STEP_MS,
+    );
   }, 2 * STEP_MS);
   afterAll(async () => {
     await router?.stop();
@@ -109,8 +113,11 @@ describe("the OpenWrt agent carries a remote-access session", { timeout: 4 * STE
     }
   };
 
-  /** Opens a session as the admin, runs two commands in the router's shell, and exits. */
-  async function shellThroughTunnel(): Promise<void> {
+  /** The command lines of this machine's processes. */
+  const processes = () => execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n");
+
+  /** Opens a session as the admin through `client`, runs two commands in the router's shell, and exits. */
+  async function shellThroughTunnel(client: "dbclient" | "ssh"): Promise<void> {
     const created = await requestTunnel(f, admin.token, device.id);
     const terminal = await openTerminal(f, admin.token, created._id);
     terminal.type("echo tunnel-$((6 * 7))\r");
@@ -120,6 +127,11 @@ describe("the OpenWrt agent carries a remote-access session", { timeout: 4 * STE
       .split("\n")
       .find((entry) => entry.endsWith(` cellfleet-session-${created._id}`));
     expect(line).toMatch(/^no-port-forwarding,no-agent-forwarding,no-X11-forwarding ssh-ed25519 AAAA/);
+    // The client that carries it, asking for the one forward to the sshd.
+    const carrier = processes().find((args) => args.includes(`${created._id}@127.0.0.1`));
+    expect(carrier).toMatch(
+      new RegExp(`^${client} -N (-K 30 )?-R ${sshd.port}:127\\.0\\.0\\.1:${sshd.port} `),
+    );
     terminal.type("uname -s\r");
     await terminal.waitForOutput("Linux");
     terminal.type("exit\r");
@@ -127,19 +139,19 @@ describe("the OpenWrt agent carries a remote-access session", { timeout: 4 * STE
     // The console closed the connection: the client exits and the key is gone.
     await eventually(() => !authorizedKeys().includes(created._id), "the session's key removed", STEP_MS);
     await eventually(
-      () => !execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).includes(created._id),
+      () => !processes().some((args) => args.includes(created._id)),
       "the tunnel's client ended",
       STEP_MS,
     );
   }
 
   it("dials out with dropbear's dbclient: the console gets the router's shell, the key only while it stands", async () => {
-    await shellThroughTunnel();
+    await shellThroughTunnel("dbclient");
   });
 
   it("dials out with OpenSSH's ssh where it is the client", async () => {
     appendFileSync(path.join(router.root, "cellfleet.uci"), "cellfleet.main.tunnel_client='ssh'\n");
-    await shellThroughTunnel();
+    await shellThroughTunnel("ssh");
   });
 
   it("does not sign in to an endpoint whose host key is not the pinned one", async () => {
@@ -149,7 +161,10 @@ describe("the OpenWrt agent carries a remote-access session", { timeout: 4 * STE
     const link = f.t.app.deviceLink;
     const publish = link.publish.bind(link);
     link.publish = (topic, payload) =>
-      publish(topic, topic.endsWith("/tunnel") ? JSON.stringify({ ...JSON.parse(payload), host_key: stranger }) : payload);
+      publish(
+        topic,
+        topic.endsWith("/tunnel") ? JSON.stringify({ ...JSON.parse(payload), host_key: stranger }) : payload,
+      );
     try {
       const created = await requestTunnel(f, admin.token, device.id);
       const terminal = await openTerminal(f, admin.token, created._id);
