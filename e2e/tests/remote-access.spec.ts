@@ -8,10 +8,6 @@ import { apiToken, routerIdOf, signInAs, useEnglish } from "../support/session";
 import { shot } from "../support/shots";
 
 test.describe.configure({ mode: "serial" });
-// Not yet passing (issue 29, next session): in this suite's server the demo fleet's router is sent
-// `tunnel_open` but never dials the SSH endpoint (the terminal stays "dialling in"), while the same
-// path passes in apps/server/src/modules/tunnels/tunnels.routes.test.ts on both databases.
-test.fixme();
 
 const ROUTER = "SIM000002";
 

@@ -139,6 +139,58 @@ test("the admin's settings form checks every field as spec section 5 says, saves
   await expect(page.getByTestId("settings-time_zone")).toHaveValue("UTC");
 });
 
+test("an admin sets remote access's limits: each judged by its range, saved and kept (ADR 038)", async ({
+  page,
+}) => {
+  await openSettings(page);
+  const names = ["idle_minutes", "max_minutes", "bandwidth_kib", "quota_mib", "recording_days"] as const;
+  const original: Record<string, string> = {};
+  for (const name of names) original[name] = await page.getByTestId(`settings-${name}`).inputValue();
+  expect(original).toEqual({
+    idle_minutes: "15",
+    max_minutes: "120",
+    bandwidth_kib: "1024",
+    quota_mib: "256",
+    recording_days: "90",
+  });
+  for (const [name, wrong, key] of [
+    ["idle_minutes", "0", "idleMinutesRange"],
+    ["max_minutes", "1441", "maxMinutesRange"],
+    ["bandwidth_kib", "7", "bandwidthRange"],
+    ["quota_mib", "2.5", "quotaRange"],
+    ["recording_days", "3651", "recordingDaysRange"],
+  ] as const) {
+    await enter(page, name, "");
+    await expect(messageOf(page, name), `${name} empty`).toHaveText(REQUIRED);
+    await enter(page, name, wrong);
+    await expect(messageOf(page, name), `${name} = '${wrong}'`).toHaveText(text(key));
+  }
+  await shot(page, "settings-remote-access-invalid");
+  const chosen = {
+    idle_minutes: "5",
+    max_minutes: "1440",
+    bandwidth_kib: "8",
+    quota_mib: "102400",
+    recording_days: "1",
+  };
+  for (const [name, value] of Object.entries(chosen)) await enter(page, name, value);
+  await expect(messageOf(page, "idle_minutes")).toHaveText(
+    "From 1 to 240; a session with no byte either way this long ends",
+  );
+  await page.getByTestId("settings-save").click();
+  await expect(page.getByTestId("info-message")).toContainText("Information updated");
+  await page.reload();
+  for (const [name, value] of Object.entries(chosen))
+    await expect(page.getByTestId(`settings-${name}`)).toHaveValue(value);
+
+  // The remote-access spec goes on with the limits as they were.
+  for (const [name, value] of Object.entries(original)) await enter(page, name, value);
+  await page.getByTestId("settings-save").click();
+  await expect(page.getByTestId("info-message").last()).toContainText("Information updated");
+  await page.reload();
+  await expect(page.getByTestId("settings-quota_mib")).toHaveValue(original.quota_mib as string);
+});
+
 test("an admin switches an event type off and on, and the switch is kept", async ({ page }) => {
   await openSettings(page);
   const row = page.getByTestId("event-type-gpio_value_change");

@@ -107,6 +107,8 @@ export interface AppDeps {
   deliveryTimings?: Partial<DeliveryTimings>;
   /** How long a "minute" of remote access's limits lasts, in ms (tests shorten it; ADR 038). */
   tunnelMinuteMs?: number;
+  /** The router's sshd port a terminal session forwards to (22; the OpenWrt agent's test names a stand-in's). */
+  tunnelRouterSshPort?: number;
 }
 
 declare module "fastify" {
@@ -152,7 +154,7 @@ function featureModules(deps: AppDeps, refusals: RefusalRecorder): FeatureModule
     licencesModule,
     schedulesModule,
     zeroTouchModule,
-    createTunnelsModule(deps.tunnelMinuteMs),
+    createTunnelsModule(deps.tunnelMinuteMs, deps.tunnelRouterSshPort),
   ];
 }
 

@@ -2,13 +2,18 @@ import { describe, expect, it } from "vitest";
 import {
   CheckDelaySchema,
   CopiesSchema,
+  DEFAULT_REMOTE_ACCESS,
   IntegerCountSchema,
   PortSchema,
+  REMOTE_ACCESS_LIMIT_RANGES,
+  type RemoteAccessLimit,
+  RemoteAccessSettingsSchema,
   StatusMinutesSchema,
   validateCheckDelay,
   validateCopies,
   validateIntegerCount,
   validatePort,
+  validateRemoteAccessLimit,
   validateStatusMinutes,
   validateStatusThresholds,
 } from "./index";
@@ -172,5 +177,25 @@ describe("validateCheckDelay", () => {
     expect(CheckDelaySchema.safeParse(0).error?.issues[0]?.message).toBe("checkDelayInvalid");
     expect(CheckDelaySchema.safeParse(1.5).success).toBe(false);
     expect(CheckDelaySchema.parse(10)).toBe(10);
+  });
+});
+
+describe("validateRemoteAccessLimit", () => {
+  it("takes each limit's range from REMOTE_ACCESS_LIMIT_RANGES, as the settings' schema does", () => {
+    for (const [name, range] of Object.entries(REMOTE_ACCESS_LIMIT_RANGES) as [
+      RemoteAccessLimit,
+      { min: number; max: number },
+    ][]) {
+      expect(validateRemoteAccessLimit(name, range.min)).toBeNull();
+      expect(validateRemoteAccessLimit(name, String(range.max))).toBeNull();
+      expect(validateRemoteAccessLimit(name, range.min - 1)).not.toBeNull();
+      expect(validateRemoteAccessLimit(name, range.max + 1)).not.toBeNull();
+      const limits = { ...DEFAULT_REMOTE_ACCESS, [name]: range.max + 1 };
+      expect(RemoteAccessSettingsSchema.safeParse(limits).success).toBe(false);
+    }
+    expect(validateRemoteAccessLimit("idle_minutes", "")).toBe("required");
+    expect(validateRemoteAccessLimit("idle_minutes", "0")).toBe("idleMinutesRange");
+    expect(validateRemoteAccessLimit("bandwidth_kib", "7")).toBe("bandwidthRange");
+    expect(validateRemoteAccessLimit("quota_mib", "1.5")).toBe("quotaRange");
   });
 });

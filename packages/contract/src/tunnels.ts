@@ -31,18 +31,32 @@ export const TUNNEL_END_REASONS = [
 /** One of {@link TUNNEL_END_REASONS}. */
 export type TunnelEndReason = (typeof TUNNEL_END_REASONS)[number];
 
+/** The range of each remote-access limit: what the settings' schema and the settings form accept. */
+export const REMOTE_ACCESS_LIMIT_RANGES = {
+  idle_minutes: { min: 1, max: 240 },
+  max_minutes: { min: 1, max: 1440 },
+  bandwidth_kib: { min: 8, max: 1_048_576 },
+  quota_mib: { min: 1, max: 102_400 },
+  recording_days: { min: 1, max: 3650 },
+} as const;
+/** The name of one remote-access limit. */
+export type RemoteAccessLimit = keyof typeof REMOTE_ACCESS_LIMIT_RANGES;
+
+const limitSchema = (name: RemoteAccessLimit) =>
+  z.int().min(REMOTE_ACCESS_LIMIT_RANGES[name].min).max(REMOTE_ACCESS_LIMIT_RANGES[name].max);
+
 /** The domain's remote-access limits (domain settings `remote_access`); ADR 038 gives the defaults' reasons. */
 export const RemoteAccessSettingsSchema = z.object({
   /** A session with no byte either way this long ends. */
-  idle_minutes: z.int().min(1).max(240),
+  idle_minutes: limitSchema("idle_minutes"),
   /** No session lasts longer than this, whatever was approved. */
-  max_minutes: z.int().min(1).max(1440),
+  max_minutes: limitSchema("max_minutes"),
   /** Bytes a second each way at most, in KiB/s. */
-  bandwidth_kib: z.int().min(8).max(1_048_576),
+  bandwidth_kib: limitSchema("bandwidth_kib"),
   /** Bytes both ways together at most, in MiB; the session ends when reached. */
-  quota_mib: z.int().min(1).max(102_400),
+  quota_mib: limitSchema("quota_mib"),
   /** Days a terminal session's recording is kept after it ends (settings saved before it had none: 90). */
-  recording_days: z.int().min(1).max(3650).default(90),
+  recording_days: limitSchema("recording_days").default(90),
 });
 /** The domain's remote-access limits. */
 export type RemoteAccessSettings = z.infer<typeof RemoteAccessSettingsSchema>;

@@ -5,7 +5,8 @@
 # Two connections (docs/device-protocol.md 2, ADR 030): mosquitto_sub stays connected as the ident, in a
 # persistent session, and listens for commands; what the agent sends goes out on a second connection
 # as `{ident}-p`, one mosquitto_pub per message, which returns once the broker acknowledged it. Each
-# start of the listener makes sure of the session's subscription first, then says hello.
+# start of the listener makes sure of the session's subscription first, then says hello. The
+# listener also hears `tunnel_open` (4.7), which tunnel.sh carries.
 
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
@@ -36,6 +37,17 @@ cf_setup() {
 	CF_INTERVAL=$(cf_cfg interval 60)
 	[ "$CF_INTERVAL" -ge 10 ] 2>/dev/null || CF_INTERVAL=60
 	CF_BACKOFF=0
+	cf_keys_sweep
+}
+
+# Session keys a tunnel left authorised when the agent or the router stopped under it (tunnel.sh
+# removes its own): a key is needed only while the console signs in, so none outlives a restart.
+cf_keys_sweep() {
+	cf_keys=$(cf_cfg authorized_keys /etc/dropbear/authorized_keys)
+	grep -q ' cellfleet-session-[A-Za-z0-9_-]*$' "$cf_keys" 2>/dev/null || return 0
+	grep -v ' cellfleet-session-[A-Za-z0-9_-]*$' "$cf_keys" >"$cf_keys.cellfleet"
+	cat "$cf_keys.cellfleet" >"$cf_keys"
+	rm -f "$cf_keys.cellfleet"
 }
 
 # Who the agent connects as: ident and key, or a zero-touch join (2, "Zero-touch join").
@@ -127,11 +139,13 @@ cf_pub() { # cf_pub TOPIC_SUFFIX FILE: returns once the broker acknowledged it
 
 # The listener: mosquitto_sub, kept running in a persistent session (QoS 1), so the broker keeps a
 # command that comes while it reconnects by itself or is started again. A first mosquitto_sub -E
-# makes sure of the session and its subscription (it exits once subscribed, 0; otherwise refused or
+# makes sure of the session and its subscriptions (it exits once subscribed, 0; otherwise refused or
 # unreachable), so that whatever the hello brings back is kept for the listener. Then hello is due.
+# Each line the listener writes is `TOPIC PAYLOAD` (-v): commands and tunnel_open.
 cf_sub_start() {
 	cf_topic="cellfleet/v1/$CF_IDENT/command"
-	timeout 30 mosquitto_sub -E -t "$cf_topic" >&3 2>"$CF_RUN/sub.err"
+	cf_tunnels="cellfleet/v1/$CF_IDENT/tunnel"
+	timeout 30 mosquitto_sub -v -E -t "$cf_topic" -t "$cf_tunnels" >&3 2>"$CF_RUN/sub.err"
 	cf_rc=$?
 	cat "$CF_RUN/sub.err" >>"$CF_RUN/mqtt.err"
 	# A refused subscription (SUBACK 0x80) still ends -E with 0: "All subscription requests were denied."
@@ -139,7 +153,7 @@ cf_sub_start() {
 	cf_rc=$?
 	rm -f "$CF_RUN/sub.err"
 	[ "$cf_rc" = 0 ] || return 1
-	mosquitto_sub -t "$cf_topic" >&3 2>>"$CF_RUN/mqtt.err" &
+	mosquitto_sub -v -t "$cf_topic" -t "$cf_tunnels" >&3 2>>"$CF_RUN/mqtt.err" &
 	CF_SUB=$!
 	CF_ONLINE=
 }
@@ -289,10 +303,27 @@ cf_back_off() {
 	cf_log warning "$1 ($(tail -n 1 "$CF_RUN/mqtt.err" 2>/dev/null)); retrying in $CF_BACKOFF s"
 }
 
-# One line of the listener (a command) or a wake-up (C: collect now).
+# `tunnel_open` (4.7): a session not yet dialled and whose password has not expired is handed to
+# tunnel.sh; the console says it again until the router dials, so a session is dialled once.
+cf_tunnel() {
+	cf_head=$(printf '%s\n' "$1" | jq -r 'select(.type == "tunnel_open" and (.expires | type) == "number")
+		| [(.session // "" | tostring), .expires] | @tsv' 2>/dev/null)
+	cf_session=$(printf '%s' "$cf_head" | cut -f1)
+	printf '%s' "$cf_session" | grep -qE '^[A-Za-z0-9_-]{8,64}$' || return 0
+	[ -e "$CF_RUN/tunnel/$cf_session.dialled" ] && return 0
+	[ "$(printf '%s' "$cf_head" | cut -f2)" -gt "$(cf_now_ms)" ] 2>/dev/null || return 0
+	mkdir -p "$CF_RUN/tunnel"
+	chmod 700 "$CF_RUN/tunnel"
+	: >"$CF_RUN/tunnel/$cf_session.dialled"
+	(umask 077 && printf '%s\n' "$1" >"$CF_RUN/tunnel/$cf_session.json")
+	(sh "$CF_LIB/tunnel.sh" "$cf_session" >/dev/null 2>&1 &)
+}
+
+# One line of the listener (`TOPIC PAYLOAD`: a command or tunnel_open) or a wake-up (C: collect now).
 cf_line() {
 	case "$1" in
-	'{'*) cf_command "$1" ;;
+	"cellfleet/v1/$CF_IDENT/command {"*) cf_command "${1#* }" ;;
+	"cellfleet/v1/$CF_IDENT/tunnel {"*) cf_tunnel "${1#* }" ;;
 	C) cf_next=0 ;;
 	esac
 }

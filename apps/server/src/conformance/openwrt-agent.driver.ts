@@ -63,6 +63,8 @@ export function openWrtAgentDriver(driverOptions: OpenWrtDriverOptions = {}): Op
       const options: Record<string, string> = {
         broker: console.mqttUrl,
         interval: String(driverOptions.interval ?? 10),
+        // Remote access's session keys go to the temporary router's sshd keys, never the machine's.
+        authorized_keys: path.join(etc, "dropbear", "authorized_keys"),
         ...(identity.kind === "key"
           ? { ident: identity.ident, key: identity.key }
           : {

@@ -45,6 +45,7 @@ export interface TestAppOptions
       | "transferHooks"
       | "deliveryTimings"
       | "tunnelMinuteMs"
+      | "tunnelRouterSshPort"
       | "logger"
     >
   > {
@@ -98,6 +99,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     transferHooks: options.transferHooks,
     deliveryTimings: options.deliveryTimings,
     tunnelMinuteMs: options.tunnelMinuteMs,
+    tunnelRouterSshPort: options.tunnelRouterSshPort,
     logger: options.logger,
   });
   await app.ready();

@@ -18,6 +18,7 @@ import {
 import type { ErrorCode } from "../errors";
 import type { NoticeKey } from "../notices";
 import { PASSWORD_SPECIAL_SYMBOLS } from "../policy";
+import { REMOTE_ACCESS_LIMIT_RANGES } from "../tunnels";
 import type { ValidationKey } from "../validators/keys";
 import {
   DEVICE_IDENT_MAX_LENGTH,
@@ -143,6 +144,11 @@ export const EN_VALIDATION_TEXTS: Record<ValidationKey, string> = {
   copiesRange: `Enter a value between ${COPIES_MIN} and ${COPIES_MAX}`,
   countRange: `Enter an integer from ${INTEGER_COUNT_MIN} to ${INTEGER_COUNT_MAX}`,
   portRange: `Enter an integer from ${PORT_MIN} to ${PORT_MAX}`,
+  idleMinutesRange: `Enter an integer from ${REMOTE_ACCESS_LIMIT_RANGES.idle_minutes.min} to ${REMOTE_ACCESS_LIMIT_RANGES.idle_minutes.max}`,
+  maxMinutesRange: `Enter an integer from ${REMOTE_ACCESS_LIMIT_RANGES.max_minutes.min} to ${REMOTE_ACCESS_LIMIT_RANGES.max_minutes.max}`,
+  bandwidthRange: `Enter an integer from ${REMOTE_ACCESS_LIMIT_RANGES.bandwidth_kib.min} to ${REMOTE_ACCESS_LIMIT_RANGES.bandwidth_kib.max}`,
+  quotaRange: `Enter an integer from ${REMOTE_ACCESS_LIMIT_RANGES.quota_mib.min} to ${REMOTE_ACCESS_LIMIT_RANGES.quota_mib.max}`,
+  recordingDaysRange: `Enter an integer from ${REMOTE_ACCESS_LIMIT_RANGES.recording_days.min} to ${REMOTE_ACCESS_LIMIT_RANGES.recording_days.max}`,
   checkDelayInvalid: "Enter a positive integer without leading zeros",
   identChars: "Latin letters and digits only, no separators",
   identTooShort: `${DEVICE_IDENT_MIN_LENGTH} or more characters`,

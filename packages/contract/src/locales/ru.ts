@@ -18,6 +18,7 @@ import {
 import type { ErrorCode } from "../errors";
 import type { NoticeKey } from "../notices";
 import { PASSWORD_SPECIAL_SYMBOLS } from "../policy";
+import { REMOTE_ACCESS_LIMIT_RANGES } from "../tunnels";
 import type { ValidationKey } from "../validators/keys";
 import {
   DEVICE_IDENT_MAX_LENGTH,
@@ -144,6 +145,11 @@ export const RU_VALIDATION_TEXTS: Record<ValidationKey, string> = {
   copiesRange: `Введите значение от ${COPIES_MIN} до ${COPIES_MAX}`,
   countRange: `Введите целое число от ${INTEGER_COUNT_MIN} до ${INTEGER_COUNT_MAX}`,
   portRange: `Введите целое число от ${PORT_MIN} до ${PORT_MAX}`,
+  idleMinutesRange: `Введите целое число от ${REMOTE_ACCESS_LIMIT_RANGES.idle_minutes.min} до ${REMOTE_ACCESS_LIMIT_RANGES.idle_minutes.max}`,
+  maxMinutesRange: `Введите целое число от ${REMOTE_ACCESS_LIMIT_RANGES.max_minutes.min} до ${REMOTE_ACCESS_LIMIT_RANGES.max_minutes.max}`,
+  bandwidthRange: `Введите целое число от ${REMOTE_ACCESS_LIMIT_RANGES.bandwidth_kib.min} до ${REMOTE_ACCESS_LIMIT_RANGES.bandwidth_kib.max}`,
+  quotaRange: `Введите целое число от ${REMOTE_ACCESS_LIMIT_RANGES.quota_mib.min} до ${REMOTE_ACCESS_LIMIT_RANGES.quota_mib.max}`,
+  recordingDaysRange: `Введите целое число от ${REMOTE_ACCESS_LIMIT_RANGES.recording_days.min} до ${REMOTE_ACCESS_LIMIT_RANGES.recording_days.max}`,
   checkDelayInvalid: "Введите целое положительное число без ведущих нулей",
   identChars: "Только латинские буквы и цифры, без разделителей",
   identTooShort: `Не менее ${DEVICE_IDENT_MIN_LENGTH} символов`,

@@ -10,6 +10,7 @@ import {
   STATUS_MINUTES_MIN,
 } from "../constants";
 import type { StatusThreshold } from "../status";
+import { REMOTE_ACCESS_LIMIT_RANGES, type RemoteAccessLimit } from "../tunnels";
 import { isBlank, type ValidationKey, type ValidationResult } from "./keys";
 import { toInteger } from "./shared";
 
@@ -29,6 +30,24 @@ function validateIntegerRange<K extends ValidationKey>(
 /** Saved copies of a backup or journal rule: an integer from 1 to 100 ('a value between 1 and 100'). */
 export function validateCopies(value: NumberInput): ValidationResult<"required" | "copiesRange"> {
   return validateIntegerRange(value, COPIES_MIN, COPIES_MAX, "copiesRange");
+}
+
+/** The message key of each remote-access limit out of its range. */
+const REMOTE_ACCESS_RANGE_KEYS = {
+  idle_minutes: "idleMinutesRange",
+  max_minutes: "maxMinutesRange",
+  bandwidth_kib: "bandwidthRange",
+  quota_mib: "quotaRange",
+  recording_days: "recordingDaysRange",
+} as const satisfies Record<RemoteAccessLimit, ValidationKey>;
+
+/** A remote-access limit of the domain settings: an integer in REMOTE_ACCESS_LIMIT_RANGES (ADR 038). */
+export function validateRemoteAccessLimit(
+  name: RemoteAccessLimit,
+  value: NumberInput,
+): ValidationResult<"required" | (typeof REMOTE_ACCESS_RANGE_KEYS)[RemoteAccessLimit]> {
+  const { min, max } = REMOTE_ACCESS_LIMIT_RANGES[name];
+  return validateIntegerRange(value, min, max, REMOTE_ACCESS_RANGE_KEYS[name]);
 }
 
 /** An "integer count" field: an integer from 2 to 100000. */

@@ -4,7 +4,7 @@ import { createTunnelsRoutes } from "./tunnels.routes";
 import { createTunnelRuntime, type TunnelRuntime } from "./tunnels.runtime";
 
 /** Remote access (issue 29, ADR 038): the sessions' routes, this node's SSH endpoint and open sessions, the recordings' retention. */
-export function createTunnelsModule(minuteMs = 60_000): FeatureModule {
+export function createTunnelsModule(minuteMs = 60_000, routerSshPort = 22): FeatureModule {
   let runtime: TunnelRuntime | null = null;
   const current = () => {
     if (runtime === null) throw new Error("remote access is not set up");
@@ -15,7 +15,7 @@ export function createTunnelsModule(minuteMs = 60_000): FeatureModule {
     routes: createTunnelsRoutes(current),
     setUp(ctx) {
       registerRecordingsJobs(ctx);
-      runtime = createTunnelRuntime(ctx, minuteMs);
+      runtime = createTunnelRuntime(ctx, minuteMs, routerSshPort);
       return { close: () => (runtime as TunnelRuntime).close() };
     },
   };

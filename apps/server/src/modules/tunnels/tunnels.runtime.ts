@@ -62,7 +62,7 @@ interface Waiting {
  * never carries one never listens); if it cannot (a busy port), that is logged and sessions answer
  * ATUN_SRV_NOT_FOUND.
  */
-export function createTunnelRuntime(ctx: AppContext, minuteMs = 60_000): TunnelRuntime {
+export function createTunnelRuntime(ctx: AppContext, minuteMs = 60_000, routerSshPort = 22): TunnelRuntime {
   const node = createNodeId();
   const waiting = new Map<string, Waiting>();
   const running = new Set<TerminalHandle>();
@@ -201,7 +201,7 @@ export function createTunnelRuntime(ctx: AppContext, minuteMs = 60_000): TunnelR
         user: id,
         password,
         host_key: endpoint.publicHostKey(),
-        target_port: 22,
+        target_port: routerSshPort,
         public_key: keys.public,
         expires: expires.getTime(),
       };

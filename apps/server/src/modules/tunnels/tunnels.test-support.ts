@@ -30,8 +30,13 @@ export interface TestTerminal {
 }
 
 /** Opens the actions fixture with the tunnel endpoint on a free port and its host key in a temp folder. */
-export async function openTunnelsFixture(options: { minuteMs?: number } = {}): Promise<ActionsFixture> {
-  const fixture = await openActionsFixture({ tunnelMinuteMs: options.minuteMs });
+export async function openTunnelsFixture(
+  options: { minuteMs?: number; routerSshPort?: number } = {},
+): Promise<ActionsFixture> {
+  const fixture = await openActionsFixture({
+    tunnelMinuteMs: options.minuteMs,
+    tunnelRouterSshPort: options.routerSshPort,
+  });
   const keyDir = await mkdtemp(path.join(os.tmpdir(), "cellfleet-tunnel-"));
   fixture.t.config.tunnel = { sshPort: 0, sshHost: "127.0.0.1", hostKeyFile: path.join(keyDir, "host_key") };
   return fixture;

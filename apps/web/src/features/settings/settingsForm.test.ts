@@ -1,6 +1,13 @@
 import { DEFAULT_DOMAIN_SETTINGS } from "@cellfleet/contract";
 import { describe, expect, it } from "vitest";
-import { copiesError, thresholdError, timeZoneChoices, toSettingsBody, toSettingsForm } from "./settingsForm";
+import {
+  copiesError,
+  remoteAccessError,
+  thresholdError,
+  timeZoneChoices,
+  toSettingsBody,
+  toSettingsForm,
+} from "./settingsForm";
 
 const form = (warning: string, pending: string, online: string) => ({
   warning,
@@ -12,7 +19,11 @@ const form = (warning: string, pending: string, online: string) => ({
   auto_accept: false,
   window_start: "",
   window_end: "",
-  remote_access: DEFAULT_DOMAIN_SETTINGS.remote_access,
+  idle_minutes: "15",
+  max_minutes: "120",
+  bandwidth_kib: "1024",
+  quota_mib: "256",
+  recording_days: "90",
 });
 
 describe("the settings form", () => {
@@ -28,8 +39,11 @@ describe("the settings form", () => {
       auto_accept: false,
       window_start: "",
       window_end: "",
-      // Remote access's limits have no fields yet: they go back as they came (issue 29).
-      remote_access: DEFAULT_DOMAIN_SETTINGS.remote_access,
+      idle_minutes: "15",
+      max_minutes: "120",
+      bandwidth_kib: "1024",
+      quota_mib: "256",
+      recording_days: "90",
     });
     const body = toSettingsBody({ ...values, online: " 20 ", time_zone: "Europe/Berlin" });
     expect(body.time_zone).toBe("Europe/Berlin");
@@ -41,6 +55,13 @@ describe("the settings form", () => {
     expect(body.backup).toEqual({ copies: 10 });
     expect(body.rollouts).toEqual({ auto_accept: false, window: null });
     expect(body.remote_access).toEqual(DEFAULT_DOMAIN_SETTINGS.remote_access);
+    expect(toSettingsBody({ ...values, idle_minutes: " 5 ", quota_mib: "1024" }).remote_access).toEqual({
+      idle_minutes: 5,
+      max_minutes: 120,
+      bandwidth_kib: 1024,
+      quota_mib: 1024,
+      recording_days: 90,
+    });
   });
 
   it("keeps the domain's answer to rollouts: accepting by itself, in its window (ADR 031)", () => {
@@ -52,7 +73,7 @@ describe("the settings form", () => {
     expect(values).toMatchObject({ auto_accept: true, window_start: "23:00", window_end: "02:30" });
     // Saving the thresholds does not lose it.
     expect(toSettingsBody(values).rollouts).toEqual(stored.rollouts);
-    // Nor remote access's limits (ADR 038), which this form does not edit yet.
+    // Nor remote access's limits (ADR 038).
     expect(toSettingsBody(values).remote_access).toEqual(DEFAULT_DOMAIN_SETTINGS.remote_access);
     expect(toSettingsBody({ ...values, window_start: "", window_end: "" }).rollouts).toEqual({
       auto_accept: true,
@@ -80,6 +101,19 @@ describe("the settings form", () => {
     expect(copiesError("100")).toBeNull();
     expect(copiesError("101")).toBe("copiesRange");
     expect(copiesError("1.5")).toBe("copiesRange");
+  });
+
+  it("judges remote access's limits by the contract's ranges (ADR 038)", () => {
+    expect(remoteAccessError("idle_minutes", "")).toBe("required");
+    expect(remoteAccessError("idle_minutes", "0")).toBe("idleMinutesRange");
+    expect(remoteAccessError("idle_minutes", "240")).toBeNull();
+    expect(remoteAccessError("idle_minutes", "241")).toBe("idleMinutesRange");
+    expect(remoteAccessError("max_minutes", "1441")).toBe("maxMinutesRange");
+    expect(remoteAccessError("bandwidth_kib", "7")).toBe("bandwidthRange");
+    expect(remoteAccessError("bandwidth_kib", "8")).toBeNull();
+    expect(remoteAccessError("quota_mib", "2.5")).toBe("quotaRange");
+    expect(remoteAccessError("quota_mib", "102400")).toBeNull();
+    expect(remoteAccessError("recording_days", "3651")).toBe("recordingDaysRange");
   });
 
   it("lists the zones with UTC, the stored one included", () => {

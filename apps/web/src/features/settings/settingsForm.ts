@@ -1,10 +1,12 @@
 import {
   type DomainSettings,
   type FormError,
-  type RemoteAccessSettings,
+  REMOTE_ACCESS_LIMIT_RANGES,
+  type RemoteAccessLimit,
   STATUS_THRESHOLD_FORM_ORDER,
   type StatusThreshold,
   validateCopies,
+  validateRemoteAccessLimit,
   validateStatusThresholds,
   validateTimeZone,
 } from "@cellfleet/contract";
@@ -14,18 +16,18 @@ import { timeOfMinute, windowOf } from "../../components/time-window/timeWindow"
 export const THRESHOLD_FIELDS = STATUS_THRESHOLD_FORM_ORDER;
 /** One of them. */
 export type ThresholdField = (typeof THRESHOLD_FIELDS)[number];
+/** Remote access's limits (ADR 038), in the form's order. */
+export const REMOTE_ACCESS_FIELDS = Object.keys(REMOTE_ACCESS_LIMIT_RANGES) as RemoteAccessLimit[];
 
 /**
  * The settings form as typed: every field a text, so a blank or a fraction can be told apart and
  * refused; the rollouts' answer (ADR 031): a switch and the window's two times ("HH:MM" or empty).
  */
 export type SettingsFormValues = Record<
-  ThresholdField | "backup" | "journal" | "time_zone" | "window_start" | "window_end",
+  ThresholdField | RemoteAccessLimit | "backup" | "journal" | "time_zone" | "window_start" | "window_end",
   string
 > & {
   auto_accept: boolean;
-  /** Remote access's limits (ADR 038): kept as stored; the form does not edit them yet. */
-  remote_access: RemoteAccessSettings;
 };
 
 /** Every zone the browser knows, UTC among them, the stored one first when the browser lacks it. */
@@ -49,7 +51,11 @@ export function toSettingsForm(settings: DomainSettings): SettingsFormValues {
     auto_accept: settings.rollouts.auto_accept,
     window_start: timeOfMinute(settings.rollouts.window?.start),
     window_end: timeOfMinute(settings.rollouts.window?.end),
-    remote_access: settings.remote_access,
+    idle_minutes: String(settings.remote_access.idle_minutes),
+    max_minutes: String(settings.remote_access.max_minutes),
+    bandwidth_kib: String(settings.remote_access.bandwidth_kib),
+    quota_mib: String(settings.remote_access.quota_mib),
+    recording_days: String(settings.remote_access.recording_days),
   };
 }
 
@@ -67,7 +73,13 @@ export function toSettingsBody(values: SettingsFormValues): DomainSettings {
     journal: { copies: Number(values.journal.trim()) },
     time_zone: values.time_zone,
     rollouts: { auto_accept: values.auto_accept, window: typeof window === "object" ? window : null },
-    remote_access: values.remote_access,
+    remote_access: {
+      idle_minutes: Number(values.idle_minutes.trim()),
+      max_minutes: Number(values.max_minutes.trim()),
+      bandwidth_kib: Number(values.bandwidth_kib.trim()),
+      quota_mib: Number(values.quota_mib.trim()),
+      recording_days: Number(values.recording_days.trim()),
+    },
   };
 }
 
@@ -80,6 +92,11 @@ export function thresholdError(values: SettingsFormValues, name: ThresholdField)
     THRESHOLD_FIELDS.map((field) => ({ name: field, minutes: values[field] })),
   );
   return results[THRESHOLD_FIELDS.indexOf(name)] ?? null;
+}
+
+/** The message of a remote-access limit's field: required, an integer in its range. */
+export function remoteAccessError(name: RemoteAccessLimit, value: string): FormError | null {
+  return validateRemoteAccessLimit(name, value);
 }
 
 /** The message of a copies field: required, 1 to 100. */

@@ -11,7 +11,7 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { FitAddon } from "@xterm/addon-fit";
 import { Terminal } from "@xterm/xterm";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { translateErrorCode } from "../../app/messages/texts";
 import { sessionStore } from "../../app/session/sessionStore";
@@ -29,11 +29,13 @@ function terminalUrl(id: string): string {
  */
 export function TerminalDialog({ session, onClose }: { session: TunnelSession; onClose: () => void }) {
   const { t } = useTranslation();
-  const host = useRef<HTMLDivElement | null>(null);
+  // The dialog's content mounts a render after the dialog (MUI's portal waits for its container), so
+  // the terminal's box is taken with a callback ref: an effect reading a ref object on the first
+  // render would find nothing and never open the socket.
+  const [element, setElement] = useState<HTMLDivElement | null>(null);
   const [phase, setPhase] = useState<TerminalPhase>("connecting");
 
   useEffect(() => {
-    const element = host.current;
     if (!element) return;
     const terminal = new Terminal({ cursorBlink: true, fontSize: 14, convertEol: false });
     const fit = new FitAddon();
@@ -66,7 +68,7 @@ export function TerminalDialog({ session, onClose }: { session: TunnelSession; o
       socket.close();
       terminal.dispose();
     };
-  }, [session._id]);
+  }, [element, session._id]);
 
   const ended = typeof phase === "object" ? phase : null;
   return (
@@ -94,7 +96,7 @@ export function TerminalDialog({ session, onClose }: { session: TunnelSession; o
             </Alert>
           ) : null}
           <Box
-            ref={host}
+            ref={setElement}
             data-testid="terminal"
             sx={{
               height: { xs: 360, md: 480 },

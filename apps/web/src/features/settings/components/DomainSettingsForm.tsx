@@ -1,4 +1,4 @@
-import { type DomainSettings, validateTimeZone } from "@cellfleet/contract";
+import { type DomainSettings, REMOTE_ACCESS_LIMIT_RANGES, validateTimeZone } from "@cellfleet/contract";
 import Autocomplete from "@mui/material/Autocomplete";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
@@ -16,6 +16,8 @@ import { rule as check } from "../../../components/forms/formRules";
 import { useSaveDomainSettings } from "../settings.queries";
 import {
   copiesError,
+  REMOTE_ACCESS_FIELDS,
+  remoteAccessError,
   rolloutWindowOf,
   type SettingsFormValues,
   THRESHOLD_FIELDS,
@@ -30,8 +32,9 @@ const CELL = { xs: 12, sm: 6 } as const;
 const THRESHOLD_CELL = { xs: 12, sm: 4 } as const;
 
 /**
- * Status thresholds, saved copies and the domain's time zone (spec sections 2, 3 and 5; the zone
- * schedule rules' times are read in, ADR 020). Every field is checked as it is
+ * Status thresholds, saved copies, the domain's time zone (spec sections 2, 3 and 5; the zone
+ * schedule rules' times are read in, ADR 020), rollouts (ADR 031) and remote access's limits
+ * (ADR 038). Every field is checked as it is
  * left and again on save by the contract's validators; a threshold is re-checked when the one
  * above it changes. Read-only for those who may not save (only admins save, spec section 6).
  */
@@ -62,6 +65,13 @@ export function DomainSettingsForm({
       return error === null ? true : formError(error);
     },
   };
+
+  const remoteAccessRule = (name: (typeof REMOTE_ACCESS_FIELDS)[number]) => ({
+    validate: (value: string) => {
+      const error = remoteAccessError(name, value);
+      return error === null ? true : formError(error);
+    },
+  });
 
   // Both ends of the rollouts' window, or neither; never equal (a window that never opens).
   const windowRule = (name: "window_start" | "window_end") => ({
@@ -182,6 +192,27 @@ export function DomainSettingsForm({
                 cellSize={CELL}
                 slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": `settings-${name}` } }}
                 rules={windowRule(name)}
+              />
+            ))}
+          </Grid>
+          <Typography variant="h6" component="h2">
+            {t("settings.remoteAccess.title")}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t("settings.remoteAccess.hint")}
+          </Typography>
+          <Grid container spacing={2}>
+            {REMOTE_ACCESS_FIELDS.map((name) => (
+              <FormTextField
+                key={name}
+                form={form}
+                name={name}
+                label={t(`settings.remoteAccess.${name}`)}
+                helperText={t(`settings.remoteAccess.${name}Hint`, REMOTE_ACCESS_LIMIT_RANGES[name])}
+                disabled={isReadOnly}
+                cellSize={CELL}
+                slotProps={{ htmlInput: { inputMode: "numeric", "data-testid": `settings-${name}` } }}
+                rules={remoteAccessRule(name)}
               />
             ))}
           </Grid>
