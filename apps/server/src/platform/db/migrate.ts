@@ -34,6 +34,7 @@ import * as m0036 from "./migrations/0036_device_events_index_ids";
 import * as m0037 from "./migrations/0037_tunnel_sessions";
 import * as m0038 from "./migrations/0038_second_factor";
 import * as m0039 from "./migrations/0039_api_tokens";
+import * as m0041 from "./migrations/0041_device_position";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -74,6 +75,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0037_tunnel_sessions": m0037,
   "0038_second_factor": m0038,
   "0039_api_tokens": m0039,
+  "0041_device_position": m0041,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
