@@ -16,6 +16,7 @@ import { apiTokensModule } from "./modules/api-tokens/api-tokens.module";
 import { authModule } from "./modules/auth/auth.module";
 import { announceAuthChange, createSessionResolver } from "./modules/auth/session.service";
 import { brokerAccountsModule } from "./modules/broker-accounts/broker-accounts.module";
+import { deviceImportModule } from "./modules/device-import/device-import.module";
 import { installDeviceScopeGuard } from "./modules/devices/device-scope.guard";
 import { devicesModule } from "./modules/devices/devices.module";
 import { devicesStatusModule } from "./modules/devices-status/devices-status.module";
@@ -152,6 +153,7 @@ function featureModules(deps: AppDeps, refusals: RefusalRecorder): FeatureModule
     uptimeModule,
     settingsModule,
     licencesModule,
+    deviceImportModule,
     schedulesModule,
     zeroTouchModule,
     createTunnelsModule(deps.tunnelMinuteMs, deps.tunnelRouterSshPort),

@@ -3387,6 +3387,168 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/devices/import/{plan}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply the checked file (the same file, its plan from the check) in one transaction (admins) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    plan: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            change: number;
+                            create: number;
+                            created: number;
+                            keys: {
+                                ident: string;
+                                key: string;
+                            }[];
+                            keys_csv: string;
+                            plan: string;
+                            refuse: number;
+                            rows: {
+                                code?: string;
+                                fields: ("description" | "tags" | "key" | "position")[];
+                                ident: string;
+                                line: number;
+                                /** @enum {string} */
+                                outcome: "create" | "change" | "unchanged" | "refuse";
+                                reason?: string;
+                            }[];
+                            unchanged: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices/import/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a CSV or XLSX file of routers would do (multipart field `file`; admins); writes nothing */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            change: number;
+                            create: number;
+                            plan: string;
+                            refuse: number;
+                            rows: {
+                                code?: string;
+                                fields: ("description" | "tags" | "key" | "position")[];
+                                ident: string;
+                                line: number;
+                                /** @enum {string} */
+                                outcome: "create" | "change" | "unchanged" | "refuse";
+                                reason?: string;
+                            }[];
+                            unchanged: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/devices/multiple": {
         parameters: {
             query?: never;

@@ -20,6 +20,7 @@ import type {
   ScriptsAnswerSchema,
   ScriptsRequestSchema,
 } from "./commands/scripts";
+import type { DeviceImportPlanSchema, DeviceImportResultSchema } from "./device-import";
 import type {
   BulkCreateDevicesResultSchema,
   BulkCreateDevicesSchema,
@@ -91,6 +92,8 @@ export const FLEET_ROUTES = {
     In<typeof BulkCreateDevicesSchema>,
     Out<typeof BulkCreateDevicesResultSchema>
   >(),
+  "POST /api/devices/import/check": upload<Out<typeof DeviceImportPlanSchema>>(),
+  "POST /api/devices/import/{plan}": upload<Out<typeof DeviceImportResultSchema>>(),
   "POST /api/devices/multiple/": call<
     In<typeof DevicesMultipleSchema>,
     Out<typeof DevicesMultipleResultSchema>

@@ -5,6 +5,7 @@ export * from "./api-tokens";
 export * from "./commands";
 export * from "./constantSchemas";
 export * from "./constants";
+export * from "./device-import";
 export * from "./devices";
 export * from "./display";
 export * from "./errorSchemas";

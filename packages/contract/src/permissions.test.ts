@@ -42,6 +42,7 @@ const EXPECTED: Record<PermissionAction, string> = {
   "administration.view": "Y Y Y Y -", // §2: accounting menu hidden for role 4
   "devices.view": "- Y Y Y Y", // §6: the superuser has no device views
   "devices.create": "- Y - - -", // route /devices/new: 2
+  "devices.importCheck": "- Y - - -", // as devices.create, without saving (ADR 042)
   "devices.edit": "- Y Y Y -", // §6: operators view only
   "devices.delete": "- Y - - -", // §6: assistants cannot delete devices
   "zeroTouch.view": "- Y - - -", // §1, §6: zero-touch creates routers of the domain, as only admins do
@@ -135,6 +136,7 @@ const READS: PermissionAction[] = [
   "events.view",
   "commands.view",
   "commands.dryRun",
+  "devices.importCheck",
   "commandTypes.view",
   "tunnels.view",
   "scripts.view",

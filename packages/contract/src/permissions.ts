@@ -84,6 +84,11 @@ export const PERMISSIONS = {
   "devices.view": { who: DOMAIN, saves: false },
   "uptime.view": { who: DOMAIN, saves: false },
   "devices.create": { who: ADMIN, saves: true },
+  "devices.importCheck": {
+    who: ADMIN,
+    saves: false,
+    note: "the dry run of an import file, asked by those who may create routers (ADR 042)",
+  },
   "devices.edit": { who: HELPERS, saves: true, note: "operators are view-only" },
   "devices.delete": { who: ADMIN, saves: true, note: "assistants cannot delete devices" },
 

@@ -156,6 +156,46 @@ on conflict ("ident") do nothing
 returning
   "id";
 
+-- devicesRepo.findImportTargets(domainId, idents)
+select
+  "id",
+  "ident",
+  "description",
+  "tags",
+  "latitude",
+  "longitude",
+  md5(coalesce(aes_key, '')) as "key_md5"
+from
+  "devices"
+where
+  "domain_id" = $1
+  and "ident" in ($2);
+
+-- devicesRepo.updateImportedDevices(domainId, changes)
+update devices
+set
+  description = coalesce(x.description, devices.description),
+  tags = coalesce(x.tags, devices.tags),
+  aes_key = coalesce(x.aes_key, devices.aes_key),
+  latitude = coalesce(x.latitude, devices.latitude),
+  longitude = coalesce(x.longitude, devices.longitude),
+  position_source = case
+    when x.latitude is null then devices.position_source
+    else 'admin'
+  end
+from
+  jsonb_to_recordset($1::jsonb) as x (
+    id text,
+    description text,
+    tags jsonb,
+    aes_key text,
+    latitude double precision,
+    longitude double precision
+  )
+where
+  devices.domain_id = $2
+  and devices.id = x.id;
+
 -- devicesRepo.updateDevice(domainId, deviceId, changes)
 select
   "devices"."id",

@@ -120,6 +120,13 @@ export const REPO_ARGUMENTS: Record<string, { reason: string; args: () => unknow
       { purpose: "value", email: "value", userId: OTHER_ID, codeHash: "value", expiresAt: AT, at: AT },
     ],
   },
+  "devicesRepo.updateImportedDevices": {
+    reason: "its `changes` is a list of routers' changes, sent as one JSON parameter",
+    args: () => [
+      DOMAIN_ID,
+      [{ id: OTHER_ID, description: "value", tags: ["value"], aes_key: null, latitude: 1, longitude: 2 }],
+    ],
+  },
   "statusSweepRepo.updateLastStatusesAcrossDomains": {
     reason: "its `changes` is a list (elsewhere `changes` is one row's changes)",
     args: () => [[{ id: OTHER_ID, status: "online" }]],

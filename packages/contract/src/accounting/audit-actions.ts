@@ -75,6 +75,7 @@ export const AUDIT_ROUTES: Readonly<Record<string, AuditRoute>> = {
   "POST /api/profile": r("profile.edit", "user", "self"),
   "POST /api/devices/new": r("device.create", "device", "answer"),
   "POST /api/devices/bulk": r("device.createMany", "device", "answer"),
+  "POST /api/devices/import/:plan": r("device.import", "device", "answer"),
   "POST /api/devices/multiple": r("device.editMany", "device", "body:targets"),
   "POST /api/device/:dev_id/edit": r("device.edit", "device", "param:dev_id"),
   "DELETE /api/device/:dev_id": r("device.delete", "device", "param:dev_id"),

@@ -15,6 +15,8 @@ export interface BulkCandidate {
   tags: string[];
   /** Uppercase, or null for none. */
   aes_key: string | null;
+  /** Set by an admin (an import); none when absent. */
+  position?: { latitude: number; longitude: number };
 }
 
 /** The outcome of parsing bulk text: valid candidates and the lines already refused. */
@@ -37,7 +39,8 @@ interface BulkFields {
   key: string;
 }
 
-function splitTags(text: string): string[] {
+/** Tags of one cell, separated by `;`. */
+export function splitTags(text: string): string[] {
   return text
     .split(";")
     .map((tag) => tag.trim())

@@ -24,6 +24,10 @@ export type DevicePushRow = Omit<
   | "command_types"
   | "zero_touch_config_id"
   | "connection_node"
+  // The position (0041) is the fleet map's to show; the device DTO does not carry it yet.
+  | "latitude"
+  | "longitude"
+  | "position_source"
 > & {
   aes_key?: string | null;
   has_key?: boolean;

@@ -46,6 +46,31 @@ export interface DeviceChanges {
   aes_key?: string | null;
 }
 
+/** One statement's rows in {@link devicesRepo}'s insertDevices. */
+const INSERT_CHUNK = 2000;
+
+/** A router of the domain as an import compares it with a row of the file. */
+export interface DeviceImportTarget {
+  id: string;
+  ident: string;
+  description: string;
+  tags: string[];
+  latitude: number | null;
+  longitude: number | null;
+  /** MD5 of the stored key ('' when none). */
+  key_md5: string;
+}
+
+/** An import's change to one router: null fields stay as they are. */
+export interface ImportedDeviceChange {
+  id: string;
+  description: string | null;
+  tags: string[] | null;
+  aes_key: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+
 /** Devices of one domain: every function takes the domain id first and filters by it. */
 export function devicesRepo(db: Kysely<DB>) {
   const dtoQuery = (domainId: string) =>
@@ -137,14 +162,52 @@ export function devicesRepo(db: Kysely<DB>) {
       domainId: string,
       devices: readonly Omit<NewDeviceRow, "domain_id">[],
     ): Promise<string[]> {
-      if (devices.length === 0) return [];
-      const rows = await db
-        .insertInto("devices")
-        .values(devices.map((device) => ({ ...device, domain_id: domainId })))
-        .onConflict((oc) => oc.column("ident").doNothing())
-        .returning("id")
+      const ids: string[] = [];
+      // A statement carries at most 65,535 parameters: an import of 10,000 routers goes in parts.
+      for (let start = 0; start < devices.length; start += INSERT_CHUNK) {
+        const rows = await db
+          .insertInto("devices")
+          .values(
+            devices.slice(start, start + INSERT_CHUNK).map((device) => ({ ...device, domain_id: domainId })),
+          )
+          .onConflict((oc) => oc.column("ident").doNothing())
+          .returning("id")
+          .execute();
+        ids.push(...rows.map((row) => row.id));
+      }
+      return ids;
+    },
+
+    /**
+     * The domain's routers with these idents, as an import compares them: the key only as its MD5,
+     * so it stays in the database.
+     */
+    async findImportTargets(domainId: string, idents: readonly string[]): Promise<DeviceImportTarget[]> {
+      if (idents.length === 0) return [];
+      return db
+        .selectFrom("devices")
+        .select(["id", "ident", "description", "tags", "latitude", "longitude"])
+        .select(sql<string>`md5(coalesce(aes_key, ''))`.as("key_md5"))
+        .where("domain_id", "=", domainId)
+        .where("ident", "in", idents)
         .execute();
-      return rows.map((row) => row.id);
+    },
+
+    /** Changes many routers in one statement; a null field is left as it is. */
+    async updateImportedDevices(domainId: string, changes: readonly ImportedDeviceChange[]): Promise<number> {
+      if (changes.length === 0) return 0;
+      const result = await sql`
+        update devices set
+          description = coalesce(x.description, devices.description),
+          tags = coalesce(x.tags, devices.tags),
+          aes_key = coalesce(x.aes_key, devices.aes_key),
+          latitude = coalesce(x.latitude, devices.latitude),
+          longitude = coalesce(x.longitude, devices.longitude),
+          position_source = case when x.latitude is null then devices.position_source else 'admin' end
+        from jsonb_to_recordset(${JSON.stringify(changes)}::jsonb)
+          as x(id text, description text, tags jsonb, aes_key text, latitude double precision, longitude double precision)
+        where devices.domain_id = ${domainId} and devices.id = x.id`.execute(db);
+      return Number(result.numAffectedRows ?? 0n);
     },
 
     async updateDevice(domainId: string, deviceId: string, changes: DeviceChanges): Promise<boolean> {

@@ -40,6 +40,8 @@ declare module "../../platform/hooks" {
      * caller's transaction that inserts `adding` of them.
      */
     "devices.deviceRoom": (trx: Kysely<DB>, adding: number) => Promise<void>;
+    /** How many more routers the licences allow now (null: no licence limit); read without a lock. */
+    "devices.licensedRoom": (db: Kysely<DB>) => Promise<number | null>;
   }
 }
 
@@ -153,7 +155,7 @@ export async function emitCredentialsChanged(
  * Writes the `device.user_action` outbox event in the caller's transaction: a person edited or
  * deleted these devices (notification rules watching actions hear of it once it committed).
  */
-async function emitUserAction(
+export async function emitUserAction(
   ctx: AppContext,
   trx: Kysely<DB>,
   session: SessionContext,
@@ -172,49 +174,81 @@ async function emitUserAction(
   await ctx.jobs.emit(trx, OUTBOX_EVENTS.deviceUserAction, { ...payload }, { domainId });
 }
 
+/** Room for more routers: in the domain (its device limit) and in the licences; null is unlimited. */
+export interface DeviceRoom {
+  domain: number | null;
+  licence: number | null;
+}
+
 /**
- * Inserts candidates inside a transaction that holds the domain row, so two concurrent creations
- * cannot together pass the device limit (0 = unlimited). Answers the created ids by ident.
+ * The room for more routers as it is now, unlocked: what a dry run tells. Inserting checks again
+ * under the locks ({@link insertDevicesWithinLimit}).
  */
+export async function findDeviceRoom(ctx: AppContext, db: Kysely<DB>, domainId: string): Promise<DeviceRoom> {
+  const repo = devicesRepo(db);
+  const limit = (await repo.findDomainFleetSettings(domainId))?.device_limit ?? 0;
+  const domain = limit > 0 ? Math.max(0, limit - (await repo.countDevices(domainId))) : null;
+  const licence = await ctx.hooks.get("devices.licensedRoom")(db);
+  return { domain, licence: licence === null ? null : Math.max(0, licence) };
+}
+
+/**
+ * Inserts candidates in the caller's transaction, holding the domain row so two concurrent creations
+ * cannot together pass the device limit (0 = unlimited) or the licences' (DEVICE_COUNT_LIMITED).
+ * Answers the created ids by ident; an ident taken meanwhile is left out.
+ */
+export async function insertDevicesWithinLimit(
+  ctx: AppContext,
+  trx: Kysely<DB>,
+  domainId: string,
+  candidates: readonly BulkCandidate[],
+): Promise<Map<string, string>> {
+  const repo: DevicesRepo = devicesRepo(trx);
+  const limit = await repo.lockDomainForDeviceCount(domainId);
+  if (limit === undefined) throw new AppError("DEVICE_CREATE_ERROR", "The domain does not exist");
+  await ctx.hooks.get("devices.deviceRoom")(trx, candidates.length);
+  if (limit > 0) {
+    const count = await repo.countDevices(domainId);
+    if (count + candidates.length > limit) {
+      throw new AppError(
+        "DEVICE_COUNT_LIMITED",
+        `The domain may hold at most ${limit} devices (${count} now)`,
+      );
+    }
+  }
+  const created = new Map<string, string>();
+  const now = ctx.now();
+  const rows = candidates.map((candidate) => {
+    const id = randomUUID();
+    created.set(candidate.ident, id);
+    return {
+      id,
+      ident: candidate.ident,
+      description: candidate.description,
+      tags: toJsonb(candidate.tags),
+      aes_key: candidate.aes_key,
+      create_time: now,
+      ...(candidate.position && {
+        latitude: candidate.position.latitude,
+        longitude: candidate.position.longitude,
+        position_source: "admin" as const,
+      }),
+    };
+  });
+  const inserted = new Set(await repo.insertDevices(domainId, rows));
+  for (const [ident, id] of created) if (!inserted.has(id)) created.delete(ident);
+  await emitCredentialsChanged(ctx, trx, domainId, [...created.keys()]);
+  return created;
+}
+
+/** {@link insertDevicesWithinLimit} in a transaction of its own; a database failure answers DEVICE_CREATE_ERROR. */
 async function insertWithinLimit(
   ctx: AppContext,
   domainId: string,
   candidates: readonly BulkCandidate[],
 ): Promise<Map<string, string>> {
   try {
-    return await ctx.jobs.transaction(async (trx) => {
-      const repo: DevicesRepo = devicesRepo(trx);
-      const limit = await repo.lockDomainForDeviceCount(domainId);
-      if (limit === undefined) throw new AppError("DEVICE_CREATE_ERROR", "The domain does not exist");
-      await ctx.hooks.get("devices.deviceRoom")(trx, candidates.length);
-      if (limit > 0) {
-        const count = await repo.countDevices(domainId);
-        if (count + candidates.length > limit) {
-          throw new AppError(
-            "DEVICE_COUNT_LIMITED",
-            `The domain may hold at most ${limit} devices (${count} now)`,
-          );
-        }
-      }
-      const created = new Map<string, string>();
-      const now = ctx.now();
-      const rows = candidates.map((candidate) => {
-        const id = randomUUID();
-        created.set(candidate.ident, id);
-        return {
-          id,
-          ident: candidate.ident,
-          description: candidate.description,
-          tags: toJsonb(candidate.tags),
-          aes_key: candidate.aes_key,
-          create_time: now,
-        };
-      });
-      const inserted = new Set(await repo.insertDevices(domainId, rows));
-      for (const [ident, id] of created) if (!inserted.has(id)) created.delete(ident);
-      await emitCredentialsChanged(ctx, trx, domainId, [...created.keys()]);
-      return created;
-    });
+    return await ctx.jobs.transaction((trx) => insertDevicesWithinLimit(ctx, trx, domainId, candidates));
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (isUniqueViolation(error)) throw new AppError("DEVICE_ALREADY_EXIST");

@@ -169,6 +169,16 @@ export async function refreshAllLicenses(ctx: AppContext): Promise<void> {
   await refreshLicenses(ctx, undefined);
 }
 
+/** The licensed router count now; null when no licence limit applies. */
+async function licensedDeviceLimit(ctx: AppContext, db: Kysely<DB>): Promise<number | null> {
+  const { limit } = deviceAllowance(
+    await licencesRepo(db).listLicenses(),
+    ctx.now(),
+    ctx.config.licenses.unlicensedDeviceLimit,
+  );
+  return limit;
+}
+
 /**
  * Refuses routers beyond the licensed count (DEVICE_COUNT_LIMITED), inside the caller's
  * transaction that inserts them. The count covers every domain, so creators serialise on one
@@ -179,15 +189,17 @@ export async function assertLicensedDeviceRoom(
   trx: Kysely<DB>,
   adding: number,
 ): Promise<void> {
-  const repo = licencesRepo(trx);
-  const { limit } = deviceAllowance(
-    await repo.listLicenses(),
-    ctx.now(),
-    ctx.config.licenses.unlicensedDeviceLimit,
-  );
+  const limit = await licensedDeviceLimit(ctx, trx);
   if (limit === null) return;
   await takeTransactionLock(trx, "licences:device-count");
-  const used = await repo.countDevicesAcrossDomains();
+  const used = await licencesRepo(trx).countDevicesAcrossDomains();
   if (used + adding > limit)
     throw new AppError("DEVICE_COUNT_LIMITED", `The licence allows ${limit} routers (${used} now)`);
+}
+
+/** How many more routers the licences allow now, unlocked (an import's dry run); null: no limit. */
+export async function findLicensedDeviceRoom(ctx: AppContext, db: Kysely<DB>): Promise<number | null> {
+  const limit = await licensedDeviceLimit(ctx, db);
+  if (limit === null) return null;
+  return limit - (await licencesRepo(db).countDevicesAcrossDomains());
 }

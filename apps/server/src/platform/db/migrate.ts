@@ -35,6 +35,7 @@ import * as m0037 from "./migrations/0037_tunnel_sessions";
 import * as m0038 from "./migrations/0038_second_factor";
 import * as m0039 from "./migrations/0039_api_tokens";
 import * as m0040 from "./migrations/0040_tag_scope";
+import * as m0041 from "./migrations/0041_device_position";
 import * as m0044 from "./migrations/0044_tunnel_recordings";
 
 /**
@@ -77,6 +78,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0038_second_factor": m0038,
   "0039_api_tokens": m0039,
   "0040_tag_scope": m0040,
+  "0041_device_position": m0041,
   "0044_tunnel_recordings": m0044,
 };
 

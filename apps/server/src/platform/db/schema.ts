@@ -220,7 +220,18 @@ export interface DevicesTable {
   connection_time: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The gateway node holding (or that last held) the connection. */
   connection_node: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its position in degrees (WGS 84) and its source; null together until known (0041_device_position). */
+  latitude: ColumnType<number | null, number | null | undefined, number | null>;
+  longitude: ColumnType<number | null, number | null | undefined, number | null>;
+  position_source: ColumnType<
+    DevicePositionSource | null,
+    DevicePositionSource | null | undefined,
+    DevicePositionSource | null
+  >;
 }
+
+/** Where a router's position came from: a person (or an import) or the router's GPS. */
+export type DevicePositionSource = "admin" | "gps";
 
 /** The latest state per device and collect type. */
 export interface DeviceCollectsTable {

@@ -18,6 +18,7 @@ import {
   resolveRoute,
 } from "./apiRoute";
 import { handleTransportError } from "./handleTransportError";
+import { saveBlob } from "./saveBlob";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -223,15 +224,7 @@ export async function apiDownload<R extends ApiDownloadRoute>(
   const done = loadingStore.track();
   try {
     const response = await send(path, { ...options, method }, "*/*");
-    const url = URL.createObjectURL(await response.blob());
-    const link = document.createElement("a");
-    link.href = url;
-    link.download = fileName;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    // The click has started the download; the object URL can go on the next tick.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
+    saveBlob(await response.blob(), fileName);
   } finally {
     done();
   }

@@ -1,4 +1,5 @@
 import LibraryAddCheckIcon from "@mui/icons-material/LibraryAddCheck";
+import UploadFileIcon from "@mui/icons-material/UploadFile";
 import IconButton from "@mui/material/IconButton";
 import Tooltip from "@mui/material/Tooltip";
 import { useQuery } from "@tanstack/react-query";
@@ -40,14 +41,26 @@ export function DashboardPage() {
         onChange={update}
         onAdd={offers("devices.create") ? () => navigate("/devices/new/one") : undefined}
         actions={
-          <Tooltip title={t("routes.devicesMultiple")}>
-            <IconButton
-              aria-label={t("routes.devicesMultiple")}
-              onClick={() => navigate("/devices/multiple")}
-            >
-              <LibraryAddCheckIcon />
-            </IconButton>
-          </Tooltip>
+          <>
+            {offers("devices.create") ? (
+              <Tooltip title={t("fleet.dashboard.import")}>
+                <IconButton
+                  aria-label={t("fleet.dashboard.import")}
+                  onClick={() => navigate("/devices/new/import")}
+                >
+                  <UploadFileIcon />
+                </IconButton>
+              </Tooltip>
+            ) : null}
+            <Tooltip title={t("routes.devicesMultiple")}>
+              <IconButton
+                aria-label={t("routes.devicesMultiple")}
+                onClick={() => navigate("/devices/multiple")}
+              >
+                <LibraryAddCheckIcon />
+              </IconButton>
+            </Tooltip>
+          </>
         }
       />
     </>

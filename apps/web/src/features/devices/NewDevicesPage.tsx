@@ -11,18 +11,20 @@ import { ConnectPreview } from "../insight/connect/ConnectPreview";
 import { useCreateDevice } from "./device.queries";
 import { BulkCreateForm } from "./forms/BulkCreateForm";
 import { DeviceForm } from "./forms/DeviceForm";
+import { ImportDevicesForm } from "./forms/ImportDevicesForm";
 import { serverErrorText } from "./forms/serverErrorText";
 
-const MODES = ["one", "many"] as const;
+const MODES = ["one", "many", "import"] as const;
 const EMPTY = { ident: "", description: "", tags: [], aes_key: "" };
 
-/** /devices/new/{mode}: one device from a form, or many from a pasted list or CSV file (admins). */
+/** /devices/new/{mode}: one device from a form, many from a pasted list or CSV, or an import file with a dry run (admins). */
 export function NewDevicesPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { mode } = useParams();
   const create = useCreateDevice();
-  if (mode !== "one" && mode !== "many") return <Navigate to="/devices/new/one" replace />;
+  if (mode !== "one" && mode !== "many" && mode !== "import")
+    return <Navigate to="/devices/new/one" replace />;
 
   return (
     <>
@@ -31,6 +33,8 @@ export function NewDevicesPage() {
         <Tabs
           value={mode}
           onChange={(_event, next: string) => navigate(`/devices/new/${next}`)}
+          variant="scrollable"
+          scrollButtons="auto"
           sx={{ px: 2 }}
         >
           {MODES.map((value) => (
@@ -64,8 +68,10 @@ export function NewDevicesPage() {
                 )
               }
             />
-          ) : (
+          ) : mode === "many" ? (
             <BulkCreateForm />
+          ) : (
+            <ImportDevicesForm />
           )}
         </CardContent>
       </Card>

@@ -20,7 +20,7 @@ export function deviceDetailQueryOptions(id: string) {
 }
 
 /** After any change to devices: lists, totals, tags and the device's page are read again. */
-function useInvalidateDevices() {
+export function useInvalidateDevices() {
   const queryClient = useQueryClient();
   return (id?: string) =>
     Promise.all([
