@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { REMOTE_ACCESS_LIMIT_RANGES, type RemoteAccessLimit } from "./tunnel-limits";
+
+export { REMOTE_ACCESS_LIMIT_RANGES, type RemoteAccessLimit } from "./tunnel-limits";
 
 // Remote access (issue 29, ADR 038): a router's shell (and, later, its web interface) from the
 // browser, through the console. A session is asked for, approved like a command (four eyes), opened
@@ -30,17 +33,6 @@ export const TUNNEL_END_REASONS = [
 ] as const;
 /** One of {@link TUNNEL_END_REASONS}. */
 export type TunnelEndReason = (typeof TUNNEL_END_REASONS)[number];
-
-/** The range of each remote-access limit: what the settings' schema and the settings form accept. */
-export const REMOTE_ACCESS_LIMIT_RANGES = {
-  idle_minutes: { min: 1, max: 240 },
-  max_minutes: { min: 1, max: 1440 },
-  bandwidth_kib: { min: 8, max: 1_048_576 },
-  quota_mib: { min: 1, max: 102_400 },
-  recording_days: { min: 1, max: 3650 },
-} as const;
-/** The name of one remote-access limit. */
-export type RemoteAccessLimit = keyof typeof REMOTE_ACCESS_LIMIT_RANGES;
 
 const limitSchema = (name: RemoteAccessLimit) =>
   z.int().min(REMOTE_ACCESS_LIMIT_RANGES[name].min).max(REMOTE_ACCESS_LIMIT_RANGES[name].max);

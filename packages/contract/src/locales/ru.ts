@@ -18,7 +18,7 @@ import {
 import type { ErrorCode } from "../errors";
 import type { NoticeKey } from "../notices";
 import { PASSWORD_SPECIAL_SYMBOLS } from "../policy";
-import { REMOTE_ACCESS_LIMIT_RANGES } from "../tunnels";
+import { REMOTE_ACCESS_LIMIT_RANGES } from "../tunnel-limits";
 import type { ValidationKey } from "../validators/keys";
 import {
   DEVICE_IDENT_MAX_LENGTH,

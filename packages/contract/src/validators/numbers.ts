@@ -10,7 +10,7 @@ import {
   STATUS_MINUTES_MIN,
 } from "../constants";
 import type { StatusThreshold } from "../status";
-import { REMOTE_ACCESS_LIMIT_RANGES, type RemoteAccessLimit } from "../tunnels";
+import { REMOTE_ACCESS_LIMIT_RANGES, type RemoteAccessLimit } from "../tunnel-limits";
 import { isBlank, type ValidationKey, type ValidationResult } from "./keys";
 import { toInteger } from "./shared";
 
