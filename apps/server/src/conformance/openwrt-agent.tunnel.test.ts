@@ -93,9 +93,20 @@ describe("the OpenWrt agent carries a remote-access session", { timeout: 4 * STE
       { mqttUrl: f.ingest.gateway.url, publicUrl: f.t.config.publicUrl },
       { kind: "key", ident: device.ident, key: device.key as string },
     );
+    // Online once its hello is stored: the agent's first subscription (`mosquitto_sub -E`, to learn
+    // whether the broker grants it) connects and leaves under the router's id a moment before the
+    // listener does, and a terminal opened in that gap is refused PEER_NOT_CONNECTED.
     await eventually(
-      () => f.t.app.deviceLink.isConnected(device.ident) === true,
-      "the agent online",
+      async () =>
+        f.t.app.deviceLink.isConnected(device.ident) === true &&
+        (
+          await f.t.db
+            .selectFrom("devices")
+            .select("last_contact")
+            .where("id", "=", device.id)
+            .executeTakeFirst()
+        )?.last_contact != null,
+      "the agent online, its hello stored",
       STEP_MS,
     );
   }, 2 * STEP_MS);

@@ -10,6 +10,7 @@ import { FILE_SWEEP_JOB } from "../files/files.jobs";
 import { LICENSE_REFRESH_ALL_JOB } from "../licences/licences.jobs";
 import { NOTIFY_CLEANUP_JOB, NOTIFY_TIMERS_JOB } from "../notifications/engine/timers";
 import { SCHEDULE_CATCH_UP_JOB } from "../schedules/schedules.jobs";
+import { RECORDINGS_RETENTION_JOB } from "../tunnels/recordings.jobs";
 import { HISTORY_MAINTENANCE_JOB } from "./history.jobs";
 import { createFeeder, type Feeder, SIM_A, SIM_B } from "./insight.test-support";
 import { checkDataPlans, DATA_PLAN_CHECK_JOB, DATA_PLAN_EVENT_KIND } from "./plans.jobs";
@@ -158,6 +159,7 @@ describe("data plans", () => {
         SCHEDULE_CATCH_UP_JOB,
         LICENSE_REFRESH_ALL_JOB,
         STATUS_SWEEP_JOB,
+        RECORDINGS_RETENTION_JOB,
       ].sort(),
     );
     expect(await t.jobs.runSchedules()).toEqual([]);
@@ -180,6 +182,7 @@ describe("data plans", () => {
         { kind: SCHEDULE_CATCH_UP_JOB, state: "done" },
         { kind: LICENSE_REFRESH_ALL_JOB, state: "done" },
         { kind: STATUS_SWEEP_JOB, state: "done" },
+        { kind: RECORDINGS_RETENTION_JOB, state: "done" },
       ].sort((a, b) => a.kind.localeCompare(b.kind)),
     );
   });
