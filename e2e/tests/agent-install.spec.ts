@@ -65,6 +65,7 @@ test("an operator is offered no install line: it would hand the router its key",
   await useEnglish(context, baseURL as string);
   await signIn(page, OPERATOR.username, OPERATOR.password);
   await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole("combobox", { name: /search/i }).fill("SIM000001");
   const row = page.locator('[data-testid="device-row"][data-ident="SIM000001"]');
   await expect(row).toBeVisible({ timeout: 30_000 });
   await row.getByRole("link", { name: "SIM000001" }).click();

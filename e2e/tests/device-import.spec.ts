@@ -31,7 +31,7 @@ for (const variant of LOOKS) {
     const [gate, pump] = [`IMPGATE${run}`, `IMPPUMP${run}`];
     const csv = [
       "ident,key,tags,description,position",
-      `${gate},generate,imported;north,"Gate 1, by the road","55.7512,37.6184"`,
+      `${gate},generate,imported;east,"Gate 1, by the road","55.7512,37.6184"`,
       `${pump},generate,imported,Pump station,`,
       `${pump},,,Repeated,`,
       "bad-ident,,,,",

@@ -29,6 +29,8 @@ function row(page: Page, ident: string) {
 
 test("a simulated router appears on the dashboard and turns online", async ({ page }) => {
   await signInFleetAdmin(page);
+  // Found by its ident: routers other specs made (imports among them) may fill the first page.
+  await page.getByRole("combobox", { name: /search/i }).fill("SIM000001");
   await expect(row(page, "SIM000001")).toBeVisible({ timeout: 30_000 });
   await expect(row(page, "SIM000001").getByTestId("status-chip")).toHaveAttribute("data-status", "online", {
     timeout: 30_000,

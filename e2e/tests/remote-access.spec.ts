@@ -42,6 +42,13 @@ test("an admin opens the router's terminal, types uname -a and reads the answer"
   await page.getByRole("button", { name: "Close" }).click();
   const ended = page.getByTestId("tunnel-session").filter({ hasText: FLEET_ADMIN.username }).first();
   await expect(ended).toHaveAttribute("data-state", "ended");
+  // Its recording plays back: the answer comes again, at the pace it came.
+  await ended.getByTestId("tunnel-replay").click();
+  const replay = page.getByTestId("replay-terminal");
+  await expect(replay).toContainText(`root@${ROUTER}:~#`, { timeout: 15_000 });
+  await expect(replay).toContainText("GNU/Linux", { timeout: 15_000 });
+  await expect(page.getByTestId("replay-progress")).toHaveText(/^(\d+) of \1 outputs$/, { timeout: 15_000 });
+  await page.getByTestId("replay-dialog").getByRole("button", { name: "Close" }).click();
 });
 
 test("an assistant's request waits for approval; the admin approves it for the duration asked", async ({
@@ -105,5 +112,14 @@ for (const variant of LOOKS) {
     await shot(page, `remote-access-${variant.name}-terminal`);
     await typeInTerminal(page, "exit");
     await expect(page.getByTestId("terminal-ended")).toBeVisible();
+    await page.getByTestId("terminal-dialog").getByRole("button").first().click();
+    // The session just ended, newest first among the ended ones: its replay.
+    await card
+      .locator('[data-testid="tunnel-session"][data-state="ended"]')
+      .first()
+      .getByTestId("tunnel-replay")
+      .click();
+    await expect(page.getByTestId("replay-terminal")).toContainText("GNU/Linux", { timeout: 15_000 });
+    await shot(page, `remote-access-${variant.name}-replay`);
   });
 }

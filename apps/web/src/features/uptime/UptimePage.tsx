@@ -270,7 +270,8 @@ function RoutersTable({
                     component="button"
                     type="button"
                     onClick={() => onOpenRouter(router._id)}
-                    sx={{ textAlign: "left" }}
+                    // A long ident breaks anywhere, so a phone's table keeps its width.
+                    sx={{ textAlign: "left", overflowWrap: "anywhere", wordBreak: "break-all" }}
                   >
                     {router.ident}
                   </Link>

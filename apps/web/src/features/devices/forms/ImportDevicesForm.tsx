@@ -161,7 +161,7 @@ function ImportPlanTable({ plan, isApplied }: { plan: DeviceImportPlan; isApplie
         <Table size="small" data-testid="import-rows" sx={TABLE_SX}>
           <TableHead>
             <TableRow>
-              <TableCell sx={{ width: "4.5rem" }}>{t("fleet.bulk.line")}</TableCell>
+              <TableCell sx={{ width: "5.5rem" }}>{t("fleet.bulk.line")}</TableCell>
               <TableCell sx={{ width: "37%" }}>{t("fleet.columns.ident")}</TableCell>
               <TableCell>{t("fleet.bulk.result")}</TableCell>
             </TableRow>
