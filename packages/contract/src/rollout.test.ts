@@ -23,6 +23,28 @@ const target = { models: ["RUT955"], version: "RUT9_R_00.07.08.2" };
 const gate = { successRate: 0.95, errorBudget: 0.05 };
 
 describe("planRollout", () => {
+  it("takes the canary from the routers connected now first, the waves in id order after it", () => {
+    const routers = [
+      router("r00", { isConnected: false }),
+      router("r01"),
+      router("r02", { isConnected: true }),
+      router("r03", { isConnected: true }),
+      router("r04", { isConnected: false }),
+    ];
+    const plan = planRollout(routers, target, { canary: { count: 2 }, waveSize: 2 });
+    expect(plan.stages).toEqual([["r02", "r03"], ["r00", "r01"], ["r04"]]);
+    // None connected, or none known: the canary is the first by id, as before.
+    const unknown = planRollout(
+      routers.map((r) => ({ ...r, isConnected: undefined })),
+      target,
+      {
+        canary: { count: 2 },
+        waveSize: 2,
+      },
+    );
+    expect(unknown.stages[0]).toEqual(["r00", "r01"]);
+  });
+
   it("skips other models, unknown and current versions; poor links wait after the waves; canary then waves", () => {
     const routers = [
       ...Array.from({ length: 12 }, (_, i) => router(`r${String(i).padStart(2, "0")}`)),

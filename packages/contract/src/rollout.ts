@@ -44,6 +44,8 @@ export interface RolloutCandidate {
   isOnBackupSim: boolean;
   /** Known roaming; false when the router does not say. */
   isRoaming: boolean;
+  /** Connected to the console now (ADR 032): the canary is taken from these first. */
+  isConnected?: boolean;
 }
 
 /** Why a router is left out of a rollout. */
@@ -76,8 +78,9 @@ export interface RolloutPlan {
  * Plans a rollout of `version` to routers of `models`: routers of other models, with no reported
  * version or already on it are skipped; those with a poor link wait (ADR 021: a stage of their own
  * after the waves, so they neither hold up the canary nor are judged in it). The rest, ordered by
- * id so a re-plan is stable, go to the canary (a count, or a percentage rounded up) and then to
- * waves of `waveSize`.
+ * id so a re-plan is stable, go to the canary (a count, or a percentage rounded up), taken from
+ * those connected now first (an offline canary would hold the whole rollout until it came back),
+ * and then to waves of `waveSize`.
  */
 export function planRollout(
   candidates: readonly RolloutCandidate[],
@@ -87,6 +90,7 @@ export function planRollout(
   const skipped: RolloutPlan["skipped"] = [];
   const waiting: RolloutPlan["waiting"] = [];
   const ready: string[] = [];
+  const connected = new Set<string>();
   const models = new Set(target.models);
   for (const candidate of [...candidates].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     let reason: RolloutSkipReason | null = null;
@@ -96,16 +100,23 @@ export function planRollout(
     const link = reason ? null : linkWaitReason(candidate);
     if (reason) skipped.push({ id: candidate.id, reason });
     else if (link) waiting.push({ id: candidate.id, reason: link });
-    else ready.push(candidate.id);
+    else {
+      ready.push(candidate.id);
+      if (candidate.isConnected === true) connected.add(candidate.id);
+    }
   }
   const canarySize =
     "count" in options.canary
       ? Math.min(options.canary.count, ready.length)
       : Math.min(ready.length, Math.ceil((ready.length * options.canary.percent) / 100));
+  const byCanary = [...ready.filter((id) => connected.has(id)), ...ready.filter((id) => !connected.has(id))];
+  const canary = byCanary.slice(0, canarySize);
+  const inCanary = new Set(canary);
+  const rest = ready.filter((id) => !inCanary.has(id));
   const stages: string[][] = [];
-  if (ready.length > 0) stages.push(ready.slice(0, canarySize));
-  for (let start = canarySize; start < ready.length; start += options.waveSize)
-    stages.push(ready.slice(start, start + options.waveSize));
+  if (ready.length > 0) stages.push(canary);
+  for (let start = 0; start < rest.length; start += options.waveSize)
+    stages.push(rest.slice(start, start + options.waveSize));
   return { stages, waiting, skipped };
 }
 

@@ -25,7 +25,8 @@ select
   "d"."model",
   "d"."firmware",
   "d"."signal_csq",
-  "c"."data" as "modems"
+  "c"."data" as "modems",
+  "d"."connected"
 from
   "devices" as "d"
   inner join "domains" as "dm" on "dm"."id" = "d"."domain_id"

@@ -53,6 +53,7 @@ export function firmwareRepo(db: Kysely<DB>) {
         firmware: string | null;
         signal_csq: number | null;
         modems: unknown;
+        connected: boolean | null;
       }>
     > {
       if (models.length === 0 || domainIds?.length === 0) return [];
@@ -72,6 +73,7 @@ export function firmwareRepo(db: Kysely<DB>) {
           "d.firmware",
           "d.signal_csq",
           "c.data as modems",
+          "d.connected",
         ])
         .where("d.model", "in", [...models]);
       if (domainIds) query = query.where("d.domain_id", "in", [...domainIds]);

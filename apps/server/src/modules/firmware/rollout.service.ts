@@ -21,7 +21,13 @@ type CandidateRow = Awaited<
 >[number];
 
 function toCandidate(row: CandidateRow): RolloutCandidate {
-  return { id: row.id, model: row.model, firmware: row.firmware, ...linkOf(row) };
+  return {
+    id: row.id,
+    model: row.model,
+    firmware: row.firmware,
+    ...linkOf(row),
+    isConnected: row.connected === true,
+  };
 }
 
 /**
