@@ -104,6 +104,9 @@ export async function startNode(
       SMTP_URL: options.smtpUrl,
       JOBS_WORKER: options.runsJobs ? "1" : "0",
       LOGIN_RATE_LIMIT: "1000",
+      // The nodes of one test (one database) share a bus prefix of their own: two-node tests of
+      // other files run at the same time on the same NATS, and must not hear each other.
+      BUS_PREFIX: `t${new URL(databaseUrl).pathname.replace(/[^A-Za-z0-9_-]/g, "").slice(-40)}`,
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
