@@ -53,7 +53,8 @@ function consoleKey(manifest: Manifest): string {
 export const BUDGETS = [
   { route: "/login", page: "login", isSignedIn: false, targetKb: 150, ceilingKb: 135 },
   { route: "/dashboard", page: "dashboard", isSignedIn: true, targetKb: 300, ceilingKb: 300 },
-  { route: "/device/{id}", page: "device", isSignedIn: true, targetKb: null, ceilingKb: 371 },
+  // /device grew 0.7 kB with the web interface (its button and session kinds, issue 29); no target.
+  { route: "/device/{id}", page: "device", isSignedIn: true, targetKb: null, ceilingKb: 372 },
 ] as const satisfies readonly {
   route: string;
   page: TextsOf;

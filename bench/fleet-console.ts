@@ -1,15 +1,21 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { Kysely } from "kysely";
 import { buildApp } from "../apps/server/src/app";
 import { type DeviceIngest, startDeviceIngest } from "../apps/server/src/modules/ingest/ingest.runtime";
 import { hashPassword } from "../apps/server/src/platform/auth/passwords";
+import type { Bus } from "../apps/server/src/platform/bus/bus";
 import { createInProcessBus } from "../apps/server/src/platform/bus/in-process-bus";
 import { type Config, loadConfig } from "../apps/server/src/platform/config";
 import { migrateToLatest } from "../apps/server/src/platform/db/migrate";
 import { type DB, toJsonb } from "../apps/server/src/platform/db/schema";
 import { DEFAULT_FLEET_SECRET, deriveFleetKey, fleetIdent } from "../apps/simulator/src/index";
 import { openBenchStore } from "./bench-store";
+
+type BenchStore = Awaited<ReturnType<typeof openBenchStore>>;
 
 // A console and a connected fleet for the benchmarks that act on routers (commands, remote access):
 // a fresh database with one domain, its routers and people; the real app, the embedded broker and
@@ -35,6 +41,78 @@ export interface FleetConsole {
   close(): Promise<void>;
 }
 
+/** Remote access on loopback for a bench: an SSH endpoint on a free port, its host key in a temp dir, web sessions on free ports. */
+export function loopbackTunnelConfig(name: string): Pick<Config, "tunnel"> {
+  const keyDir = mkdtempSync(path.join(tmpdir(), `cellfleet-${name}-`));
+  return {
+    tunnel: {
+      sshPort: 0,
+      sshHost: "127.0.0.1",
+      hostKeyFile: path.join(keyDir, "host_key"),
+      web: {
+        hostPattern: null,
+        scheme: "http",
+        consoleHost: "127.0.0.1",
+        ports: [0, 0],
+        nodeHost: "127.0.0.1",
+      },
+    },
+  };
+}
+
+/** A fresh schema with one domain and its routers (the simulator's fleet idents and keys): the domain's id. */
+export async function seedFleet(
+  db: Kysely<DB>,
+  options: { name: string; prefix: string; routers: number },
+): Promise<string> {
+  await migrateToLatest(db);
+  const domainId = randomUUID();
+  await db.insertInto("domains").values({ id: domainId, name: options.name }).execute();
+  for (let i = 1; i <= options.routers; i += 1000) {
+    const rows = [];
+    for (let n = i; n < Math.min(i + 1000, options.routers + 1); n += 1) {
+      const ident = fleetIdent(options.prefix, n);
+      rows.push({
+        id: randomUUID(),
+        domain_id: domainId,
+        ident,
+        aes_key: await deriveFleetKey(DEFAULT_FLEET_SECRET, ident),
+        tags: toJsonb([]),
+        meta: toJsonb({}),
+      });
+    }
+    await db.insertInto("devices").values(rows).execute();
+  }
+  return domainId;
+}
+
+/** The real app (jobs running) with the embedded broker and ingest attached, on the bench's database. */
+export async function bootConsole(
+  database: BenchStore["database"],
+  settings: Partial<Config>,
+  isListening = false,
+): Promise<{ app: Awaited<ReturnType<typeof buildApp>>; bus: Bus; ingest: DeviceIngest; config: Config }> {
+  const config = { ...loadConfig({}), loginRateLimit: 1000, ...settings };
+  const bus = createInProcessBus();
+  const app = await buildApp({ config, database, bus, jobTimings: { pollMs: 200 } });
+  if (isListening) await app.listen({ port: 0, host: "127.0.0.1" });
+  else await app.ready();
+  app.jobDispatcher.start();
+  const ingest = await startDeviceIngest({
+    db: database.db,
+    bus,
+    now: () => new Date(),
+    log: quiet,
+    mqttUrl: undefined,
+    mqttPort: 0,
+    host: "127.0.0.1",
+    jobs: app.jobs,
+    commandStatuses: app.hooks.get("ingest.commandStatuses"),
+  });
+  app.deviceLink.attach(ingest.gateway);
+  return { app, bus, ingest, config };
+}
+
 export async function startFleetConsole(options: {
   engine: "postgres" | "pglite";
   name: string;
@@ -50,26 +128,7 @@ export async function startFleetConsole(options: {
 }): Promise<FleetConsole> {
   const { database, drop } = await openBenchStore(options.engine, options.name);
   const db = database.db;
-  await migrateToLatest(db);
-  const domainId = randomUUID();
-  await db.insertInto("domains").values({ id: domainId, name: options.name }).execute();
-  const rows = [];
-  for (let i = 1; i <= options.routers; i += 1) {
-    const ident = fleetIdent(options.prefix, i);
-    rows.push({
-      id: randomUUID(),
-      domain_id: domainId,
-      ident,
-      aes_key: await deriveFleetKey(DEFAULT_FLEET_SECRET, ident),
-      tags: toJsonb([]),
-      meta: toJsonb({}),
-    });
-  }
-  for (let i = 0; i < rows.length; i += 1000)
-    await db
-      .insertInto("devices")
-      .values(rows.slice(i, i + 1000))
-      .execute();
+  const domainId = await seedFleet(db, options);
   const hash = await hashPassword(PASSWORD);
   for (const [username, person] of Object.entries(options.people)) {
     await db
@@ -89,24 +148,7 @@ export async function startFleetConsole(options: {
       .execute();
   }
 
-  const config = { ...loadConfig({}), loginRateLimit: 1000, ...options.config };
-  const bus = createInProcessBus();
-  const app = await buildApp({ config, database, bus, jobTimings: { pollMs: 200 } });
-  if (options.isListening) await app.listen({ port: 0, host: "127.0.0.1" });
-  else await app.ready();
-  app.jobDispatcher.start();
-  const ingest = await startDeviceIngest({
-    db,
-    bus,
-    now: () => new Date(),
-    log: quiet,
-    mqttUrl: undefined,
-    mqttPort: 0,
-    host: "127.0.0.1",
-    jobs: app.jobs,
-    commandStatuses: app.hooks.get("ingest.commandStatuses"),
-  });
-  app.deviceLink.attach(ingest.gateway);
+  const { app, bus, ingest } = await bootConsole(database, { ...options.config }, options.isListening);
   const connectStart = Date.now();
   const simulator: ChildProcess = spawn(
     process.execPath,

@@ -14,16 +14,11 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
-import { buildApp } from "../apps/server/src/app";
-import { startDeviceIngest } from "../apps/server/src/modules/ingest/ingest.runtime";
 import { hashPassword } from "../apps/server/src/platform/auth/passwords";
-import { createInProcessBus } from "../apps/server/src/platform/bus/in-process-bus";
-import { loadConfig } from "../apps/server/src/platform/config";
-import { migrateToLatest } from "../apps/server/src/platform/db/migrate";
 import { toJsonb } from "../apps/server/src/platform/db/schema";
-import { DEFAULT_FLEET_SECRET, deriveFleetKey, fleetIdent } from "../apps/simulator/src/index";
 import { openBenchStore } from "./bench-store";
 import { cpuMs } from "./cpu";
+import { bootConsole, seedFleet } from "./fleet-console";
 import { startProfile, summarizeProfile } from "./rollout-profile";
 import { printRollout, type StageMark } from "./rollout-report";
 
@@ -44,7 +39,6 @@ const REBOOT_MS = env("BENCH_REBOOT_MS", 5000);
 const FAIL_RATE = env("BENCH_FAIL_RATE", 0);
 const IMAGE = Buffer.alloc(env("BENCH_FIRMWARE_KB", 64) * 1024, 7);
 const TIMEOUT_MS = env("BENCH_TIMEOUT_S", 1800) * 1000;
-const quiet = { info() {}, warn() {}, error() {} };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** CPU (user + system) of one process so far, ms, from /proc (0 once it ended). */
@@ -77,25 +71,10 @@ export async function runRolloutBench(): Promise<{ status: string; stages: Stage
   let fleet: ChildProcess | null = null;
   try {
     const db = database.db;
-    await migrateToLatest(db);
-    const domainId = randomUUID();
-    await db.insertInto("domains").values({ id: domainId, name: "rollout" }).execute();
-    for (let i = 1; i <= ROUTERS; i += 1000) {
-      const rows = [];
-      for (let n = i; n < Math.min(i + 1000, ROUTERS + 1); n += 1) {
-        const ident = fleetIdent("RB", n);
-        const key = await deriveFleetKey(DEFAULT_FLEET_SECRET, ident);
-        rows.push({
-          id: randomUUID(),
-          domain_id: domainId,
-          ident,
-          aes_key: key,
-          tags: toJsonb([]),
-          meta: toJsonb({}),
-        });
-      }
-      await db.insertInto("devices").values(rows).execute();
-    }
+    const domainId = await seedFleet(db, { name: "rollout", prefix: "RB", routers: ROUTERS });
+    // The domain accepts offered rollouts by itself (ADR 031): the bench measures the rollout, not an admin.
+    await sql`update domains set settings = settings || '{"rollouts":{"auto_accept":true,"window":null}}'::jsonb
+      where id = ${domainId}`.execute(db);
     await db
       .insertInto("users")
       .values({
@@ -112,25 +91,8 @@ export async function runRolloutBench(): Promise<{ status: string; stages: Stage
       .execute();
 
     await new Promise<void>((resolve) => files.listen(0, "127.0.0.1", resolve));
-    const config = { ...loadConfig({}), loginRateLimit: 1000, dataDir };
-    const bus = createInProcessBus();
-    const app = await buildApp({ config, database, bus, jobTimings: { pollMs: 200 } });
-    await app.listen({ port: 0, host: "127.0.0.1" });
+    const { app, bus, ingest, config } = await bootConsole(database, { dataDir }, true);
     config.publicUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    app.jobDispatcher.start();
-    const ingest = await startDeviceIngest({
-      db,
-      bus,
-      now: () => new Date(),
-      log: quiet,
-      mqttUrl: undefined,
-      mqttPort: 0,
-      host: "127.0.0.1",
-      jobs: app.jobs,
-      commandStatuses: app.hooks.get("ingest.commandStatuses"),
-    });
-    app.deviceLink.attach(ingest.gateway);
-
     const connectStart = Date.now();
     const args = [ingest.gateway.url, "RB", String(ROUTERS), String(REBOOT_MS), String(FAIL_RATE), "500"];
     fleet = fork(path.join(here, "rollout-fleet.ts"), args, {

@@ -5,12 +5,10 @@
 // Keystroke→echo is taken in this process, the browser's side: from the socket's `input` to the
 // `output` frame carrying that key back, so it spans socket → console → SSH → router's shell → back.
 
-import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { loadavg, tmpdir } from "node:os";
-import path from "node:path";
+import { loadavg } from "node:os";
 import WebSocket from "ws";
-import { startFleetConsole } from "./fleet-console";
+import { loopbackTunnelConfig, startFleetConsole } from "./fleet-console";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 100);
 const KEYS = Number(process.env.BENCH_KEYS ?? 50);
@@ -60,7 +58,6 @@ function openTerminal(url: string, token: string) {
 }
 
 async function main(): Promise<void> {
-  const keyDir = mkdtempSync(path.join(tmpdir(), "cellfleet-tunbench-"));
   const fleet = await startFleetConsole({
     engine: ENGINE,
     name: "tunbench",
@@ -68,7 +65,7 @@ async function main(): Promise<void> {
     routers: SESSIONS,
     people: { admin: { role: 2, is_junior: false } },
     isListening: true,
-    config: { tunnel: { sshPort: 0, sshHost: "127.0.0.1", hostKeyFile: path.join(keyDir, "host_key") } },
+    config: loopbackTunnelConfig("tunbench"),
   });
   try {
     await fleet.connected();

@@ -68,6 +68,10 @@ export default defineConfig({
       WEBAUTHN_ORIGIN: `http://localhost:${port}`,
       // Remote access's SSH endpoint (ADR 038), which the simulated routers dial: a port of its own.
       TUNNEL_SSH_PORT: String(port + 800),
+      // Web-interface sessions each take a port of their own on the console's host (no DNS here).
+      TUNNEL_WEB_PORTS: `${port + 810}-${port + 829}`,
+      // The map's tiles: a style the map spec serves on loopback while it runs (support/tile-server.ts).
+      MAP_STYLE_URL: `http://127.0.0.1:${port + 900}/style.json`,
     },
   },
 });

@@ -1,7 +1,8 @@
 // Remote access (issue 29, ADR 038): an admin opens a terminal on a simulated router's shell from
-// its device page, types `uname -a` and reads the answer; an assistant's request waits for an
-// admin's approval; the card and the terminal saved in the four looks.
-import { expect, type Page, test } from "@playwright/test";
+// its device page, types `uname -a` and reads the answer; opens the router's web interface in a new
+// tab, on an origin of its own, and signs in to it; an assistant's request waits for an admin's
+// approval; the card, the terminal and the router's web interface saved in the four looks.
+import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { ASSISTANT, FLEET_ADMIN } from "../support/accounts";
 import { LOOKS } from "../support/looks";
 import { apiToken, routerIdOf, signInAs, useEnglish } from "../support/session";
@@ -49,6 +50,45 @@ test("an admin opens the router's terminal, types uname -a and reads the answer"
   await expect(replay).toContainText("GNU/Linux", { timeout: 15_000 });
   await expect(page.getByTestId("replay-progress")).toHaveText(/^(\d+) of \1 outputs$/, { timeout: 15_000 });
   await page.getByTestId("replay-dialog").getByRole("button", { name: "Close" }).click();
+});
+
+/** Clicks "Web interface" and answers the new tab once it shows the router's sign-in form. */
+async function openWebInterface(page: Page, context: BrowserContext): Promise<Page> {
+  const [tab] = await Promise.all([context.waitForEvent("page"), page.getByTestId("web-button").click()]);
+  await tab.waitForURL(/\/login$/, { timeout: 30_000 });
+  return tab;
+}
+
+test("an admin opens the router's web interface in a new tab, on an origin of its own, and signs in", async ({
+  page,
+  context,
+  baseURL,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  await useEnglish(context, baseURL as string);
+  const deviceId = await routerIdOf(request, await apiToken(request), ROUTER);
+  await signInAs(page, FLEET_ADMIN);
+  await page.goto(`/device/${deviceId}`);
+  const tab = await openWebInterface(page, context);
+  const origin = new URL(tab.url()).origin;
+  expect(origin).not.toBe(new URL(baseURL as string).origin);
+  // Another origin: the console's stored session is not there, and the tab cannot reach back to it.
+  expect(await tab.evaluate(() => [localStorage.length, window.opener === null])).toEqual([0, true]);
+  await tab.getByLabel("Password").fill("admin");
+  await tab.getByRole("button", { name: "Sign in" }).click();
+  await expect(tab.locator("#ident")).toHaveText(ROUTER);
+  await expect(tab.getByText("Signed in as root.")).toBeVisible();
+  // The router's login cookie works on a reload, too.
+  await tab.reload();
+  await expect(tab.locator("#ident")).toHaveText(ROUTER);
+  await shot(tab, "remote-access-web-signed-in-desktop-light-en");
+  const session = page.getByTestId("tunnel-session").filter({ hasText: "Web interface" }).first();
+  await expect(session).toHaveAttribute("data-state", "open");
+  await session.getByTestId("tunnel-end").click();
+  await expect(session).toHaveAttribute("data-state", "ended");
+  await expect(session).toContainText("The session was ended.");
+  await tab.close();
 });
 
 test("an assistant's request waits for approval; the admin approves it for the duration asked", async ({
@@ -121,5 +161,18 @@ for (const variant of LOOKS) {
       .click();
     await expect(page.getByTestId("replay-terminal")).toContainText("GNU/Linux", { timeout: 15_000 });
     await shot(page, `remote-access-${variant.name}-replay`);
+    await page.keyboard.press("Escape");
+    const tab = await openWebInterface(page, context);
+    await tab.setViewportSize({ width: variant.width, height: variant.height });
+    await tab.getByLabel("Password").fill("admin");
+    await tab.getByRole("button", { name: "Sign in" }).click();
+    await expect(tab.locator("#ident")).toHaveText(ROUTER);
+    await shot(tab, `remote-access-${variant.name}-web`);
+    await tab.close();
+    const web = card.locator('[data-testid="tunnel-session"][data-state="open"]').first();
+    await expect(web).toBeVisible();
+    await web.scrollIntoViewIfNeeded();
+    await shot(page, `remote-access-${variant.name}-web-card`);
+    await web.getByTestId("tunnel-end").click();
   });
 }

@@ -183,8 +183,20 @@ test("root starts a staged rollout and watches the canary complete and the first
 
   // A 5% canary (one router of the demo fleet's) and one wave of up to 50: the rest. The start's
   // answer makes the acting page read the rule's rollouts once; everything after comes by push.
+  // The start asks first, with the dry run's figures: looked at in every look, left by Cancel on the
+  // watching pages (a dry run is no read of the rule), confirmed on the acting one.
+  for (const [index, page] of pages.entries()) {
+    await page.getByTestId("rollout-start").click();
+    await expect(page.getByTestId("confirm-dialog")).toContainText(/\d/);
+    await shot(page, `software-rollout-confirm-${LOOKS[index]?.name}`);
+    if (page === main) continue;
+    await page
+      .getByTestId("confirm-dialog")
+      .getByRole("button", { name: /^(cancel|отмена)$/i })
+      .click();
+    await expect(page.getByTestId("confirm-dialog")).toBeHidden();
+  }
   const startReread = main.waitForResponse((response) => response.url().endsWith("/rollouts"));
-  await main.getByTestId("rollout-start").click();
   await main.getByTestId("confirm-action").click();
   await startReread;
   await expect(main.getByTestId("rollout-status")).toHaveText("Running");

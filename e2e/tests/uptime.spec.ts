@@ -1,7 +1,8 @@
 // Uptime (SLA) reports (issue 31, ADR 044) in a real browser against the real server: this month's
 // report of the fleet's domain lists the simulated router with its two days of history (an outage,
-// a switch to SIM 2), narrows to its tag and to the router alone, and downloads as CSV. The screens
+// a switch to SIM 2), narrows to its tag and to the router alone, and downloads as CSV and as PDF. The screens
 // are saved in the four looks for a person to look at.
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { LOOKS, sidewaysOverflow } from "../support/looks";
@@ -63,6 +64,17 @@ for (const variant of LOOKS) {
       expect(lines[0]).toMatch(/^ident,description,connected_percent,/);
       expect(lines[1]).toMatch(new RegExp(`^${HISTORY_ROUTER.ident},`));
       expect(lines[2]).toMatch(/^total \(1\),/);
+
+      // The PDF of the same report, in the person's language, names the router (read with poppler).
+      const [pdf] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByTestId("uptime-pdf").click(),
+      ]);
+      expect(pdf.suggestedFilename()).toBe(`uptime-${MONTH}-${HISTORY_ROUTER.tags[0]}.pdf`);
+      const pdfText = execFileSync("pdftotext", [(await pdf.path()) as string, "-"], { encoding: "utf8" });
+      expect(pdfText).toContain("Uptime report");
+      expect(pdfText).toContain(HISTORY_ROUTER.ident);
+      expect(pdfText).toContain(`Tag: ${HISTORY_ROUTER.tags[0]}`);
 
       // The router alone.
       await row.getByRole("button", { name: HISTORY_ROUTER.ident }).click();

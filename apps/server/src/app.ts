@@ -11,6 +11,7 @@ import type { Logger } from "pino";
 import { accountingModule } from "./modules/accounting/accounting.module";
 import { createActionsModule } from "./modules/actions/actions.module";
 import type { DeliveryTimings } from "./modules/actions/delivery.service";
+import { createLiveScopeReader } from "./modules/actions/live-scope.reader";
 import { createApiTokenResolver } from "./modules/api-tokens/api-token-resolver";
 import { apiTokensModule } from "./modules/api-tokens/api-tokens.module";
 import { authModule } from "./modules/auth/auth.module";
@@ -32,6 +33,7 @@ import { createInsightModule } from "./modules/insight/insight.module";
 import type { GatewayPortSource } from "./modules/insight/insight.routes";
 import { jobsModule } from "./modules/jobs/jobs.module";
 import { licencesModule } from "./modules/licences/licences.module";
+import { mapModule } from "./modules/map/map.module";
 import { metricsRoutes } from "./modules/metrics/metrics.routes";
 import { notificationsModule } from "./modules/notifications/notifications.module";
 import { profileModule } from "./modules/profile/profile.module";
@@ -110,6 +112,8 @@ export interface AppDeps {
   tunnelMinuteMs?: number;
   /** The router's sshd port a terminal session forwards to (22; the OpenWrt agent's test names a stand-in's). */
   tunnelRouterSshPort?: number;
+  /** The router's web server port a web session forwards to (80; tests name a stand-in's). */
+  tunnelRouterWebPort?: number;
 }
 
 declare module "fastify" {
@@ -154,9 +158,13 @@ function featureModules(deps: AppDeps, refusals: RefusalRecorder): FeatureModule
     settingsModule,
     licencesModule,
     deviceImportModule,
+    mapModule,
     schedulesModule,
     zeroTouchModule,
-    createTunnelsModule(deps.tunnelMinuteMs, deps.tunnelRouterSshPort),
+    createTunnelsModule(deps.tunnelMinuteMs, {
+      ssh: deps.tunnelRouterSshPort ?? 22,
+      web: deps.tunnelRouterWebPort ?? 80,
+    }),
   ];
 }
 
@@ -178,7 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = createMetrics({ isProcessWatched: Boolean(deps.config.metricsToken) });
   installHttpMetrics(app, metrics);
 
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, deps.config.mapStyleUrl);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) =>
@@ -273,6 +281,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         resolveSession,
         bus: deps.bus,
         timings: { ...DEFAULT_REALTIME_TIMINGS, ...deps.realtimeTimings },
+        scopeReader: createLiveScopeReader(ctx),
       });
       for (const plugin of deps.extraApiRoutes ?? []) await api.register(plugin, { ctx });
     },

@@ -77,6 +77,19 @@ describe("simulated state", () => {
     expect([...modemCounts].sort()).toEqual([1, 2]);
   });
 
+  it("is of the model and serial it claims, for every seed", () => {
+    for (let i = 0; i < 20; i++) {
+      const state = createRouterState("RUT9551500", new Random(i), envelope.ts, {
+        model: "RUT955",
+        serial: "1500",
+      });
+      expect(state.model).toBe(ROUTER_MODELS.find((m) => m.model === "RUT955"));
+      expect(state.serial).toBe("1500");
+      const other = createRouterState("X1", new Random(i), envelope.ts, { model: "Acme 1", serial: "9" });
+      expect([other.model.model, other.serial]).toEqual(["Acme 1", "9"]);
+    }
+  });
+
   it("is the same router for the same seed", () => {
     const a = createRouterState("SIM000001", new Random("s"), envelope.ts);
     const b = createRouterState("SIM000001", new Random("s"), envelope.ts);

@@ -200,6 +200,7 @@ export function buildCollect<T extends CollectType>(
     modems: () => buildModems(state, now),
     ethernets: () => buildEthernets(state),
     tunnels: () => buildTunnels(state),
+    gps: () => ({ lat: state.site.lat, lng: state.site.lng, accuracy: 5 }),
   };
   return builders[type]() as CollectBody<T>;
 }

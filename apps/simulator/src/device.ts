@@ -66,6 +66,8 @@ export interface PortState {
 /** Everything a simulated router knows about itself. */
 export interface RouterState {
   ident: string;
+  /** Where its GNSS receiver puts it: near one of a few cities, metres apart (collect/gps). */
+  site: { lat: number; lng: number };
   model: RouterModel;
   firmware: string;
   serial: string;
@@ -140,9 +142,28 @@ function createModem(model: RouterModel, index: number, random: Random, now: num
   };
 }
 
-/** A freshly picked router: model, firmware, serial, modems, tunnels and ports, all from `random`. */
-export function createRouterState(ident: string, random: Random, now: number): RouterState {
-  const model = random.pick(ROUTER_MODELS);
+/** The model and serial a router claims when it joins by zero-touch; it reports the same ones. */
+export interface RouterClaim {
+  model: string;
+  serial: string;
+}
+
+/**
+ * A freshly picked router: model, firmware, serial, modems, tunnels and ports, all from `random`.
+ * With a `claim`, the router is of the claimed model (a catalogue model of that name, else the
+ * picked one under that name) and has the claimed serial.
+ */
+export function createRouterState(
+  ident: string,
+  random: Random,
+  now: number,
+  claim?: RouterClaim,
+): RouterState {
+  const picked = random.pick(ROUTER_MODELS);
+  const model =
+    claim === undefined
+      ? picked
+      : (ROUTER_MODELS.find((m) => m.model === claim.model) ?? { ...picked, model: claim.model });
   const tunnelCount = random.int(0, 2);
   const tunnels = TUNNEL_TEMPLATES.slice(0, tunnelCount).map(
     (template, index): TunnelState => ({
@@ -161,7 +182,7 @@ export function createRouterState(ident: string, random: Random, now: number): R
     ident,
     model,
     firmware: random.pick(model.firmwares),
-    serial: random.digits(model.serialDigits),
+    serial: claim?.serial ?? random.digits(model.serialDigits),
     hostname: `${model.model.replace(/\s+/g, "-")}-${ident}`,
     bootedAt: now - uptimeSeconds * 1000,
     cpuLoad: random.int(2, 25),
@@ -178,7 +199,27 @@ export function createRouterState(ident: string, random: Random, now: number): R
       speed: model.portSpeed,
     })),
     gpio: Object.fromEntries(model.gpioPins.map((pin) => [pin, 0 as const])),
+    site: createSite(random),
   };
+}
+
+/** Cities the simulated fleet stands around (lat, lng), so a map of it shows clusters. */
+const SITE_CENTRES = [
+  [55.75, 37.62],
+  [59.94, 30.31],
+  [52.52, 13.4],
+  [48.86, 2.35],
+  [40.42, -3.7],
+  [51.51, -0.13],
+  [43.24, 76.89],
+  [56.84, 60.6],
+] as const;
+
+function createSite(random: Random): { lat: number; lng: number } {
+  const [lat, lng] = random.pick(SITE_CENTRES);
+  // Within about 30 km of the centre, to five decimals (a metre).
+  const round = (value: number) => Math.round(value * 100_000) / 100_000;
+  return { lat: round(lat + random.float(-0.3, 0.3)), lng: round(lng + random.float(-0.45, 0.45)) };
 }
 
 /** What a reboot does to the state: uptime and counters start again, links come back up. */

@@ -1,5 +1,6 @@
 import { isProtocolIdent } from "@cellfleet/contract";
 import type { BehaviourRates } from "./behaviour";
+import type { RouterClaim } from "./device";
 import { InflightLimit } from "./inflight";
 import {
   DEFAULT_FLEET_SECRET,
@@ -18,7 +19,10 @@ export type FleetKeys =
   /** Routers the console does not know yet, joining by a zero-touch configuration; serials are the idents above. */
   | { kind: "zero-touch"; join: ZeroTouchJoin };
 
-type FleetEntry = DeviceKeyEntry & { credentials?: { username: string; password: string } };
+type FleetEntry = DeviceKeyEntry & {
+  credentials?: { username: string; password: string };
+  claim?: RouterClaim;
+};
 
 /** Options of a {@link Fleet}. */
 export interface FleetOptions {
@@ -91,6 +95,7 @@ export class Fleet {
           ident: entry.ident,
           key: entry.key,
           credentials: entry.credentials,
+          claim: entry.claim,
           url: this.options.url,
           seed: `${seed}:${index}`,
           intervalMs: this.options.intervalMs,

@@ -82,6 +82,7 @@ describe("keys for the console's add-many form and zero-touch (issue 27)", () =>
     const secret = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
     const entry = await zeroTouchEntry({ keyId: "3f9a1c0b7e22", secret, model: "LtAP LTE6" }, "SIM000007");
     expect(entry.ident).toBe("LtAPLTE6SIM000007");
+    expect(entry.claim).toEqual({ model: "LtAP LTE6", serial: "SIM000007" });
     expect(entry.credentials.username).toBe("zt1:3f9a1c0b7e22:LtAP LTE6:SIM000007:");
     const hmac = (message: string) =>
       createHmac("sha256", Buffer.from(secret, "hex")).update(message, "utf8").digest("hex");

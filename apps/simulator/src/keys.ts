@@ -6,6 +6,7 @@ import {
   zeroTouchKeyMessage,
   zeroTouchPasswordMessage,
 } from "@cellfleet/contract";
+import type { RouterClaim } from "./device";
 
 /** Fleet secret used when none is given, so `npm run simulate` and a seeded demo agree out of the box. */
 export const DEFAULT_FLEET_SECRET = "cellfleet-simulator";
@@ -83,11 +84,11 @@ export interface ZeroTouchJoin {
 export async function zeroTouchEntry(
   join: ZeroTouchJoin,
   serial: string,
-): Promise<DeviceKeyEntry & { credentials: { username: string; password: string } }> {
+): Promise<DeviceKeyEntry & { credentials: { username: string; password: string }; claim: RouterClaim }> {
   const ident = `${join.model}${serial}`.replace(/[^A-Za-z0-9]/g, "").slice(0, 64);
   const username = `zt1:${join.keyId}:${join.model}:${serial}:`;
   const secret = Buffer.from(join.secret, "hex");
   const password = await hmacSha256Hex(secret, zeroTouchPasswordMessage(ident, username));
   const key = (await hmacSha256Hex(secret, zeroTouchKeyMessage(ident))).toUpperCase();
-  return { ident, key, credentials: { username, password } };
+  return { ident, key, credentials: { username, password }, claim: { model: join.model, serial } };
 }

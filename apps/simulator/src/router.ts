@@ -17,7 +17,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import { type BehaviourRates, DEFAULT_BEHAVIOUR, type PendingEvent, stepRouter } from "./behaviour";
 import { buildCollect } from "./collects";
 import { readCommandId, runCommand, type StatusBody } from "./commands";
-import { createRouterState, type RouterState, rebootState } from "./device";
+import { createRouterState, type RouterClaim, type RouterState, rebootState } from "./device";
 import type { InflightLimit } from "./inflight";
 import { Outbox, type Outgoing } from "./outbox";
 import { Random } from "./random";
@@ -71,6 +71,8 @@ export interface VirtualRouterOptions {
    * every reconnect period, as a router waiting in the adoption list does.
    */
   credentials?: { username: string; password: string };
+  /** The model and serial its zero-touch credentials claim, which its hello then reports too. */
+  claim?: RouterClaim;
 }
 
 /** Counters of one router. */
@@ -149,7 +151,7 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
       onAcked: (item) => this.emit("acked", item.topic, item.payload),
     });
     this.seq = options.startSeq ?? Date.now();
-    this.state = createRouterState(options.ident, this.random, this.now());
+    this.state = createRouterState(options.ident, this.random, this.now(), options.claim);
   }
 
   /** Counters as of now. */
@@ -179,7 +181,7 @@ export class VirtualRouter extends EventEmitter<RouterEvents> {
     await this.disconnect();
   }
 
-  /** One collect round: the state moves on, events are raised, all six collects are queued. */
+  /** One collect round: the state moves on, events are raised, all the collects are queued. */
   tick(): void {
     const result = stepRouter(this.state, this.random, this.rates, this.now(), this.intervalMs / 1000);
     for (const event of result.events) this.publishEvent(event);

@@ -1,7 +1,9 @@
+import type { Server as HttpServer } from "node:http";
 import { type TunnelOpenMessage, TunnelOpenMessageSchema } from "@cellfleet/contract";
 import ssh2 from "ssh2";
 import type { RouterState } from "./device";
 import { type ShellRouter, serveShell } from "./shell";
+import { createWebUi, type WebUiRouter } from "./web-ui";
 
 // The simulated router's side of remote access (ADR 038, docs/device-protocol.md): on `tunnel_open`
 // it dials out to the console's SSH endpoint as a router's `dbclient -R` would, accepting only the
@@ -36,12 +38,23 @@ function keyBlob(line: string): Buffer {
   return Buffer.from(line.trim().split(/\s+/)[1] ?? "", "base64");
 }
 
+/** Each simulated router's web server, made with its first web session. */
+const webUis = new Map<string, HttpServer>();
+
 /** Dials the console for one session; resolves when the router's side is closed again. */
-export function openTunnel(message: TunnelOpenMessage, router: ShellRouter): Promise<void> {
+export function openTunnel(message: TunnelOpenMessage, router: ShellRouter & WebUiRouter): Promise<void> {
   simulatorHostKey ??= newHostKey();
-  const allowed = utils.parseKey(message.public_key);
+  const allowed = utils.parseKey(message.public_key ?? "");
   return new Promise((resolve) => {
     const client = new Client();
+    if (message.kind === "web") {
+      const server = webUis.get(router.ident) ?? createWebUi(router);
+      webUis.set(router.ident, server);
+      // Each channel through the forward is one connection to the router's web server.
+      client.on("tcp connection", (_info, accept) => server.emit("connection", accept()));
+    } else {
+      client.on("tcp connection", (_info, accept) => sshd.injectSocket(accept() as never));
+    }
     const sshd = new Server({ hostKeys: [simulatorHostKey as string] }, (connection) => {
       connection.on("authentication", (auth) => {
         const isSessionKey =
@@ -73,8 +86,9 @@ export function openTunnel(message: TunnelOpenMessage, router: ShellRouter): Pro
       connection.on("error", () => connection.end());
       connection.on("close", () => client.end());
     });
-    client.on("tcp connection", (_info, accept) => sshd.injectSocket(accept() as never));
     client.on("ready", () => {
+      // As the console's endpoint does: no Nagle wait on small packets over the tunnel.
+      client.setNoDelay(true);
       client.forwardIn("127.0.0.1", message.target_port, (error) => {
         if (error) client.end();
       });

@@ -2377,7 +2377,7 @@ export interface paths {
                                 data: unknown;
                                 is_fresh: boolean;
                                 /** @enum {string} */
-                                type: "board" | "interfaces" | "routing" | "modems" | "ethernets" | "tunnels";
+                                type: "board" | "interfaces" | "routing" | "modems" | "ethernets" | "tunnels" | "gps";
                             }[];
                             device: {
                                 _id: string;
@@ -2398,6 +2398,12 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 network_mode: string | null;
+                                position: {
+                                    latitude: number;
+                                    longitude: number;
+                                    /** @enum {string} */
+                                    source: "admin" | "gps";
+                                } | null;
                                 serial: string | null;
                                 signal: {
                                     csq: number | null;
@@ -2584,6 +2590,10 @@ export interface paths {
                     "application/json": {
                         aes_key?: string;
                         description?: string;
+                        position?: {
+                            latitude: number;
+                            longitude: number;
+                        } | null;
                         tags?: string[];
                     };
                 };
@@ -2640,6 +2650,12 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                             network_mode: string | null;
+                            position: {
+                                latitude: number;
+                                longitude: number;
+                                /** @enum {string} */
+                                source: "admin" | "gps";
+                            } | null;
                             serial: string | null;
                             signal: {
                                 csq: number | null;
@@ -3703,6 +3719,12 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                             network_mode: string | null;
+                            position: {
+                                latitude: number;
+                                longitude: number;
+                                /** @enum {string} */
+                                source: "admin" | "gps";
+                            } | null;
                             serial: string | null;
                             signal: {
                                 csq: number | null;
@@ -6649,6 +6671,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/map/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clusters and lone routers of the viewport, filtered like the device list, counted by status */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        backups?: boolean;
+                        bbox: (number)[];
+                        /** @enum {string} */
+                        events?: "with" | "without";
+                        file_type?: ("backup" | "journal" | "report")[];
+                        journals?: boolean;
+                        model?: string[];
+                        network_mode?: string[];
+                        search?: string;
+                        signal?: ("cellEdge" | "midCell" | "normal" | "excellent" | "unknown")[];
+                        status?: ("critical" | "warning" | "pending" | "online")[];
+                        tags?: string[];
+                        version?: string[];
+                        zoom: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            bounds: (number)[] | null;
+                            features: ({
+                                count: number;
+                                expansion_zoom: number;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "cluster";
+                                latitude: number;
+                                longitude: number;
+                                statuses: {
+                                    critical: number;
+                                    online: number;
+                                    pending: number;
+                                    warning: number;
+                                };
+                            } | {
+                                id: string;
+                                ident: string;
+                                /** @enum {string} */
+                                kind: "router";
+                                latitude: number;
+                                longitude: number;
+                                /** @enum {string} */
+                                status: "critical" | "warning" | "pending" | "online";
+                            })[];
+                            placed: number;
+                            unplaced: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/map/style": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The tiles' style JSON URL (MAP_STYLE_URL); null: the map draws a plain background */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Session token (or send the Token header) */
+                        token?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            style_url: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mqtt/acl": {
         parameters: {
             query?: never;
@@ -7251,6 +7453,7 @@ export interface paths {
                             items: {
                                 _id: string;
                                 create_time: number;
+                                device_ids?: string[] | null;
                                 /** @enum {string} */
                                 level: "error" | "warning" | "info" | "success";
                                 rule: {
@@ -7334,6 +7537,7 @@ export interface paths {
                             items: {
                                 _id: string;
                                 create_time: number;
+                                device_ids?: string[] | null;
                                 /** @enum {string} */
                                 level: "error" | "warning" | "info" | "success";
                                 rule: {
@@ -14982,7 +15186,7 @@ export interface paths {
                             has_recording: boolean;
                             ident: string;
                             /** @enum {string} */
-                            kind: "terminal";
+                            kind: "terminal" | "web";
                             minutes: number;
                             open_time: string | null;
                             /** @enum {string} */
@@ -15075,7 +15279,7 @@ export interface paths {
                             has_recording: boolean;
                             ident: string;
                             /** @enum {string} */
-                            kind: "terminal";
+                            kind: "terminal" | "web";
                             minutes: number;
                             open_time: string | null;
                             /** @enum {string} */
@@ -15232,11 +15436,92 @@ export interface paths {
                             has_recording: boolean;
                             ident: string;
                             /** @enum {string} */
-                            kind: "terminal";
+                            kind: "terminal" | "web";
                             minutes: number;
                             open_time: string | null;
                             /** @enum {string} */
                             state: "waiting" | "approved" | "open" | "ended" | "refused";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tunnel/{id}/web": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Opens a web-interface session: once the router has dialled in, the session's own origin and its single-use link (good once, for a minute) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Session token (or send the Token header) */
+                        token?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            origin: string;
+                            /** @enum {string} */
+                            state: "open";
+                            url: string;
+                        } | {
+                            /** @enum {string} */
+                            code: "PEER_NOT_CONNECTED";
+                            /** @enum {string} */
+                            state: "ended";
                         };
                     };
                 };
@@ -15273,7 +15558,7 @@ export interface paths {
                          * @default terminal
                          * @enum {string}
                          */
-                        kind?: "terminal";
+                        kind?: "terminal" | "web";
                         /** @default 30 */
                         minutes?: number;
                         /** @description Session token (or send the Token header) */
@@ -15331,7 +15616,7 @@ export interface paths {
                             has_recording: boolean;
                             ident: string;
                             /** @enum {string} */
-                            kind: "terminal";
+                            kind: "terminal" | "web";
                             minutes: number;
                             open_time: string | null;
                             /** @enum {string} */
@@ -15423,7 +15708,7 @@ export interface paths {
                                 has_recording: boolean;
                                 ident: string;
                                 /** @enum {string} */
-                                kind: "terminal";
+                                kind: "terminal" | "web";
                                 minutes: number;
                                 open_time: string | null;
                                 /** @enum {string} */
@@ -15805,6 +16090,329 @@ export interface paths {
                     };
                 };
                 /** @description text/csv: a header row, then a row per item, CRLF line ends */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uptime/mail-rule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a monthly uptime mail; its first occurrence is queued */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        language: "ru" | "en";
+                        name: string;
+                        recipients: string[];
+                        /** @enum {string} */
+                        scope: "domain" | "tag";
+                        tag?: string;
+                        /** @description Session token (or send the Token header) */
+                        token?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            item: {
+                                _id: string;
+                                create_time: number;
+                                /** @enum {string} */
+                                language: "ru" | "en";
+                                last_month: string | null;
+                                last_run: number | null;
+                                name: string;
+                                next_run: number | null;
+                                recipients: string[];
+                                /** @enum {string} */
+                                scope: "domain" | "tag";
+                                tag: string | null;
+                                time_zone: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uptime/mail-rule/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a monthly uptime mail */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uptime/mail-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The domain's monthly uptime mails (last month's PDF to customers on the 1st) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Session token (or send the Token header) */
+                        token?: string;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                _id: string;
+                                create_time: number;
+                                /** @enum {string} */
+                                language: "ru" | "en";
+                                last_month: string | null;
+                                last_run: number | null;
+                                name: string;
+                                next_run: number | null;
+                                recipients: string[];
+                                /** @enum {string} */
+                                scope: "domain" | "tag";
+                                tag: string | null;
+                                time_zone: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uptime/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The uptime report as a PDF to send to a customer, in the language asked (rendered on request) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        device_id?: string;
+                        /** @enum {string} */
+                        language: "ru" | "en";
+                        month: string;
+                        /**
+                         * @default domain
+                         * @enum {string}
+                         */
+                        scope?: "domain" | "tag" | "device";
+                        tag?: string;
+                        /** @description Session token (or send the Token header) */
+                        token?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            code: "BAD_REQUEST" | "BAD_IDENT" | "NOT_ENOUGH_PARAMS" | "BAD_TYPE" | "INVALID_VALUE_TYPE" | "NO_DATA_TO_INSERT" | "WRITE_DATA_FAILED" | "PATTERN_NOT_GIVEN" | "OPERATION_IS_NOT_SUPPORTED" | "TAGS_MUST_BE_ARRAY" | "OPTIONS_MUST_BE_ARRAY_OF_OBJECTS" | "PERMISSION_DENIED" | "PERMISSIONS_DENIED" | "ACCESS_DENIED" | "DEMO_PERMISSIONS_DENIED" | "TOKEN_NOT_GIVEN" | "TOKEN_HAS_EXPIRED" | "TOKEN_INVALID" | "INACTIVITY_TIMEOUT" | "USER_BLOCKED" | "USER_REMOVED" | "USER_TEMPORARILY_BLOCKED" | "USER_RESET_AND_BLOCKED" | "WRONG_LOGIN_OR_PASSWORD" | "REAUTH" | "PASSWORD_EXPIRED" | "PASSWORD_RESET" | "USERNAME_EXISTED" | "USER_ALREADY_EXIST" | "USER_NOT_FOUND" | "REGISTRATION_CODE_FAILED" | "REGISTRATION_FAILED" | "SECOND_FACTOR_INVALID" | "SECOND_FACTOR_EXPIRED" | "PASSWORD_INVALID" | "PASSWORD_INVALID_NO_CAPITALS" | "PASSWORD_INVALID_NO_LOWERCASE" | "PASSWORD_INVALID_NO_DIGITS" | "PASSWORD_INVALID_NO_SPECIAL_SYMBOLS" | "PASSWORD_INVALID_LENGTH" | "PASSWORD_INVALID_MIN_LENGTH" | "PASSWORD_INVALID_MAX_LENGTH" | "PASSWORD_INVALID_LIKE_CURRENT" | "PASSWORD_INVALID_USED_FEW_TIMES_AGO" | "PASSWORD_INVALID_REPEATED_SYMBOL" | "PASSWORD_INVALID_REPEATED_COMBINATION" | "PASSWORD_INVALID_SEQUENCE" | "PASSWORD_INVALID_PHRASE" | "PASSWORD_CHANGE_NOT_ALLOWED_5_MINUTES" | "DEVICE_ALREADY_EXIST" | "DEVICE_NOT_FOUND" | "DEVICE_BLOCKED" | "DEVICE_COUNT_LIMITED" | "DEVICE_CREATE_ERROR" | "DOMAIN_ALREADY_EXIST" | "DOMAIN_NOT_FOUND" | "DOMAIN_CREATE_ERROR" | "INVALID_FILE_TYPE" | "NOTHING_TO_UPLOAD" | "FILE_EXISTS" | "FILE_NOT_FOUND" | "FILE_PARSING_FAILED" | "FILES_LIST_EMPTY" | "COMMAND_FILE_NOT_FOUND" | "UNSUPPORTED_ENCODING" | "DICTIONARY_FILE_NOT_GIVEN" | "DICTIONARY_FILE_NOT_TEXT" | "COMMAND_NOT_FOUND" | "COMMAND_TEMPLATE_MISSING" | "ACTION_NEED_APPROVED" | "TARGETS_NOT_SPECIFIED" | "TYPE_NOT_SPECIFIED" | "UNKNOWN_COMMAND_TYPE" | "ADD_COMMAND_FAILED" | "COMMAND_TYPE_NOT_FOUND" | "SYSTEM_COMMAND_TYPE" | "UNSUPPORTED_TASK_TYPE" | "TASK_NOT_FOUND" | "RULE_ALREADY_EXISTS" | "RULE_NOT_FOUND" | "TRANSPORT_IS_USED" | "TRANSPORT_NOT_FOUND" | "TRANSPORT_CREATE_ERROR" | "ATUN_SRV_NOT_FOUND" | "PEER_NOT_CONNECTED" | "KEY_ALREADY_EXISTS" | "EVENT_NOT_FOUND" | "REPORT_NOT_FOUND";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description the report (application/pdf) */
                 200: {
                     headers: {
                         [name: string]: unknown;

@@ -1,4 +1,4 @@
-import { kindOf } from "./permissions";
+import { kindOf } from "./permission-subjects";
 import type { Plugin, Role, RouteAccess } from "./roles";
 
 // Facts about roles that follow from the permission table's kinds of people (spec section 6): which

@@ -16,10 +16,10 @@ export interface ApiStream<Body, Line> {
   readonly line: Line;
 }
 
-/** A file answer the browser saves (a stored file, a firmware image). */
-export interface ApiDownload {
+/** A file answer the browser saves (a stored file, a firmware image, a PDF report), and the body it is asked with. */
+export interface ApiDownload<Body = NoBody> {
   readonly kind: "download";
-  readonly body: NoBody;
+  readonly body: Body;
 }
 
 /** A multipart upload of one file in the field `file`, and the answer. */
@@ -38,5 +38,5 @@ export type Out<S extends z.ZodType> = z.output<S>;
 
 export const call = <Body, Answer>() => ({ kind: "call" }) as ApiCall<Body, Answer>;
 export const stream = <Body, Line>() => ({ kind: "stream" }) as ApiStream<Body, Line>;
-export const download = () => ({ kind: "download" }) as ApiDownload;
+export const download = <Body = NoBody>() => ({ kind: "download" }) as ApiDownload<Body>;
 export const upload = <Answer>() => ({ kind: "upload" }) as ApiUpload<Answer>;

@@ -66,7 +66,13 @@ import type {
   SimPlanSavedSchema,
   TagPlansSchema,
 } from "./insight/api";
-import type { UptimeReportRequestSchema, UptimeReportSchema } from "./insight/uptime";
+import type { UptimePdfRequestSchema, UptimeReportRequestSchema, UptimeReportSchema } from "./insight/uptime";
+import type {
+  UptimeMailRuleAnswerSchema,
+  UptimeMailRuleInputSchema,
+  UptimeMailRulesAnswerSchema,
+} from "./insight/uptime-mail";
+import type { MapClustersRequestSchema, MapClustersSchema, MapStyleSchema } from "./map";
 import type { RolloutDryRunRequestSchema, RolloutDryRunSchema } from "./rollout";
 import type {
   LatestRolloutSchema,
@@ -81,12 +87,15 @@ import type {
   RecordingLineSchema,
   TunnelSessionSchema,
   TunnelSessionsSchema,
+  WebTunnelOpenSchema,
 } from "./tunnels";
 
 export const FLEET_ROUTES = {
   "POST /api/devices/": stream<In<typeof DeviceListRequestSchema>, Out<typeof DeviceListLineSchema>>(),
   "POST /api/dashboard/": call<NoBody, Out<typeof DashboardTotalsSchema>>(),
   "POST /api/tags/": call<NoBody, Out<typeof TagFrequencySchema>>(),
+  "POST /api/map/clusters": call<In<typeof MapClustersRequestSchema>, Out<typeof MapClustersSchema>>(),
+  "POST /api/map/style": call<NoBody, Out<typeof MapStyleSchema>>(),
   "POST /api/devices/new": call<In<typeof CreateDeviceSchema>, Out<typeof DeviceSchema>>(),
   "POST /api/devices/bulk": call<
     In<typeof BulkCreateDevicesSchema>,
@@ -115,12 +124,20 @@ export const FLEET_ROUTES = {
   "POST /api/tunnel/{id}/approve": call<In<typeof ApproveTunnelSchema>, Out<typeof TunnelSessionSchema>>(),
   "POST /api/tunnel/{id}/refuse": call<NoBody, Out<typeof TunnelSessionSchema>>(),
   "POST /api/tunnel/{id}/end": call<NoBody, Out<typeof TunnelSessionSchema>>(),
+  "POST /api/tunnel/{id}/web": call<NoBody, Out<typeof WebTunnelOpenSchema>>(),
   "GET /api/tunnel/{id}/recording": stream<NoBody, Out<typeof RecordingLineSchema>>(),
   "POST /api/sim/{iccid}/plan": call<In<typeof SetSimPlanSchema>, Out<typeof SimPlanSavedSchema>>(),
   "POST /api/plans": call<NoBody, Out<typeof TagPlansSchema>>(),
   "POST /api/plans/tag": call<In<typeof SetTagPlanSchema>, Out<typeof TagPlansSchema>>(),
   "POST /api/dashboard/signal": call<NoBody, Out<typeof SignalDeclinesSchema>>(),
   "POST /api/uptime": call<In<typeof UptimeReportRequestSchema>, Out<typeof UptimeReportSchema>>(),
+  "POST /api/uptime/pdf": download<In<typeof UptimePdfRequestSchema>>(),
+  "POST /api/uptime/mail-rules": call<NoBody, Out<typeof UptimeMailRulesAnswerSchema>>(),
+  "POST /api/uptime/mail-rule": call<
+    In<typeof UptimeMailRuleInputSchema>,
+    Out<typeof UptimeMailRuleAnswerSchema>
+  >(),
+  "DELETE /api/uptime/mail-rule/{id}": call<NoBody, Ok>(),
   "POST /api/events/all": stream<In<typeof EventsRequestSchema>, Out<typeof EventSchema>>(),
   "POST /api/events/{dev_id}": stream<In<typeof EventsRequestSchema>, Out<typeof EventSchema>>(),
   "POST /api/events/read": call<In<typeof EventsReadSchema>, Out<typeof EventsReadResultSchema>>(),

@@ -46,12 +46,22 @@ export const DeviceSchema = z.object({
   has_key: z.boolean(),
   /** Created, ms since the epoch. */
   create_time: z.number(),
+  /** Where the router is (WGS 84 degrees) and who said so: an admin's pin or its GPS (ADR 045); null when unknown. */
+  position: z
+    .object({ latitude: z.number(), longitude: z.number(), source: z.enum(["admin", "gps"]) })
+    .nullable(),
   meta: z.record(z.string(), z.unknown()),
 });
 /** A device. */
 export type Device = z.infer<typeof DeviceSchema>;
 
 // --- Create, edit, bulk, delete ---
+
+/** A position an admin sets: WGS 84 degrees. */
+export const DevicePositionSchema = z.object({
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+});
 
 const DescriptionSchema = z.string().trim().max(TEXT_MAX_LENGTH, "textTooLong");
 /** Tags of a device: each 3..25 characters of letters, digits, `_` and `-`; at most 50, duplicates merged. */
@@ -83,6 +93,8 @@ export const UpdateDeviceSchema = z.object({
   description: DescriptionSchema.optional(),
   tags: DeviceTagsSchema.optional(),
   aes_key: DeviceKeySchema.optional(),
+  /** Pins the router's map position (source `admin`, kept over its GPS); null removes the pin (ADR 045). */
+  position: DevicePositionSchema.nullable().optional(),
 });
 /** Body of POST /api/device/{dev_id}/edit. */
 export type UpdateDevice = z.input<typeof UpdateDeviceSchema>;

@@ -18,6 +18,7 @@ export * from "./insight";
 export * from "./jobs";
 export * from "./licenses";
 export * from "./lists";
+export * from "./map";
 export * from "./messages";
 export * from "./notices";
 export * from "./notifications";

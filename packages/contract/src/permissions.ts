@@ -1,47 +1,11 @@
+import { kindOf, type PermissionSubject, SUBJECT_KINDS, type SubjectKind } from "./permission-subjects";
 import type { Plugin, Role } from "./roles";
 
 // The one permission table of spec sections 1, 2 and 6. Server guards, service checks, the web's
 // menus, buttons and forms, and the role-matrix tests all ask `can` here; no role number is
 // compared anywhere else (docs/adr/009-one-permission-table.md).
 
-/** Who asks: the fields that the web's SessionUser and the server's session both carry. */
-export interface PermissionSubject {
-  /** The user id: nobody approves their own action. */
-  readonly _id: string;
-  readonly role: Role;
-  /** A junior assistant (role 3): its actions need an assistant's or an admin's approval. */
-  readonly is_junior: boolean;
-  /** The demo user may read but never save (spec section 4). */
-  readonly is_demo: boolean;
-  readonly plugins: readonly string[];
-  /** A call made with an API token: the actions the token carries (absent for a signed-in person). */
-  readonly grants?: readonly string[];
-}
-
-/** The five kinds of people of spec section 6; the junior assistant is a role 3 with is_junior. */
-export type SubjectKind = "superuser" | "admin" | "assistant" | "junior" | "operator";
-
-/** Every kind, in the order of the spec's role numbers. */
-export const SUBJECT_KINDS: readonly SubjectKind[] = [
-  "superuser",
-  "admin",
-  "assistant",
-  "junior",
-  "operator",
-];
-
-const KIND_OF_ROLE: Record<Role, SubjectKind> = {
-  1: "superuser",
-  2: "admin",
-  3: "assistant",
-  4: "operator",
-};
-
-/** The kind of a subject: its role, with role 3 split into assistant and junior assistant. */
-export function kindOf(subject: { readonly role: Role; readonly is_junior?: boolean }): SubjectKind {
-  const kind = KIND_OF_ROLE[subject.role];
-  return kind === "assistant" && subject.is_junior ? "junior" : kind;
-}
+export { kindOf, type PermissionSubject, SUBJECT_KINDS, type SubjectKind } from "./permission-subjects";
 
 /** One row of the table: who may, whether the action saves, and the plugin that enables it. */
 export interface PermissionRule {
@@ -54,6 +18,11 @@ export interface PermissionRule {
   readonly note?: string;
   /** false: an API token may never carry it (ADR 040: tokens never manage tokens). */
   readonly byToken?: false;
+  /**
+   * true: it reads a record of the whole domain that names routers of every tag in its own words,
+   * with no router to cut it by, so a caller limited to tags is refused it (ADR 041).
+   */
+  readonly wholeDomain?: true;
 }
 
 const EVERYONE: readonly SubjectKind[] = SUBJECT_KINDS;
@@ -87,7 +56,8 @@ export const PERMISSIONS = {
   "devices.importCheck": {
     who: ADMIN,
     saves: false,
-    note: "the dry run of an import file, asked by those who may create routers (ADR 042)",
+    note: "the dry run of an import file, asked by those who may create routers (ADR 042); its rows name routers of any tag by ident",
+    wholeDomain: true,
   },
   "devices.edit": { who: HELPERS, saves: true, note: "operators are view-only" },
   "devices.delete": { who: ADMIN, saves: true, note: "assistants cannot delete devices" },
@@ -96,6 +66,7 @@ export const PERMISSIONS = {
     who: ADMIN,
     saves: true,
     note: "data plans of SIMs and tags are the domain's settings, which only admins save",
+    wholeDomain: true,
   },
 
   "events.view": { who: DOMAIN, saves: false },
@@ -144,15 +115,18 @@ export const PERMISSIONS = {
   "templates.edit": {
     who: ADMIN,
     saves: true,
-    note: "admins create templates; the menu entry is admin-only",
+    note: "admins create templates; the menu entry is admin-only; a template holds values for routers of any tag",
+    wholeDomain: true,
   },
 
   "zeroTouch.view": {
     who: ADMIN,
     saves: false,
     note: "zero-touch configurations and the adoption list create routers of the domain: admins only (spec sections 1, 6)",
+    wholeDomain: true,
   },
-  "zeroTouch.manage": { who: ADMIN, saves: true, note: "configurations, secrets, accept and reject" },
+  // Routers not yet in the domain carry no tag to cut by: not for an admin's token narrowed to tags.
+  "zeroTouch.manage": { who: ADMIN, saves: true, wholeDomain: true },
 
   "files.view": { who: DOMAIN, saves: false },
   "files.upload": {
@@ -169,7 +143,8 @@ export const PERMISSIONS = {
   "reports.view": { who: DOMAIN, saves: false },
 
   "settings.view": { who: DOMAIN, saves: false, note: "superusers do not see the settings entry" },
-  "settings.save": { who: ADMIN, saves: true, note: "only admin saves domain settings" },
+  // The domain's settings move every router (thresholds, copies, rollouts accepted by themselves).
+  "settings.save": { who: ADMIN, saves: true, note: "only admin saves domain settings", wholeDomain: true },
   "crontab.view": { who: ADMIN, saves: false, note: "only admin loads the crontab" },
   "crontab.manage": { who: ADMIN, saves: true },
 
@@ -224,18 +199,26 @@ export const PERMISSIONS = {
     plugin: "accounting",
     note: "target: admins not global ones",
   },
-  "logs.view": { who: MANAGERS, saves: false },
+  // The audit log names routers of every tag: not for a tag-limited caller (an admin's scoped token).
+  "logs.view": { who: MANAGERS, saves: false, wholeDomain: true },
 
   "software.view": { who: ROOT, saves: false },
   "software.manage": { who: ROOT, saves: true },
   // Root's rollouts offered to the admin's domain: accepted or declined there (ADR 031).
-  "rolloutOffers.view": { who: ADMIN, saves: false },
-  "rolloutOffers.decide": { who: ADMIN, saves: true },
+  // An offer counts and moves every router of the domain the rollout takes: not within a tag scope.
+  "rolloutOffers.view": { who: ADMIN, saves: false, wholeDomain: true },
+  "rolloutOffers.decide": { who: ADMIN, saves: true, wholeDomain: true },
   "licenses.view": { who: ROOT, saves: false },
   "licenses.manage": { who: ROOT, saves: true },
   "keychain.view": { who: EVERYONE, saves: false, plugin: "keychain" },
-  "jobs.view": { who: MANAGERS, saves: false, note: "superusers see every domain's jobs, admins their own" },
-  "jobs.retry": { who: MANAGERS, saves: true, note: "a dead job is retried by a person" },
+  // Jobs name rules, routers and recipients of the whole domain in their keys and payloads.
+  "jobs.view": {
+    who: MANAGERS,
+    saves: false,
+    note: "superusers see every domain's jobs, admins their own",
+    wholeDomain: true,
+  },
+  "jobs.retry": { who: MANAGERS, saves: true, note: "a dead job is retried by a person", wholeDomain: true },
   "mqtt.stats": { who: ROOT, saves: false },
   // Personal API tokens (ADR 040): one's own, and an admin's view of the domain's. No token manages tokens.
   "apiTokens.view": { who: EVERYONE, saves: false, byToken: false },
@@ -340,6 +323,7 @@ export function decide<A extends PermissionAction>(
   if (rule.plugin !== undefined && !subject.plugins.includes(rule.plugin)) return "deny";
   if (subject.grants !== undefined && (rule.byToken === false || !subject.grants.includes(action)))
     return "deny";
+  if (rule.wholeDomain && subject.is_tag_limited) return "deny";
   if (target !== undefined && Object.hasOwn(TARGET_RULES, action)) {
     const check = TARGET_RULES[action as keyof PermissionTargets] as (
       s: PermissionSubject,

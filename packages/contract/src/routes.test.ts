@@ -152,6 +152,7 @@ describe("menuFor (side menu)", () => {
   it("shows admins everything, templates included", () => {
     expect(menuFor(person(2))).toEqual([
       "dashboard",
+      "map",
       "events",
       "uptime",
       "commands",
@@ -167,6 +168,7 @@ describe("menuFor (side menu)", () => {
   it("shows assistants, junior or not, no templates", () => {
     expect(menuFor(person(3))).toEqual([
       "dashboard",
+      "map",
       "events",
       "uptime",
       "commands",
@@ -184,7 +186,7 @@ describe("menuFor (side menu)", () => {
   });
 
   it("shows operators no scripts, accounting or templates; their settings page is there (issue 27)", () => {
-    expect(menuFor(person(4))).toEqual(["dashboard", "events", "uptime", "commands", "settings"]);
+    expect(menuFor(person(4))).toEqual(["dashboard", "map", "events", "uptime", "commands", "settings"]);
   });
 
   it("shows templates only to role 2", () => {

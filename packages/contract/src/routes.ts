@@ -22,6 +22,7 @@ const ALL: readonly Role[] = [1, 2, 3, 4];
 /** The route table of spec section 2, with React Router path patterns. */
 export const ROUTES = [
   { name: "dashboard", path: "/dashboard", permission: "devices.view", access: [2, 3, 4] },
+  { name: "map", path: "/map", permission: "devices.view", access: [2, 3, 4] },
   { name: "accounting", path: "/accounting", permission: "accounting.view", access: ALL },
   { name: "domains", path: "/domains", permission: "domains.view", access: [1], back: "/accounting" },
   { name: "domainNew", path: "/domains/new", permission: "domains.manage", access: [1], back: "/domains" },
@@ -291,6 +292,7 @@ export function decideRoute(
 /** Entries of the side menu. */
 export type MenuItemName =
   | "dashboard"
+  | "map"
   | "events"
   | "uptime"
   | "commands"
@@ -304,6 +306,7 @@ export type MenuItemName =
 /** The permission that shows each side-menu entry (spec section 2, read through the permission table). */
 export const MENU_PERMISSIONS: Record<MenuItemName, PermissionAction> = {
   dashboard: "devices.view",
+  map: "devices.view",
   events: "events.view",
   uptime: "uptime.view",
   commands: "commands.view",
@@ -319,6 +322,7 @@ export const MENU_PERMISSIONS: Record<MenuItemName, PermissionAction> = {
 
 const MENU_ORDER: readonly MenuItemName[] = [
   "dashboard",
+  "map",
   "events",
   "uptime",
   "commands",
@@ -338,6 +342,7 @@ export function menuFor(subject: PermissionSubject): MenuItemName[] {
 /** The path each menu entry opens. */
 export const MENU_PATHS: Record<MenuItemName, string> = {
   dashboard: "/dashboard",
+  map: "/map",
   events: "/events",
   uptime: "/uptime",
   commands: "/commands",

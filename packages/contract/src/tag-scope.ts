@@ -1,4 +1,4 @@
-import { kindOf } from "./permissions";
+import { kindOf } from "./permission-subjects";
 import type { Role } from "./roles";
 
 // People limited to their routers (issue 30, docs/adr/041-tag-scopes.md): an admin limits an
@@ -26,4 +26,14 @@ export function combineTagScopes(...scopes: readonly (readonly string[])[]): Tag
 /** Whether a router with `tags` lies within `scope`. */
 export function isWithinTagScope(scope: TagScope, tags: readonly string[]): boolean {
   return scope.every((anyOf) => anyOf.some((tag) => tags.includes(tag)));
+}
+
+/**
+ * Whether every router carrying one of `tags` lies within `scope`, whatever else it carries: each
+ * tag is in every list of the scope. A rule that names routers by tags (a schedule's group) is
+ * within a scope only so; one naming every router (no tag) only within no scope.
+ */
+export function areTagsWithinTagScope(scope: TagScope, tags: readonly string[]): boolean {
+  if (scope.length === 0) return true;
+  return tags.length > 0 && tags.every((tag) => isWithinTagScope(scope, [tag]));
 }

@@ -7,8 +7,8 @@ export { REMOTE_ACCESS_LIMIT_RANGES, type RemoteAccessLimit } from "./tunnel-lim
 // browser, through the console. A session is asked for, approved like a command (four eyes), opened
 // once by its author, bounded by the domain's limits, and audited when it ends.
 
-/** What a session reaches on the router. Only `terminal` is built; `web` is the next step (ADR 038). */
-export const REMOTE_ACCESS_KINDS = ["terminal"] as const;
+/** What a session reaches on the router: its shell (`terminal`) or its own web interface (`web`, port 80). */
+export const REMOTE_ACCESS_KINDS = ["terminal", "web"] as const;
 /** One of {@link REMOTE_ACCESS_KINDS}. */
 export type TunnelKind = (typeof REMOTE_ACCESS_KINDS)[number];
 
@@ -139,6 +139,31 @@ export type TerminalServerMessage =
   | { type: "state"; state: "connecting" | "open" }
   | { type: "output"; data: string }
   | { type: "ended"; reason: TunnelEndReason | null; code?: string };
+
+/**
+ * Answer of POST /api/tunnel/{id}/web: the single-use link that opens the router's web interface on
+ * the session's own origin (a host under TUNNEL_WEB_HOST, or a port of its own on the console's
+ * host). The link sets a cookie of that origin and is good once, for a minute.
+ */
+export const WebTunnelLinkSchema = z.object({
+  url: z.string(),
+  /** The session's origin, e.g. `https://3kq7….tunnel.example.com` or `http://console.example.com:20001`. */
+  origin: z.string(),
+});
+/** The session's origin and its single-use link. */
+export type WebTunnelLink = z.infer<typeof WebTunnelLinkSchema>;
+
+/**
+ * Answer of POST /api/tunnel/{id}/web: `open` with the link (the origin's requests wait for the
+ * router to dial in), or `ended` with the §8 code PEER_NOT_CONNECTED: the router is not connected.
+ * It is sent in the answer, as the terminal sends it on its socket: its HTTP status 502 signs a browser out.
+ */
+export const WebTunnelOpenSchema = z.discriminatedUnion("state", [
+  WebTunnelLinkSchema.extend({ state: z.literal("open") }),
+  z.object({ state: z.literal("ended"), code: z.literal("PEER_NOT_CONNECTED") }),
+]);
+/** Answer of POST /api/tunnel/{id}/web. */
+export type WebTunnelOpen = z.infer<typeof WebTunnelOpenSchema>;
 
 /** The first line of a recording (asciicast v2): the terminal's size when the session opened. */
 export const RecordingHeaderSchema = z.looseObject({

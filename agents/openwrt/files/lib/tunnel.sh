@@ -1,9 +1,10 @@
 #!/bin/sh
 # Carries one remote-access session (docs/device-protocol.md 4.7, ADR 038): `sh tunnel.sh SESSION`
 # reads $CF_RUN/tunnel/SESSION.json (the `tunnel_open` agent.sh kept), authorises the session's key
-# on the router's sshd, dials the console's SSH endpoint with the single-use password, pinning its
-# host key, and forwards one port back to 127.0.0.1:target_port. It returns when the console closes
-# the connection (or the dial fails), and the key is removed again.
+# on the router's sshd (a `terminal`; a `web` session reaches the router's web server and needs no
+# key), dials the console's SSH endpoint with the single-use password, pinning its host key, and
+# forwards one port back to 127.0.0.1:target_port. It returns when the console closes the
+# connection (or the dial fails), and the key is removed again.
 
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2016 # jq programs are single-quoted on purpose
@@ -71,6 +72,7 @@ finish() {
 trap 'finish; exit 0' INT TERM
 
 case "$cf_port$cf_target" in *[!0-9]*) cf_log err "tunnel $CF_SESSION: unreadable ports" && finish && exit 1 ;; esac
+case "$cf_kind" in terminal | web) ;; *) cf_log err "tunnel $CF_SESSION: unknown kind $cf_kind" && finish && exit 1 ;; esac
 [ "$cf_kind" = terminal ] && add_key
 
 cf_forward="$cf_target:127.0.0.1:$cf_target"

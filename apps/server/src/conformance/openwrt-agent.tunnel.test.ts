@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ActionsFixture } from "../modules/actions/actions.test-support";
 import { eventually, type TestDevice } from "../modules/ingest/ingest.test-support";
 import { openTerminal, openTunnelsFixture, requestTunnel } from "../modules/tunnels/tunnels.test-support";
+import { openWebSession, pathOf, testBrowser } from "../modules/tunnels/web-tunnel.test-support";
 import { type OpenWrtRouter, openWrtAgentDriver } from "./openwrt-agent.driver";
 
 // The OpenWrt agent's side of remote access (ADR 038, docs/device-protocol.md 4.7) with real programs:
@@ -77,8 +78,47 @@ async function startRouterSshd(): Promise<{ port: number; keysFile: string; stop
   };
 }
 
+/**
+ * Busybox's httpd as the router's uhttpd on a free port: a page, and a CGI sign-in that sets a
+ * cookie (with a Domain of the router's own, as a router's UI may) and shows the cookie it got.
+ */
+async function startRouterHttpd(): Promise<{ port: number; stop(): void }> {
+  const root = mkdtempSync(path.join(tmpdir(), "cellfleet-router-www-"));
+  mkdirSync(path.join(root, "cgi-bin"));
+  writeFileSync(path.join(root, "index.html"), "<h1>router web interface</h1>\n");
+  const login = path.join(root, "cgi-bin", "login");
+  writeFileSync(
+    login,
+    [
+      "#!/bin/sh",
+      'printf "Content-Type: text/plain\\r\\n"',
+      '[ -n "$HTTP_COOKIE" ] || printf "Set-Cookie: sysauth=s3cret; Domain=router.lan; Path=/cgi-bin/\\r\\n"',
+      'printf "\\r\\ncookie: %s\\n" "$HTTP_COOKIE"',
+      "",
+    ].join("\n"),
+  );
+  chmodSync(login, 0o755);
+  const port = await freePort();
+  const httpd = spawn("busybox", ["httpd", "-f", "-p", `127.0.0.1:${port}`, "-h", root], {
+    detached: true,
+    stdio: "ignore",
+  });
+  await eventually(() => isListening(port), "the router's httpd listening", STEP_MS);
+  return {
+    port,
+    stop: () => {
+      try {
+        if (httpd.pid !== undefined) process.kill(-httpd.pid, "SIGTERM");
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}
+
 describe("the OpenWrt agent carries a remote-access session", { timeout: 4 * STEP_MS }, () => {
   let sshd: Awaited<ReturnType<typeof startRouterSshd>>;
+  let httpd: Awaited<ReturnType<typeof startRouterHttpd>>;
   let f: ActionsFixture;
   let admin: { id: string; token: string };
   let device: TestDevice;
@@ -86,7 +126,8 @@ describe("the OpenWrt agent carries a remote-access session", { timeout: 4 * STE
 
   beforeAll(async () => {
     sshd = await startRouterSshd();
-    f = await openTunnelsFixture({ routerSshPort: sshd.port });
+    httpd = await startRouterHttpd();
+    f = await openTunnelsFixture({ routerSshPort: sshd.port, routerWebPort: httpd.port });
     admin = await f.person("admin");
     device = await f.device();
     router = await openWrtAgentDriver({ options: { authorized_keys: sshd.keysFile } }).start(
@@ -114,6 +155,7 @@ describe("the OpenWrt agent carries a remote-access session", { timeout: 4 * STE
     await router?.stop();
     await f?.close();
     sshd?.stop();
+    httpd?.stop();
   }, STEP_MS);
 
   const authorizedKeys = () => {
@@ -163,6 +205,27 @@ describe("the OpenWrt agent carries a remote-access session", { timeout: 4 * STE
   it("dials out with OpenSSH's ssh where it is the client", async () => {
     appendFileSync(path.join(router.root, "cellfleet.uci"), "cellfleet.main.tunnel_client='ssh'\n");
     await shellThroughTunnel("ssh");
+  });
+
+  it("opens the router's web interface: a forward to its httpd, no key authorised, its cookie kept", async () => {
+    const created = await requestTunnel(f, admin.token, device.id, 30, "web");
+    const link = await openWebSession(f, admin.token, created._id);
+    const browser = testBrowser(new URL(link.origin).host);
+    expect((await browser.request(pathOf(link.url))).status).toBe(302);
+    // The first request waits for the agent to dial in, then reaches busybox's httpd.
+    expect((await browser.request("/")).body).toContain("router web interface");
+    const carrier = processes().find((args) => args.includes(`${created._id}@127.0.0.1`));
+    expect(carrier).toMatch(new RegExp(`-R ${httpd.port}:127\\.0\\.0\\.1:${httpd.port} `));
+    expect(authorizedKeys()).not.toContain(created._id);
+    const signedIn = await browser.request("/cgi-bin/login");
+    expect(signedIn.headers["set-cookie"]?.[0]).toMatch(/^cf_[0-9a-f]{32}_sysauth=s3cret; Path=\/cgi-bin\/$/);
+    expect((await browser.request("/cgi-bin/login")).body).toContain("cookie: sysauth=s3cret");
+    await f.post(admin.token, `/api/tunnel/${created._id}/end`);
+    await eventually(
+      () => !processes().some((args) => args.includes(created._id)),
+      "the tunnel's client ended",
+      STEP_MS,
+    );
   });
 
   it("does not sign in to an endpoint whose host key is not the pinned one", async () => {

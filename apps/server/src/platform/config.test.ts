@@ -30,10 +30,18 @@ describe("loadConfig", () => {
       sessionTtlHours: 12,
       loginRateLimit: 20,
       smtp: null,
+      mapStyleUrl: null,
       tunnel: {
         hostKeyFile: path.resolve("/srv/cellfleet", "data", "tunnel_host_ed25519_key"),
         sshHost: "localhost",
         sshPort: 2222,
+        web: {
+          hostPattern: null,
+          scheme: "http",
+          consoleHost: "localhost",
+          ports: [20080, 20179],
+          nodeHost: "localhost",
+        },
       },
       webauthn: { origin: "http://localhost:3000", rpId: "localhost" },
       publicUrl: "http://localhost:3000",
@@ -84,6 +92,29 @@ describe("loadConfig", () => {
     ]) {
       expect(() => loadConfig({ MQTT_PUBLIC_URL: bad })).toThrow(/MQTT_PUBLIC_URL/);
     }
+  });
+
+  it("reads TUNNEL_WEB_HOST and TUNNEL_WEB_PORTS, and refuses a host that is not a wildcard or a range backwards", () => {
+    const config = loadConfig({
+      TUNNEL_WEB_HOST: "*.Tunnel.example.com",
+      TUNNEL_WEB_PORTS: "30000-30009",
+      PUBLIC_URL: "https://console.example.com",
+    });
+    expect(config.tunnel.web).toEqual({
+      hostPattern: "*.tunnel.example.com",
+      scheme: "https",
+      consoleHost: "console.example.com",
+      ports: [30000, 30009],
+      nodeHost: "console.example.com",
+    });
+    expect(loadConfig({ TUNNEL_SSH_HOST: "node-a.internal" }).tunnel.web.nodeHost).toBe("node-a.internal");
+    expect(
+      loadConfig({ TUNNEL_SSH_HOST: "node-a.internal", TUNNEL_WEB_NODE_HOST: "10.0.0.5" }).tunnel.web
+        .nodeHost,
+    ).toBe("10.0.0.5");
+    expect(() => loadConfig({ TUNNEL_WEB_HOST: "tunnel.example.com" })).toThrow(/TUNNEL_WEB_HOST/);
+    expect(() => loadConfig({ TUNNEL_WEB_PORTS: "30009-30000" })).toThrow(/TUNNEL_WEB_PORTS/);
+    expect(() => loadConfig({ TUNNEL_WEB_PORTS: "80" })).toThrow(/TUNNEL_WEB_PORTS/);
   });
 
   it("reads the history settings and refuses raw days beyond the retention", () => {
@@ -138,6 +169,14 @@ describe("loadConfig", () => {
     });
     expect(config.publicUrl).toBe("https://cf.example.com");
     expect(() => loadConfig({ SMTP_URL: "http://x", SMTP_PASSWORD: "secret-pw" })).toThrow(/SMTP_URL/);
+  });
+
+  it("reads MAP_STYLE_URL, unset by default, and refuses one that is no http(s) URL", () => {
+    expect(loadConfig({}).mapStyleUrl).toBeNull();
+    expect(loadConfig({ MAP_STYLE_URL: "https://tiles.example.com/styles/liberty" }).mapStyleUrl).toBe(
+      "https://tiles.example.com/styles/liberty",
+    );
+    expect(() => loadConfig({ MAP_STYLE_URL: "file:///etc/passwd" })).toThrow(/MAP_STYLE_URL/);
   });
 
   it("reads the variables it is given", () => {

@@ -83,6 +83,24 @@ const EnvSchema = z.object({
   TUNNEL_SSH_PORT: optional(z.coerce.number().int().min(0).max(65535).default(2222)),
   TUNNEL_SSH_HOST: optional(z.string().trim().min(1).max(253).optional()),
   TUNNEL_SSH_HOST_KEY: optional(z.string().trim().min(1).optional()),
+  TUNNEL_WEB_HOST: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^\*(\.[a-z0-9-]{1,63})+$/i, "must be a wildcard host name such as *.tunnel.example.com")
+      .optional(),
+  ),
+  TUNNEL_WEB_NODE_HOST: optional(z.string().trim().min(1).max(253).optional()),
+  TUNNEL_WEB_PORTS: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,5}-\d{1,5}$/, "must be a port range such as 20080-20179")
+      .transform((range) => range.split("-").map(Number) as [number, number])
+      .refine(([first, last]) => first <= last && last <= 65535, "must run from a port to a later one")
+      .default([20080, 20179]),
+  ),
+  MAP_STYLE_URL: optional(urlWithProtocols(["http:", "https:"]).optional()),
 });
 
 /** The server's settings, read once from the environment at start. */
@@ -162,7 +180,26 @@ export interface Config {
   /** Licences (modules/licences, ADR 022). */
   licenses: LicensesConfig;
   /** Remote access's SSH endpoint that routers dial out to (ADR 038); port 0 takes a free one. */
-  tunnel: { sshPort: number; sshHost: string; hostKeyFile: string };
+  tunnel: { sshPort: number; sshHost: string; hostKeyFile: string; web: TunnelWebConfig };
+  /** The fleet map's tiles: a MapLibre style JSON the browser loads; null draws a plain background. */
+  mapStyleUrl: string | null;
+}
+
+/** Where a web-interface session's own origin is (ADR 038): a host under a wildcard, or a port of its own. */
+export interface TunnelWebConfig {
+  /** `*.tunnel.example.com` (TUNNEL_WEB_HOST): each session at `<token>.tunnel.example.com`; null: ports. */
+  hostPattern: string | null;
+  /** The scheme of the session's origin: PUBLIC_URL's behind a wildcard host, http on a port of its own. */
+  scheme: "http" | "https";
+  /** The console's host name, where per-session ports listen (PUBLIC_URL's). */
+  consoleHost: string;
+  /** Ports a session may take (TUNNEL_WEB_PORTS); `[0, 0]`: any free port (tests). */
+  ports: [number, number];
+  /**
+   * The host name other server nodes reach this node's wildcard listener at (TUNNEL_WEB_NODE_HOST,
+   * default TUNNEL_SSH_HOST): a request for a session another node carries is passed there.
+   */
+  nodeHost: string;
 }
 
 /** Where licences are activated and how they are checked. */
@@ -306,6 +343,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
         cwd,
         e.TUNNEL_SSH_HOST_KEY ?? path.join(e.DATA_DIR, "tunnel_host_ed25519_key"),
       ),
+      web: {
+        hostPattern: e.TUNNEL_WEB_HOST?.toLowerCase() ?? null,
+        scheme: e.TUNNEL_WEB_HOST ? (new URL(e.PUBLIC_URL).protocol === "https:" ? "https" : "http") : "http",
+        consoleHost: new URL(e.PUBLIC_URL).hostname,
+        ports: e.TUNNEL_WEB_PORTS,
+        nodeHost: e.TUNNEL_WEB_NODE_HOST ?? e.TUNNEL_SSH_HOST ?? new URL(e.PUBLIC_URL).hostname,
+      },
     },
+    mapStyleUrl: e.MAP_STYLE_URL ?? null,
   };
 }

@@ -7,6 +7,36 @@ insert into
 values
   ($1);
 
+-- commandsRepo.findCommandIdsWithinTagScope(domainId, ids, tagScope)
+select
+  "id"
+from
+  "commands"
+where
+  "domain_id" = $1
+  and "id" in ($2)
+  and (
+    exists (
+      select
+        1
+      from
+        command_executions e0
+      where
+        e0.command_id = "commands"."id"
+    )
+    and not exists (
+      select
+        1
+      from
+        command_executions e
+        join devices d on d.id = e.device_id
+        and d.domain_id = e.domain_id
+      where
+        e.command_id = "commands"."id"
+        and not ("d"."tags" ?| $3::text[])
+    )
+  );
+
 -- commandsRepo.findCommand(domainId, id, tagScope)
 select
   *
@@ -15,16 +45,26 @@ from
 where
   "domain_id" = $1
   and "id" = $2
-  and not exists (
-    select
-      1
-    from
-      command_executions e
-      join devices d on d.id = e.device_id
-      and d.domain_id = e.domain_id
-    where
-      e.command_id = "commands"."id"
-      and not ("d"."tags" ?| $3::text[])
+  and (
+    exists (
+      select
+        1
+      from
+        command_executions e0
+      where
+        e0.command_id = "commands"."id"
+    )
+    and not exists (
+      select
+        1
+      from
+        command_executions e
+        join devices d on d.id = e.device_id
+        and d.domain_id = e.domain_id
+      where
+        e.command_id = "commands"."id"
+        and not ("d"."tags" ?| $3::text[])
+    )
   );
 
 -- commandsRepo.lockCommand(domainId, id, tagScope)
@@ -35,16 +75,26 @@ from
 where
   "domain_id" = $1
   and "id" = $2
-  and not exists (
-    select
-      1
-    from
-      command_executions e
-      join devices d on d.id = e.device_id
-      and d.domain_id = e.domain_id
-    where
-      e.command_id = "commands"."id"
-      and not ("d"."tags" ?| $3::text[])
+  and (
+    exists (
+      select
+        1
+      from
+        command_executions e0
+      where
+        e0.command_id = "commands"."id"
+    )
+    and not exists (
+      select
+        1
+      from
+        command_executions e
+        join devices d on d.id = e.device_id
+        and d.domain_id = e.domain_id
+      where
+        e.command_id = "commands"."id"
+        and not ("d"."tags" ?| $3::text[])
+    )
   )
 for update;
 
@@ -128,6 +178,15 @@ set
 where
   "domain_id" = $4
   and "id" = $5;
+
+-- commandsRepo.findFileRouter(domainId, fileId)
+select
+  "device_id"
+from
+  "files"
+where
+  "domain_id" = $1
+  and "id" = $2;
 
 -- commandsRepo.findTargetDevices(domainId, targets, tagScope)
 select

@@ -9,11 +9,12 @@ insert into
     "rule_id",
     "transport_id",
     "state",
+    "device_ids",
     "create_time",
     "update_time"
   )
 values
-  ($1, $2, $3, $4, $5, $6, $7);
+  ($1, $2, $3, $4, $5, $6, $7, $8);
 
 -- deliveriesRepo.setDeliveryJob(domainId, id, jobId)
 update "notification_deliveries"

@@ -87,7 +87,11 @@ select
       ) * 1000
     )::bigint::text,
     'null'
-  ) || ',"meta":' || coalesce(devices.meta, '{}'::jsonb)::text || '}' as line
+  ) || ',"position":' || case
+    when devices.latitude is null
+    or devices.longitude is null then 'null'
+    else '{"latitude":' || devices.latitude::text || ',"longitude":' || devices.longitude::text || ',"source":"' || coalesce(devices.position_source, 'admin') || '"}'
+  end || ',"meta":' || coalesce(devices.meta, '{}'::jsonb)::text || '}' as line
 from
   (
     (
@@ -133,6 +137,9 @@ select
   "devices"."has_journals",
   "devices"."meta",
   "devices"."create_time",
+  "devices"."latitude",
+  "devices"."longitude",
+  "devices"."position_source",
   coalesce(devices.aes_key, '') <> '' as "has_key",
   (
     devices.events_total - coalesce(viewer_reads.read_count, 0)

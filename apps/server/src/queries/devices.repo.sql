@@ -39,6 +39,15 @@ where
   and ("tags" ?| $3::text[]);
 -- (ended: Error: no result)
 
+-- devicesRepo.findDeviceIdsWithinTagScope(domainId, tagScope)
+select
+  "id"
+from
+  "devices"
+where
+  "domain_id" = $1
+  and ("tags" ?| $2::text[]);
+
 -- devicesRepo.findDevice(domainId, deviceId)
 select
   "devices"."id",
@@ -59,6 +68,9 @@ select
   "devices"."has_journals",
   "devices"."meta",
   "devices"."create_time",
+  "devices"."latitude",
+  "devices"."longitude",
+  "devices"."position_source",
   coalesce(devices.aes_key, '') <> '' as "has_key"
 from
   "devices"
@@ -86,6 +98,9 @@ select
   "devices"."has_journals",
   "devices"."meta",
   "devices"."create_time",
+  "devices"."latitude",
+  "devices"."longitude",
+  "devices"."position_source",
   coalesce(devices.aes_key, '') <> '' as "has_key",
   (
     case
@@ -130,6 +145,9 @@ select
   "devices"."has_journals",
   "devices"."meta",
   "devices"."create_time",
+  "devices"."latitude",
+  "devices"."longitude",
+  "devices"."position_source",
   coalesce(devices.aes_key, '') <> '' as "has_key"
 from
   "devices"
@@ -216,6 +234,9 @@ select
   "devices"."has_journals",
   "devices"."meta",
   "devices"."create_time",
+  "devices"."latitude",
+  "devices"."longitude",
+  "devices"."position_source",
   coalesce(devices.aes_key, '') <> '' as "has_key"
 from
   "devices"

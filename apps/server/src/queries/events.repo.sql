@@ -139,7 +139,7 @@ where
   );
 -- (ended: Error: no result)
 
--- eventsRepo.markEventsReadByUser(domainId, userId, ids)
+-- eventsRepo.markEventsReadByUser(domainId, userId, ids, tagScope)
 with
   marked as (
     insert into
@@ -202,14 +202,24 @@ select
 from
   marked;
 
--- eventsRepo.countEventsByIds(domainId, ids)
+-- eventsRepo.countEventsByIds(domainId, ids, tagScope)
 select
   count(*) as "count"
 from
   "events"
 where
   "domain_id" = $1
-  and "id" in ($2);
+  and "id" in ($2)
+  and exists (
+    select
+      1
+    from
+      devices d
+    where
+      d.id = events.device_id
+      and d.domain_id = events.domain_id
+      and ("d"."tags" ?| $3::text[])
+  );
 -- (ended: Error: no result)
 
 -- eventsRepo.isDeviceInDomain(domainId, deviceId)

@@ -192,7 +192,23 @@ set
     when v.has_modems then v.wan_up
     else d.wan_up
   end,
-  events_total = d.events_total + v.events_added
+  events_total = d.events_total + v.events_added,
+  -- A GPS fix places the router unless an admin pinned it (ADR 045).
+  latitude = case
+    when v.latitude is not null
+    and d.position_source is distinct from 'admin' then v.latitude
+    else d.latitude
+  end,
+  longitude = case
+    when v.latitude is not null
+    and d.position_source is distinct from 'admin' then v.longitude
+    else d.longitude
+  end,
+  position_source = case
+    when v.latitude is not null
+    and d.position_source is distinct from 'admin' then 'gps'
+    else d.position_source
+  end
 from
   unnest(
     $2::text[],
@@ -205,7 +221,9 @@ from
     $9::text[],
     $10::boolean[],
     $11::integer[],
-    $12::text[]
+    $12::text[],
+    $13::double precision[],
+    $14::double precision[]
   ) as v (
     id,
     seq,
@@ -217,14 +235,16 @@ from
     network_mode,
     wan_up,
     events_added,
-    command_types
+    command_types,
+    latitude,
+    longitude
   )
 where
   d.id = v.id
   and (
     -- Only rows that visibly change: a stale contact time, new events, board data or facets.
     d.last_contact is null
-    or d.last_contact < $13
+    or d.last_contact < $15
     or v.events_added > 0
     or (
       v.model is not null
@@ -233,6 +253,11 @@ where
     or (
       v.has_modems
       and (v.signal_csq, v.network_mode, v.wan_up) is distinct from (d.signal_csq, d.network_mode, d.wan_up)
+    )
+    or (
+      v.latitude is not null
+      and d.position_source is distinct from 'admin'
+      and (v.latitude, v.longitude, 'gps') is distinct from (d.latitude, d.longitude, d.position_source)
     )
   )
 returning

@@ -1,7 +1,7 @@
 -- The SQL of src/modules/ingest/insight.repo.ts, written by `npm run queries -w apps/server`: do not edit.
 -- Each function ran once with generated arguments against a database answering no rows.
 
--- ingestInsightRepo.insertSignalSamplesAcrossDomains(rows)
+-- ingestInsightRepo.writeInsightAcrossDomains(insight)
 insert into
   signal_samples (
     device_id,
@@ -26,8 +26,6 @@ from
     $7::real[],
     $8::smallint[]
   );
-
--- ingestInsightRepo.addSimUsageAcrossDomains(rows)
 insert into
   sim_usage (
     domain_id,
@@ -61,8 +59,6 @@ set
   modem = excluded.modem,
   slot = excluded.slot,
   seen = greatest(sim_usage.seen, excluded.seen);
-
--- ingestInsightRepo.insertModemChangesAcrossDomains(rows)
 insert into
   modem_changes (device_id, time, modem, changes)
 select
@@ -74,16 +70,12 @@ from
     $3::text[],
     $4::jsonb[]
   );
-
--- ingestInsightRepo.insertOutagesAcrossDomains(rows)
 insert into
   device_outages (device_id, started, ended)
 select
   *
 from
   unnest($1::text[], $2::timestamptz[], $3::timestamptz[]);
-
--- ingestInsightRepo.markRollupDirtyAcrossDomains(rows)
 insert into
   signal_rollup_dirty (device_id, hour)
 select

@@ -3,11 +3,17 @@
 
 -- newsRepo.insertNews(domainId, item)
 insert into
-  "notification_news" ("id", "domain_id", "rule_id", "create_time")
+  "notification_news" (
+    "id",
+    "domain_id",
+    "rule_id",
+    "device_ids",
+    "create_time"
+  )
 values
-  ($1, $2, $3, $4);
+  ($1, $2, $3, $4, $5);
 
--- newsRepo.findNews(domainId, limit)
+-- newsRepo.findNews(domainId, limit, tagScope)
 select
   "n".*,
   "r"."name" as "rule_name"
@@ -16,20 +22,46 @@ from
   left join "notification_rules" as "r" on "r"."id" = "n"."rule_id"
 where
   "n"."domain_id" = $1
+  and (
+    "n"."device_ids" is null
+    or not exists (
+      select
+        1
+      from
+        jsonb_array_elements_text("n"."device_ids") as named (id)
+        left join devices as nd on nd.id = named.id
+      where
+        nd.id is null
+        or not ("nd"."tags" ?| $2::text[])
+    )
+  )
 order by
   "n"."create_time" desc,
   "n"."id" desc
 limit
-  $2;
+  $3;
 
--- newsRepo.countNewsSince(domainId, since)
+-- newsRepo.countNewsSince(domainId, since, tagScope)
 select
   count(*) as "n"
 from
   "notification_news"
 where
   "domain_id" = $1
-  and "create_time" > $2;
+  and (
+    "notification_news"."device_ids" is null
+    or not exists (
+      select
+        1
+      from
+        jsonb_array_elements_text("notification_news"."device_ids") as named (id)
+        left join devices as nd on nd.id = named.id
+      where
+        nd.id is null
+        or not ("nd"."tags" ?| $2::text[])
+    )
+  )
+  and "create_time" > $3;
 -- (ended: Error: no result)
 
 -- newsRepo.findSeenUntil(domainId, userId)
@@ -62,10 +94,11 @@ set
     "excluded"."seen_until"
   );
 
--- newsRepo.findAudienceEmails(domainId)
+-- newsRepo.findAudienceEmails(domainId, deviceIds)
 select
   "email",
-  "plugins"
+  "plugins",
+  "tag_scope"
 from
   "users"
 where
@@ -73,6 +106,13 @@ where
   and "email" is not null
   and "removed_at" is null
   and "blocked" = $2;
+select
+  "tags"
+from
+  "devices"
+where
+  "domain_id" = $1
+  and "id" in ($2);
 
 -- newsRepo.deleteOldNewsAcrossDomains(before)
 delete from "notification_news"

@@ -19,11 +19,15 @@ from
   "notification_rules" as "r"
   left join "notification_transports" as "t" on "t"."id" = "r"."transport_id"
 where
-  "r"."domain_id" = $3
+  (
+    jsonb_array_length(coalesce("r"."filter_tags", '[]'::jsonb)) > 0
+    and coalesce("r"."filter_tags", '[]'::jsonb) <@ $3::jsonb
+  )
+  and "r"."domain_id" = $4
   and (
-    "r"."name" ilike $4
-    or "r"."monitor" ilike $5
-    or "t"."name" ilike $6
+    "r"."name" ilike $5
+    or "r"."monitor" ilike $6
+    or "t"."name" ilike $7
   )
 order by
   "r"."name";
@@ -46,17 +50,21 @@ from
   "notification_rules" as "r"
   left join "notification_transports" as "t" on "t"."id" = "r"."transport_id"
 where
-  "r"."domain_id" = $3
-  and (
-    "r"."name" ilike $4
-    or "r"."monitor" ilike $5
-    or "t"."name" ilike $6
+  (
+    jsonb_array_length(coalesce("r"."filter_tags", '[]'::jsonb)) > 0
+    and coalesce("r"."filter_tags", '[]'::jsonb) <@ $3::jsonb
   )
-  and "r"."name" > $7
+  and "r"."domain_id" = $4
+  and (
+    "r"."name" ilike $5
+    or "r"."monitor" ilike $6
+    or "t"."name" ilike $7
+  )
+  and "r"."name" > $8
 order by
   "r"."name"
 limit
-  $8;
+  $9;
 
 -- rulesRepo.countRules(domainId)
 select
@@ -69,7 +77,11 @@ select
 from
   "notification_rules"
 where
-  "domain_id" = $1;
+  "domain_id" = $1
+  and (
+    jsonb_array_length(coalesce("filter_tags", '[]'::jsonb)) > 0
+    and coalesce("filter_tags", '[]'::jsonb) <@ $2::jsonb
+  );
 -- (ended: Error: no result)
 
 -- rulesRepo.findRule(domainId, id)
@@ -90,8 +102,12 @@ from
   "notification_rules" as "r"
   left join "notification_transports" as "t" on "t"."id" = "r"."transport_id"
 where
-  "r"."domain_id" = $3
-  and "r"."id" = $4;
+  (
+    jsonb_array_length(coalesce("r"."filter_tags", '[]'::jsonb)) > 0
+    and coalesce("r"."filter_tags", '[]'::jsonb) <@ $3::jsonb
+  )
+  and "r"."domain_id" = $4
+  and "r"."id" = $5;
 
 -- rulesRepo.insertRule(domainId, rule)
 insert into
@@ -126,7 +142,11 @@ where
 delete from "notification_rules"
 where
   "domain_id" = $1
-  and "id" = $2;
+  and "id" = $2
+  and (
+    jsonb_array_length(coalesce("filter_tags", '[]'::jsonb)) > 0
+    and coalesce("filter_tags", '[]'::jsonb) <@ $3::jsonb
+  );
 
 -- rulesRepo.findLiveRulesAcrossDomains(monitors, domainIds)
 select

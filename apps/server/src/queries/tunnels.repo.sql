@@ -14,7 +14,7 @@ insert into
 values
   ($1, $2, $3, $4, $5, $6);
 
--- tunnelsRepo.findSession(domainId, id)
+-- tunnelsRepo.findSession(domainId, id, tagScope)
 select
   "t"."id",
   "t"."domain_id",
@@ -43,9 +43,10 @@ from
   left join "users" as "p" on "p"."id" = "t"."approver_id"
 where
   "t"."domain_id" = $1
-  and "t"."id" = $2;
+  and ("d"."tags" ?| $2::text[])
+  and "t"."id" = $3;
 
--- tunnelsRepo.listSessions(domainId)
+-- tunnelsRepo.listSessions(domainId, tagScope)
 select
   "t"."id",
   "t"."domain_id",
@@ -74,7 +75,8 @@ from
   left join "users" as "p" on "p"."id" = "t"."approver_id"
 where
   "t"."domain_id" = $1
-  and "t"."state" in ($2, $3, $4)
+  and ("d"."tags" ?| $2::text[])
+  and "t"."state" in ($3, $4, $5)
 order by
   "t"."created_at" desc;
 select
@@ -105,11 +107,12 @@ from
   left join "users" as "p" on "p"."id" = "t"."approver_id"
 where
   "t"."domain_id" = $1
-  and "t"."state" in ($2, $3)
+  and ("d"."tags" ?| $2::text[])
+  and "t"."state" in ($3, $4)
 order by
   "t"."created_at" desc
 limit
-  $4;
+  $5;
 
 -- tunnelsRepo.moveState(domainId, id, from, change)
 update "tunnel_sessions"
@@ -147,13 +150,12 @@ returning
   "secret_expires_at",
   "secret_used_at";
 
--- tunnelsRepo.setOutcome(domainId, id, bytes)
+-- tunnelsRepo.setOutcome(domainId, id, outcome)
 update "tunnel_sessions"
 set
-  "has_recording" = $1
 where
-  "domain_id" = $2
-  and "id" = $3;
+  "domain_id" = $1
+  and "id" = $2;
 
 -- tunnelsRepo.listExpiredRecordingsAcrossDomains(now, limit)
 select

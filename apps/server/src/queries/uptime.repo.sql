@@ -14,10 +14,19 @@ where
   "domain_id" = $1
   and "create_time" < $2
   and "id" = $3
+  and true
 order by
   "ident";
 
--- uptimeRepo.hasTag(domainId, tag)
+-- uptimeRepo.findDomainName(domainId)
+select
+  "name"
+from
+  "domains"
+where
+  "id" = $1;
+
+-- uptimeRepo.hasTag(domainId, tag, tagScope)
 select
   "id"
 from
@@ -25,8 +34,9 @@ from
 where
   "domain_id" = $1
   and tags @> $2::jsonb
+  and ("tags" ?| $3::text[])
 limit
-  $3;
+  $4;
 
 -- uptimeRepo.findModemSlots(domainId, deviceIds)
 select

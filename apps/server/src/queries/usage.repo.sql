@@ -11,7 +11,7 @@ where
   and "device_id" = $2
   and "day" >= $3;
 
--- usageRepo.findUsageDays(domainId, iccids, sinceDay)
+-- usageRepo.findUsageDays(domainId, iccids, sinceDay, tagScope)
 select
   "iccid",
   "day",
@@ -27,6 +27,16 @@ where
   "domain_id" = $1
   and "iccid" in ($2)
   and "day" >= $3
+  and exists (
+    select
+      1
+    from
+      devices d
+    where
+      d.id = sim_usage.device_id
+      and d.domain_id = sim_usage.domain_id
+      and ("d"."tags" ?| $4::text[])
+  )
 order by
   "seen";
 

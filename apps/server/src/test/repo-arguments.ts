@@ -131,4 +131,35 @@ export const REPO_ARGUMENTS: Record<string, { reason: string; args: () => unknow
     reason: "its `changes` is a list (elsewhere `changes` is one row's changes)",
     args: () => [[{ id: OTHER_ID, status: "online" }]],
   },
+  "ingestInsightRepo.writeInsightAcrossDomains": {
+    reason: "`insight` holds lists and maps of rows, each kind written only when it has rows",
+    args: () => [insightWrites()],
+  },
+  "ingestStatementRepo.writeBatchAcrossDomains": {
+    reason: "`batch` holds the batch's rows and what they were read from, each part written when it has rows",
+    args: () => [
+      {
+        idents: ["value"],
+        devices: [generatedRecord()],
+        stored: [generatedRecord()],
+        collects: [generatedRecord()],
+        history: [generatedRecord()],
+        insight: insightWrites(),
+        touches: [generatedRecord()],
+        now: AT,
+        contactStaleBefore: AT,
+      },
+    ],
+  },
 };
+
+/** A batch's insight rows (ingest's insight.repo.ts), one of each kind. */
+function insightWrites() {
+  return {
+    samples: [generatedRecord()],
+    usage: new Map([["value", generatedRecord()]]),
+    changes: [generatedRecord()],
+    outages: [generatedRecord()],
+    dirty: new Map([["value", generatedRecord()]]),
+  };
+}

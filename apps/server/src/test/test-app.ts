@@ -46,6 +46,7 @@ export interface TestAppOptions
       | "deliveryTimings"
       | "tunnelMinuteMs"
       | "tunnelRouterSshPort"
+      | "tunnelRouterWebPort"
       | "logger"
     >
   > {
@@ -100,6 +101,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     deliveryTimings: options.deliveryTimings,
     tunnelMinuteMs: options.tunnelMinuteMs,
     tunnelRouterSshPort: options.tunnelRouterSshPort,
+    tunnelRouterWebPort: options.tunnelRouterWebPort,
     logger: options.logger,
   });
   await app.ready();
@@ -117,7 +119,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await app.close();
       await bus.close();
       await drop();
-      if (filesDir) await rm(filesDir, { recursive: true, force: true });
+      if (filesDir) await rm(filesDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }

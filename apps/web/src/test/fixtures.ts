@@ -38,6 +38,7 @@ export function testDevice(n: number, patch: Partial<Device> = {}): Device {
     has_journals: false,
     has_key: true,
     create_time: 0,
+    position: null,
     meta: {},
     ...patch,
   };

@@ -152,6 +152,8 @@ export const AUDIT_ROUTES: Readonly<Record<string, AuditRoute>> = {
   "POST /api/crontab/:class": r("schedule.create", "schedule", "answer"),
   "PUT /api/crontab/:class/:id": r("schedule.edit", "schedule", "param:id"),
   "PATCH /api/crontab/:class/:id": r("schedule.toggle", "schedule", "param:id"),
+  "POST /api/uptime/mail-rule": r("schedule.createUptimeMail", "schedule", "answer"),
+  "DELETE /api/uptime/mail-rule/:id": r("schedule.deleteUptimeMail", "schedule", "param:id"),
   "POST /api/zerotouch/config/new": r("zeroTouch.create", "zeroTouch", "answer"),
   "POST /api/zerotouch/config/:id/save": r("zeroTouch.save", "zeroTouch", "param:id"),
   "POST /api/zerotouch/config/:id/secret": r("zeroTouch.secret", "zeroTouch", "param:id"),
@@ -162,6 +164,7 @@ export const AUDIT_ROUTES: Readonly<Record<string, AuditRoute>> = {
   "POST /api/tunnel/:id/approve": r("tunnel.approve", "tunnel", "param:id"),
   "POST /api/tunnel/:id/refuse": r("tunnel.refuse", "tunnel", "param:id"),
   "POST /api/tunnel/:id/end": r("tunnel.end", "tunnel", "param:id"),
+  "POST /api/tunnel/:id/web": r("tunnel.web", "tunnel", "param:id"),
 };
 
 /** Kinds the gateway records itself, with no route: a router joined or waits by zero touch. */

@@ -5,4 +5,5 @@ export * from "./keys";
 export * from "./signal";
 export * from "./timeline";
 export * from "./uptime";
+export * from "./uptime-mail";
 export * from "./usage";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LocaleSchema } from "../constantSchemas";
 import { SIGNAL_QUALITIES } from "../lists";
 import { TagSchema } from "../validators/textSchemas";
 
@@ -25,6 +26,11 @@ export const UptimeReportRequestSchema = z.object({
 });
 /** Body of POST /api/reports/uptime. */
 export type UptimeReportRequest = z.input<typeof UptimeReportRequestSchema>;
+
+/** Body of POST /api/uptime/pdf: the report's request and the language the PDF is written in. */
+export const UptimePdfRequestSchema = UptimeReportRequestSchema.extend({ language: LocaleSchema });
+/** Body of POST /api/uptime/pdf. */
+export type UptimePdfRequest = z.input<typeof UptimePdfRequestSchema>;
 
 /** Bytes one SIM moved in the month (in the routers of the row). */
 export const SimMonthUsageSchema = z.object({ iccid: z.string(), rx: z.number(), tx: z.number() });

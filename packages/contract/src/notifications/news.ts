@@ -19,6 +19,8 @@ export const NewsItemSchema = z.object({
   text: z.string(),
   rule: z.object({ _id: z.string(), name: z.string() }).nullable(),
   create_time: z.number(),
+  /** The routers its lines name (ADR 041); null or absent: none. */
+  device_ids: z.array(z.string()).nullable().optional(),
 });
 /** An in-app notification. */
 export type NewsItem = z.infer<typeof NewsItemSchema>;

@@ -247,6 +247,22 @@ export const TunnelsCollectSchema = z.object({
 /** A `collect/tunnels` payload. */
 export type TunnelsCollect = z.infer<typeof TunnelsCollectSchema>;
 
+/**
+ * `collect/gps` (optional: only routers with a GNSS receiver send it): the router's latest fix, WGS 84
+ * degrees. The server keeps it as the router's position unless an admin pinned one (ADR 045).
+ */
+export const GpsCollectSchema = z.object({
+  ...envelopeShape,
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+  /** Horizontal accuracy, metres, when the receiver tells it. */
+  accuracy: z.number().min(0).max(1_000_000).optional(),
+  /** When the fix was taken, ms since the Unix epoch UTC, when it differs from `ts`. */
+  fix_time: z.number().int().min(0).optional(),
+});
+/** A `collect/gps` payload. */
+export type GpsCollect = z.infer<typeof GpsCollectSchema>;
+
 /** The schema of each collect type. */
 export const CollectSchemas = {
   board: BoardCollectSchema,
@@ -255,6 +271,7 @@ export const CollectSchemas = {
   modems: ModemsCollectSchema,
   ethernets: EthernetsCollectSchema,
   tunnels: TunnelsCollectSchema,
+  gps: GpsCollectSchema,
 } as const satisfies Record<CollectType, z.ZodType>;
 
 /** The payload type of each collect type. */

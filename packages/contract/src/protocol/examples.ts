@@ -1,6 +1,7 @@
 import type {
   BoardCollect,
   EthernetsCollect,
+  GpsCollect,
   InterfacesCollect,
   ModemsCollect,
   RoutingCollect,
@@ -260,4 +261,15 @@ export const EXAMPLE_TUNNEL_OPEN: TunnelOpenMessage = {
   target_port: 22,
   public_key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHb6d2yQm0bq1Yw8Q6b3xK2Vt7sL4nP9cR5eJ1uF0aGz",
   expires: ts + 30_000,
+};
+
+/** Example `collect/gps`. */
+export const EXAMPLE_GPS: GpsCollect = {
+  v: 1,
+  seq: 1008,
+  ts,
+  lat: 55.7558,
+  lng: 37.6173,
+  accuracy: 8,
+  fix_time: ts - 2000,
 };

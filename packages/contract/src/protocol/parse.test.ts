@@ -10,6 +10,7 @@ import {
   EXAMPLE_COMMAND_STATUS,
   EXAMPLE_ETHERNETS,
   EXAMPLE_EVENT,
+  EXAMPLE_GPS,
   EXAMPLE_HELLO,
   EXAMPLE_INTERFACES,
   EXAMPLE_MODEMS,
@@ -37,6 +38,7 @@ const collectExamples: Record<CollectType, object> = {
   modems: EXAMPLE_MODEMS,
   ethernets: EXAMPLE_ETHERNETS,
   tunnels: EXAMPLE_TUNNELS,
+  gps: EXAMPLE_GPS,
 };
 
 describe("parseDeviceMessage", () => {
@@ -96,7 +98,7 @@ describe("parseDeviceMessage", () => {
     ["cellfleet/v1/SIM-42/hello", "bad_ident"],
     ["cellfleet/v2/SIM000042/hello", "unsupported_version"],
     ["devices/SIM000042/hello", "wrong_root"],
-    ["cellfleet/v1/SIM000042/collect/gps", "unknown_collect_type"],
+    ["cellfleet/v1/SIM000042/collect/weather", "unknown_collect_type"],
   ])("refuses topic %s (%s)", (topic, detail) => {
     expect(parseDeviceMessage(topic, bytes(EXAMPLE_HELLO))).toEqual({
       ok: false,

@@ -18,7 +18,15 @@ export const PROTOCOL_IDENT_PATTERN = new RegExp(
 export const COMMAND_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The kinds of state a device reports on `collect/{type}`. */
-export const COLLECT_TYPES = ["board", "interfaces", "routing", "modems", "ethernets", "tunnels"] as const;
+export const COLLECT_TYPES = [
+  "board",
+  "interfaces",
+  "routing",
+  "modems",
+  "ethernets",
+  "tunnels",
+  "gps",
+] as const;
 /** One of {@link COLLECT_TYPES}. */
 export type CollectType = (typeof COLLECT_TYPES)[number];
 

@@ -8,8 +8,8 @@ export const TUNNEL_SESSION_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
  * `tunnel_open` (server → device, on `cellfleet/v1/{ident}/tunnel`; ADR 038): dial out to the console's
  * SSH endpoint and forward one port back. The router signs in as `user` with `password` (single-use,
  * valid until `expires`), accepts only the pinned `host_key`, asks for one remote forward to
- * 127.0.0.1:`target_port`, and authorises `public_key` (the session's own key) on its sshd while
- * the tunnel stands.
+ * 127.0.0.1:`target_port`, and (a terminal) authorises `public_key` (the session's own key) on its
+ * sshd while the tunnel stands.
  */
 export const TunnelOpenMessageSchema = z.object({
   ...envelopeShape,
@@ -26,8 +26,11 @@ export const TunnelOpenMessageSchema = z.object({
   host_key: z.string().min(16).max(1024),
   /** The port on the router the forward reaches: its sshd (terminal) or its web server (web). */
   target_port: z.int().min(1).max(65535),
-  /** The session's public key (OpenSSH form), authorised on the router's sshd for this session only. */
-  public_key: z.string().min(16).max(1024),
+  /**
+   * The session's public key (OpenSSH form), authorised on the router's sshd for this session only;
+   * a terminal's only (a web session reaches the router's web server, not its sshd).
+   */
+  public_key: z.string().min(16).max(1024).optional(),
   /** The password is refused after this time, ms since the epoch. */
   expires: z.int().min(0).max(MAX_DEVICE_TIME_MS),
 });

@@ -23,6 +23,7 @@ import type { AppContext } from "../../platform/context";
 import { type DB, toJsonb } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { type DeviceUserActionPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
+import { devicesRepo } from "../devices/devices.repo";
 import { requireDeviceDomain, requireDeviceView } from "../devices/devices.service";
 import { findUsedScript, type UsedScript } from "../scripts/scripts.service";
 import { settingsRepo } from "../settings/settings.repo";
@@ -96,6 +97,17 @@ async function resolveCommand(
     throw new AppError("COMMAND_TEMPLATE_MISSING", "A shell command needs a script", { status: 400 });
   if (COMMAND_TYPES_WITH_DOWNLOAD.includes(wireType) && !input.file_id)
     throw new AppError("COMMAND_FILE_NOT_FOUND", `${wireType} needs a file`);
+  // A router's file (a backup, a journal) is its router's: one of a router outside the caller's tags
+  // is not theirs to send to another router (ADR 041), as another domain's file is not.
+  const tagScope = tagScopeOf(session);
+  if (input.file_id && tagScope.length > 0) {
+    const owner = await repo.findFileRouter(domainId, input.file_id);
+    if (
+      typeof owner === "string" &&
+      (await devicesRepo(ctx.db).countDevicesWithinTagScope(domainId, [owner], tagScope)) === 0
+    )
+      throw new AppError("COMMAND_FILE_NOT_FOUND", "The command's file is not one of the domain's files");
+  }
   const now = ctx.now().getTime();
   if (input.run_until !== null && input.run_until <= now)
     throw new AppError("INVALID_VALUE_TYPE", "Run-until must be in the future");

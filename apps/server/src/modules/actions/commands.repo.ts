@@ -19,12 +19,16 @@ export interface CommandFilter {
 
 /**
  * A command lies within a tag scope (ADR 041) when none of its routers lies outside it: a person
- * limited to tags sees, approves and cancels only commands wholly about their routers.
+ * limited to tags sees, approves and cancels only commands wholly about their routers. A command
+ * keeps an execution per router from its creation; one with none left had all its routers deleted,
+ * which can no longer be told to be theirs, so it is not (as a notification naming a deleted router).
  */
 function commandWithinTagScope(commandId: string, tagScope: TagScope): RawBuilder<SqlBool> {
-  return sql<SqlBool>`not exists (select 1 from command_executions e
+  if (tagScope.length === 0) return sql<SqlBool>`true`;
+  return sql<SqlBool>`(exists (select 1 from command_executions e0 where e0.command_id = ${sql.ref(commandId)})
+    and not exists (select 1 from command_executions e
     join devices d on d.id = e.device_id and d.domain_id = e.domain_id
-    where e.command_id = ${sql.ref(commandId)} and not ${tagScopeCondition("d.tags", tagScope)})`;
+    where e.command_id = ${sql.ref(commandId)} and not ${tagScopeCondition("d.tags", tagScope)}))`;
 }
 
 /** A router a command can go to. */
@@ -52,6 +56,23 @@ export function commandsRepo(db: Kysely<DB>) {
         .insertInto("commands")
         .values({ ...row, domain_id: domainId })
         .execute();
+    },
+
+    /** Of these commands of the domain, those lying within the tag scope (ADR 041). */
+    async findCommandIdsWithinTagScope(
+      domainId: string,
+      ids: readonly string[],
+      tagScope: TagScope,
+    ): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom("commands")
+        .select("id")
+        .where("domain_id", "=", domainId)
+        .where("id", "in", ids)
+        .where(commandWithinTagScope("commands.id", tagScope))
+        .execute();
+      return rows.map((row) => row.id);
     },
 
     /** The command, when it lies within the tag scope (none: the whole domain's, ADR 041). */
@@ -179,6 +200,17 @@ export function commandsRepo(db: Kysely<DB>) {
     },
 
     /** The routers of the domain named by id, carrying any of the tags, or all of them. */
+    /** The router a domain's file belongs to (null: a common file); undefined: no such file. */
+    async findFileRouter(domainId: string, fileId: string): Promise<string | null | undefined> {
+      const row = await db
+        .selectFrom("files")
+        .select("device_id")
+        .where("domain_id", "=", domainId)
+        .where("id", "=", fileId)
+        .executeTakeFirst();
+      return row?.device_id;
+    },
+
     async findTargetDevices(
       domainId: string,
       targets: { devices: readonly string[]; tags: readonly string[]; all: boolean },

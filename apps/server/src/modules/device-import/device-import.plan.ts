@@ -6,8 +6,8 @@ import {
   type DeviceImportRow,
 } from "@cellfleet/contract";
 import type { DeviceImportTarget } from "../devices/devices.repo";
-import type { DeviceRoom } from "../devices/devices.service";
 import { codeForDeviceField, splitTags } from "../devices/devices-bulk";
+import type { DeviceRoom } from "../devices/devices-room";
 import type { ImportFileRow } from "./device-import.file";
 
 // What an import file does to the domain's routers: a pure function of the file's rows and what the

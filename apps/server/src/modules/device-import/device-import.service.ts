@@ -14,15 +14,13 @@ import { AppError } from "../../platform/errors";
 import { toCsv } from "../../platform/http/csv";
 import { devicesRepo } from "../devices/devices.repo";
 import {
-  emitCredentialsChanged,
   emitUserAction,
-  findDeviceRoom,
-  insertDevicesWithinLimit,
   publishDevices,
   requireDeviceDomain,
   toDevicePushes,
 } from "../devices/devices.service";
 import type { BulkCandidate } from "../devices/devices-bulk";
+import { emitCredentialsChanged, findDeviceRoom, insertDevicesWithinLimit } from "../devices/devices-room";
 import { type ImportFileRow, type ImportUpload, readImportFile } from "./device-import.file";
 import { type ImportPlan, identsOfRows, planImport } from "./device-import.plan";
 
@@ -135,6 +133,9 @@ export async function applyDeviceImport(
   upload: ImportUpload | null,
 ): Promise<DeviceImportResult> {
   const domainId = requireDeviceDomain(session);
+  // Applying is the checked plan written: whoever may not check it (a caller limited to tags, whose
+  // file may name any router of the domain by ident, ADR 041) may not apply it.
+  assertCan(session, "devices.importCheck");
   if (!upload) throw new AppError("NOTHING_TO_UPLOAD", "Send the file in the multipart field `file`");
   const rows = await readImportFile(upload);
   const keys: DeviceImportResult["keys"] = [];

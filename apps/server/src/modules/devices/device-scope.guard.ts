@@ -12,6 +12,16 @@ import { devicesRepo } from "./devices.repo";
 
 const ID_FIELDS = ["dev_id", "device_id"] as const;
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * The body's `targets` are ids of something else than routers (files to delete): the guard
+     * leaves them to the service, which applies the tag rule to what they name (ADR 041).
+     */
+    targetsAreNotRouters?: true;
+  }
+}
+
 function stringsOf(value: unknown): string[] {
   if (typeof value === "string") return [value];
   if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
@@ -31,7 +41,9 @@ export function namedDeviceIds(request: FastifyRequest): string[] {
   const ids = [
     ...ID_FIELDS.flatMap((field) => [...stringsOf(params[field]), ...stringsOf(body[field])]),
     ...(typeof body.devices === "string" ? [] : stringsOf(body.devices)),
-    ...(typeof body.targets === "string" ? [] : stringsOf(body.targets)),
+    ...(typeof body.targets === "string" || request.routeOptions.config?.targetsAreNotRouters
+      ? []
+      : stringsOf(body.targets)),
   ];
   return [...new Set(ids)];
 }

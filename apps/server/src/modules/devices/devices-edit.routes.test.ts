@@ -201,6 +201,7 @@ describe("POST /api/device/{dev_id}", () => {
       "modems",
       "ethernets",
       "tunnels",
+      "gps",
     ]);
     expect(body.collects[0]).toMatchObject({ type: "board", data: { model: "RUT955" }, is_fresh: true });
     // Exactly the warning minutes (60) old is no longer fresh: freshness is strict.

@@ -45,6 +45,9 @@ const LINE_TAIL = sql.raw(`::text
     || ',"connected":' || coalesce(devices.connected::text, 'null')
     || ',"connection_time":' || ${epochMsText("connection_time")}
     || ',"create_time":' || ${epochMsText("create_time")}
+    || ',"position":' || case when devices.latitude is null or devices.longitude is null then 'null'
+      else '{"latitude":' || devices.latitude::text || ',"longitude":' || devices.longitude::text
+        || ',"source":"' || coalesce(devices.position_source, 'admin') || '"}' end
     || ',"meta":' || coalesce(devices.meta, '{}'::jsonb)::text
     || '}'`);
 

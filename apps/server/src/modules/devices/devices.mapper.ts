@@ -24,10 +24,6 @@ export type DevicePushRow = Omit<
   | "command_types"
   | "zero_touch_config_id"
   | "connection_node"
-  // The position (0041) is the fleet map's to show; the device DTO does not carry it yet.
-  | "latitude"
-  | "longitude"
-  | "position_source"
 > & {
   aes_key?: string | null;
   has_key?: boolean;
@@ -78,6 +74,10 @@ export function toDevicePush(
     has_journals: row.has_journals,
     has_key: row.has_key ?? (row.aes_key !== null && row.aes_key !== undefined && row.aes_key !== ""),
     create_time: row.create_time.getTime(),
+    position:
+      row.latitude === null || row.longitude === null
+        ? null
+        : { latitude: row.latitude, longitude: row.longitude, source: row.position_source ?? "admin" },
     meta: row.meta ?? {},
   };
 }

@@ -34,6 +34,9 @@ export const DEVICE_DTO_COLUMNS = [
   "devices.has_journals",
   "devices.meta",
   "devices.create_time",
+  "devices.latitude",
+  "devices.longitude",
+  "devices.position_source",
 ] as const;
 
 /** Whether the device has an AES key, computed in SQL. */
@@ -44,6 +47,8 @@ export interface DeviceChanges {
   description?: string;
   tags?: string[];
   aes_key?: string | null;
+  /** An admin's pin, or null to remove it (ADR 045). */
+  position?: { latitude: number; longitude: number } | null;
 }
 
 /** One statement's rows in {@link devicesRepo}'s insertDevices. */
@@ -127,6 +132,17 @@ export function devicesRepo(db: Kysely<DB>) {
         .where(tagScopeCondition("tags", tagScope))
         .executeTakeFirstOrThrow();
       return Number(row.count);
+    },
+
+    /** The ids of the domain's routers within the tag scope (ADR 041), as their tags are now. */
+    async findDeviceIdsWithinTagScope(domainId: string, tagScope: TagScope): Promise<string[]> {
+      const rows = await db
+        .selectFrom("devices")
+        .select("id")
+        .where("domain_id", "=", domainId)
+        .where(tagScopeCondition("tags", tagScope))
+        .execute();
+      return rows.map((row) => row.id);
     },
 
     async findDevice(domainId: string, deviceId: string): Promise<DevicePushRow | undefined> {
@@ -215,6 +231,11 @@ export function devicesRepo(db: Kysely<DB>) {
       if (changes.description !== undefined) set.description = changes.description;
       if (changes.tags !== undefined) set.tags = toJsonb(changes.tags);
       if (changes.aes_key !== undefined) set.aes_key = changes.aes_key;
+      if (changes.position !== undefined) {
+        set.latitude = changes.position?.latitude ?? null;
+        set.longitude = changes.position?.longitude ?? null;
+        set.position_source = changes.position === null ? null : "admin";
+      }
       if (Object.keys(set).length === 0) {
         return (await this.findDevice(domainId, deviceId)) !== undefined;
       }

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
   type BulkCreateDevicesResult,
   type BulkLineResult,
@@ -18,17 +17,14 @@ import { assertCan, tagScopeOf } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import { domainTopic } from "../../platform/bus/bus";
 import type { AppContext } from "../../platform/context";
-import { type DB, type DeviceRow, toJsonb } from "../../platform/db/schema";
+import type { DB, DeviceRow } from "../../platform/db/schema";
 import { isUniqueViolation } from "../../platform/db/unique-violation";
 import { AppError } from "../../platform/errors";
-import {
-  type DeviceCredentialsChangedPayload,
-  type DeviceUserActionPayload,
-  OUTBOX_EVENTS,
-} from "../../platform/jobs/outbox-events";
+import { type DeviceUserActionPayload, OUTBOX_EVENTS } from "../../platform/jobs/outbox-events";
 import { type DeviceDtoRow, type DevicePushRow, toDeviceDto, toDevicePush } from "./devices.mapper";
-import { type DevicesRepo, devicesRepo } from "./devices.repo";
+import { devicesRepo } from "./devices.repo";
 import { type BulkCandidate, parseBulkDevices } from "./devices-bulk";
+import { emitCredentialsChanged, insertDevicesWithinLimit } from "./devices-room";
 import { listCountCache } from "./list-count-cache";
 
 // What adding routers asks of the licences feature (above devices), which fills the hook.
@@ -136,22 +132,6 @@ export async function publishDevices(
 }
 
 /**
- * Writes `device.credentials_changed` in the caller's transaction: these routers were created,
- * deleted or given another key, so the broker's accounts follow them (modules/broker-accounts, with
- * MQTT_DYNSEC; without it nobody subscribes and nothing is written).
- */
-export async function emitCredentialsChanged(
-  ctx: AppContext,
-  trx: Kysely<DB>,
-  domainId: string,
-  idents: readonly string[],
-): Promise<void> {
-  if (idents.length === 0) return;
-  const payload: DeviceCredentialsChangedPayload = { idents: [...idents] };
-  await ctx.jobs.emit(trx, OUTBOX_EVENTS.deviceCredentialsChanged, { ...payload }, { domainId });
-}
-
-/**
  * Writes the `device.user_action` outbox event in the caller's transaction: a person edited or
  * deleted these devices (notification rules watching actions hear of it once it committed).
  */
@@ -172,73 +152,6 @@ export async function emitUserAction(
     devices: rows.map((row) => ({ id: row.id, ident: row.ident, tags: row.tags })),
   };
   await ctx.jobs.emit(trx, OUTBOX_EVENTS.deviceUserAction, { ...payload }, { domainId });
-}
-
-/** Room for more routers: in the domain (its device limit) and in the licences; null is unlimited. */
-export interface DeviceRoom {
-  domain: number | null;
-  licence: number | null;
-}
-
-/**
- * The room for more routers as it is now, unlocked: what a dry run tells. Inserting checks again
- * under the locks ({@link insertDevicesWithinLimit}).
- */
-export async function findDeviceRoom(ctx: AppContext, db: Kysely<DB>, domainId: string): Promise<DeviceRoom> {
-  const repo = devicesRepo(db);
-  const limit = (await repo.findDomainFleetSettings(domainId))?.device_limit ?? 0;
-  const domain = limit > 0 ? Math.max(0, limit - (await repo.countDevices(domainId))) : null;
-  const licence = await ctx.hooks.get("devices.licensedRoom")(db);
-  return { domain, licence: licence === null ? null : Math.max(0, licence) };
-}
-
-/**
- * Inserts candidates in the caller's transaction, holding the domain row so two concurrent creations
- * cannot together pass the device limit (0 = unlimited) or the licences' (DEVICE_COUNT_LIMITED).
- * Answers the created ids by ident; an ident taken meanwhile is left out.
- */
-export async function insertDevicesWithinLimit(
-  ctx: AppContext,
-  trx: Kysely<DB>,
-  domainId: string,
-  candidates: readonly BulkCandidate[],
-): Promise<Map<string, string>> {
-  const repo: DevicesRepo = devicesRepo(trx);
-  const limit = await repo.lockDomainForDeviceCount(domainId);
-  if (limit === undefined) throw new AppError("DEVICE_CREATE_ERROR", "The domain does not exist");
-  await ctx.hooks.get("devices.deviceRoom")(trx, candidates.length);
-  if (limit > 0) {
-    const count = await repo.countDevices(domainId);
-    if (count + candidates.length > limit) {
-      throw new AppError(
-        "DEVICE_COUNT_LIMITED",
-        `The domain may hold at most ${limit} devices (${count} now)`,
-      );
-    }
-  }
-  const created = new Map<string, string>();
-  const now = ctx.now();
-  const rows = candidates.map((candidate) => {
-    const id = randomUUID();
-    created.set(candidate.ident, id);
-    return {
-      id,
-      ident: candidate.ident,
-      description: candidate.description,
-      tags: toJsonb(candidate.tags),
-      aes_key: candidate.aes_key,
-      create_time: now,
-      ...(candidate.position && {
-        latitude: candidate.position.latitude,
-        longitude: candidate.position.longitude,
-        position_source: "admin" as const,
-      }),
-    };
-  });
-  const inserted = new Set(await repo.insertDevices(domainId, rows));
-  for (const [ident, id] of created) if (!inserted.has(id)) created.delete(ident);
-  await emitCredentialsChanged(ctx, trx, domainId, [...created.keys()]);
-  return created;
 }
 
 /** {@link insertDevicesWithinLimit} in a transaction of its own; a database failure answers DEVICE_CREATE_ERROR. */
@@ -335,6 +248,7 @@ export async function updateDevice(
       tags: input.tags,
       aes_key:
         input.aes_key === undefined ? undefined : input.aes_key === "" ? null : input.aes_key.toUpperCase(),
+      position: input.position,
     });
     const updated = isFound ? await repo.findDeviceForViewer(domainId, deviceId, session.user.id) : undefined;
     if (updated) await emitUserAction(ctx, trx, session, domainId, "edit", [updated]);

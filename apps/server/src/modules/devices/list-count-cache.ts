@@ -76,6 +76,11 @@ export class ListCountCache {
     });
   }
 
+  /** How many times the domain's entries were forgotten: other caches key by it to forget with them. */
+  generationOf(domainId: string): number {
+    return this.generations.get(domainId) ?? 0;
+  }
+
   private evictExpired(now: number): void {
     for (const [key, entry] of this.entries)
       if (entry.freshUntil + this.ttlMs <= now) this.entries.delete(key);

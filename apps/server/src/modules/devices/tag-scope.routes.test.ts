@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDevice, buildEvent } from "../../test/device-factories";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
+import { buildFile } from "../../test/file-factories";
 import { createTestApp, type TestApp } from "../../test/test-app";
 
 // Issue 30, ADR 041: a person limited to tags sees, counts, exports and commands the routers with
@@ -184,6 +185,153 @@ describe("a tag-limited person's commands", () => {
     }
     const approved = await post(assistant, `/api/command/${ours.body._id}/approve`);
     expect(approved.status, approved.text).toBe(200);
+  });
+});
+
+describe("what names routers without a router id (ADR 041)", () => {
+  it("refuses a command that sends another tag's router's backup as not found; a common file goes", async () => {
+    const southBackup = await buildFile(t, domainId, { fileType: "backup", deviceId: south.id });
+    const northBackup = await buildFile(t, domainId, { fileType: "backup", deviceId: north1.id });
+    const common = await buildFile(t, domainId, { fileType: "file" });
+    const send = (fileId: string, url = "/api/commands/dry-run") =>
+      post(assistant, url, { type: "restore", file_id: fileId, targets: { devices: [north2.id] } });
+    for (const url of ["/api/commands/dry-run", "/api/command/new"]) {
+      const refused = await send(southBackup, url);
+      expect([refused.status, refused.body.code], refused.text).toEqual([404, "COMMAND_FILE_NOT_FOUND"]);
+    }
+    expect((await send(northBackup)).status).toBe(200);
+    expect(
+      (
+        await post(assistant, "/api/commands/dry-run", {
+          type: "download",
+          file_id: common,
+          targets: { devices: [north2.id] },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await post(admin, "/api/commands/dry-run", {
+          type: "restore",
+          file_id: southBackup,
+          targets: { devices: [north2.id] },
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it("shows a template's values of their routers only", async () => {
+    const made = await post(admin, "/api/template/new", {
+      name: "Scoped APN",
+      text: "set apn={{apn}}",
+      defaults: { apn: "internet" },
+      device_values: { [north1.id]: { apn: "north.apn" }, [south.id]: { apn: "south-secret" } },
+    });
+    expect(made.status, made.text).toBe(200);
+    const seen = await post(assistant, `/api/template/${made.body._id}`);
+    expect(seen.status, seen.text).toBe(200);
+    expect(seen.body.device_values).toEqual({ [north1.id]: { apn: "north.apn" } });
+    expect(seen.text).not.toContain("south-secret");
+    expect(
+      Object.keys((await post(admin, `/api/template/${made.body._id}`)).body.device_values as object),
+    ).toHaveLength(2);
+  });
+
+  it("marks read only events of their routers, and counts only those", async () => {
+    const reader = await signIn(t.app, await buildUser(t, { role: 4, domainId, tagScope: ["north"] }));
+    const southEvent = await buildEvent(t, domainId, { deviceId: south.id, message: "south again" });
+    const refused = await post(reader, "/api/events/read", { ids: [String(southEvent)] });
+    expect([refused.status, refused.body.code], refused.text).toEqual([404, "EVENT_NOT_FOUND"]);
+    const unread = (await post(reader, "/api/events/unread")).body.count as number;
+    const all = await post(reader, "/api/events/read", { all: true });
+    expect(all.status, all.text).toBe(200);
+    expect(all.body).toEqual({ updated: unread, unread: 0 });
+  });
+
+  it("does not take a command whose routers were all deleted for theirs", async () => {
+    const gone = await buildDevice(t, domainId, { tags: ["south"], last_contact: t.clock.now() });
+    const sent = await post(admin, "/api/command/new", { type: "reboot", targets: { devices: [gone.id] } });
+    expect(sent.status, sent.text).toBe(200);
+    const deleted = await t.app.inject({
+      method: "DELETE",
+      url: `/api/device/${gone.id}`,
+      headers: { token: admin },
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const one = await post(assistant, `/api/command/${sent.body._id}`);
+    expect([one.status, one.body.code], one.text).toEqual([404, "COMMAND_NOT_FOUND"]);
+    const list = await post(assistant, "/api/commands/", { limit: 100 });
+    expect(list.status, list.text).toBe(200);
+    expect(list.text).not.toContain(String(sent.body._id));
+    expect((await post(admin, `/api/command/${sent.body._id}`)).status).toBe(200);
+  });
+
+  it("follows a SIM of their router only while it is in their routers", async () => {
+    const iccid = "89700000000000000011";
+    const day = (ago: number) =>
+      new Date(t.clock.now().getTime() - ago * 86_400_000).toISOString().slice(0, 10);
+    const row = (deviceId: string, ago: number, rx: number) => ({
+      domain_id: domainId,
+      iccid,
+      day: day(ago),
+      device_id: deviceId,
+      modem: "1-1",
+      slot: 1,
+      rx,
+      tx: 0,
+      seen: new Date(t.clock.now().getTime() - ago * 86_400_000),
+    });
+    // In a north router two days ago; moved to the south router yesterday.
+    await t.db
+      .insertInto("sim_usage")
+      .values([row(north2.id, 2, 1000), row(south.id, 1, 5000)])
+      .execute();
+    const mine = await post(operator, `/api/device/${north2.id}/usage`);
+    expect(mine.status, mine.text).toBe(200);
+    const sim = (mine.body.sims as { iccid: string; device: { _id: string }; days: { rx: number }[] }[]).find(
+      (item) => item.iccid === iccid,
+    );
+    expect(sim?.device._id).toBe(north2.id);
+    expect(sim?.days.reduce((sum, d) => sum + d.rx, 0)).toBe(1000);
+    expect(mine.text).not.toContain(south.id);
+    expect(mine.text).not.toContain(south.ident);
+    // The admin follows it to the south router.
+    expect((await post(admin, `/api/device/${north2.id}/usage`)).text).toContain(south.ident);
+  });
+
+  it("refuses an admin's token narrowed to tags what moves every router of the domain", async () => {
+    const made = await post(admin, "/api/tokens/new", {
+      name: "north admin",
+      expires_at: t.clock.now().getTime() + 86_400_000,
+      permissions: [
+        "devices.importCheck",
+        "devices.create",
+        "rolloutOffers.view",
+        "settings.save",
+        "jobs.view",
+      ],
+      tag_scope: ["north"],
+    });
+    expect(made.status, made.text).toBe(200);
+    const scoped = made.body.token as string;
+    for (const url of ["/api/rollout-offers", "/api/jobs/"]) {
+      const answer = await post(scoped, url, {}, "bearer");
+      expect([answer.status, answer.body.code], `${url}: ${answer.text}`).toEqual([403, "PERMISSION_DENIED"]);
+    }
+    const form = (plan: string) =>
+      t.app.inject({
+        method: "POST",
+        url: `/api/devices/import/${plan}`,
+        headers: {
+          authorization: `Bearer ${scoped}`,
+          "content-type": "multipart/form-data; boundary=X",
+        },
+        payload: `--X\r\nContent-Disposition: form-data; name="file"; filename="r.csv"\r\nContent-Type: text/csv\r\n\r\nident,tags\r\n${south.ident},north\r\n--X--\r\n`,
+      });
+    for (const plan of ["check", "0".repeat(32)]) {
+      const answer = await form(plan);
+      expect([answer.statusCode, answer.json().code], answer.body).toEqual([403, "PERMISSION_DENIED"]);
+    }
   });
 });
 

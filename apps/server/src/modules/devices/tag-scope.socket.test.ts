@@ -1,12 +1,14 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { domainTopic } from "../../platform/bus/bus";
 import { buildDevice } from "../../test/device-factories";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
 import { openTestSocket, type TestSocket } from "../../test/socket-client";
 import { createTestApp, type TestApp } from "../../test/test-app";
 
-// Issue 30, ADR 041: a tag-limited person's realtime socket receives pushes of their routers only,
-// and a router they are shown that loses its tag makes the page read its list again at once.
+// Issue 30, ADR 041: a tag-limited person's realtime socket receives pushes of their routers only
+// (devices, collects, alerts, remote sessions, commands and executions), and a router they are shown
+// that loses its tag makes the page read its list again at once.
 
 let t: TestApp;
 let socketUrl: string;
@@ -66,5 +68,54 @@ describe("a tag-limited person's realtime socket", () => {
     const socket = await socketOf(operator, [{ kind: "devices", ids: [router.id] }]);
     expect((await edit(router.id, { tags: ["south"] })).statusCode).toBe(200);
     expect(await socket.nextMessage(3000)).toEqual({ type: "reread" });
+  });
+
+  it("gets live collects, alerts, remote sessions and commands of their routers, none of others", async () => {
+    const north = await buildDevice(t, domainId, { tags: ["north"] });
+    const south = await buildDevice(t, domainId, { tags: ["south"] });
+    const socket = await socketOf(operator);
+    const topic = domainTopic(domainId);
+    const pair = (field: string, value: (device: typeof north) => unknown) =>
+      [south, north].map((device) => ({ [field]: value(device), type: "modem" }));
+    await t.bus.publish(topic, { type: "collects", content: pair("device_id", (d) => d.id) });
+    await t.bus.publish(topic, {
+      type: "alerts",
+      content: pair("device", (d) => ({ _id: d.id, ident: d.ident })),
+    });
+    await t.bus.publish(topic, { type: "peers", content: pair("device_id", (d) => d.id) });
+    for (const device of [south, north]) {
+      const command = await t.app.inject({
+        method: "POST",
+        url: "/api/command/new",
+        headers: { token: admin },
+        payload: { type: "reboot", targets: { devices: [device.id] } },
+      });
+      expect(command.statusCode, command.body).toBe(200);
+    }
+    const seen: string[] = [];
+    const kinds = new Set<string>();
+    while (kinds.size < 4) {
+      const message = (await socket.nextMessage(3000)) as { type: string };
+      seen.push(JSON.stringify(message));
+      if (["collects", "alerts", "peers", "commands"].includes(message.type)) {
+        expect(JSON.stringify(message)).toContain(north.id);
+        kinds.add(message.type);
+      }
+    }
+    expect(seen.join("\n")).not.toContain(south.id);
+  });
+
+  it("streams a router's collects as soon as it is given their tag", async () => {
+    const router = await buildDevice(t, domainId, { tags: ["south"] });
+    const socket = await socketOf(operator);
+    expect((await edit(router.id, { tags: ["south", "north"] })).statusCode).toBe(200);
+    await t.bus.publish(domainTopic(domainId), { type: "collects", content: [{ device_id: router.id }] });
+    for (;;) {
+      const message = (await socket.nextMessage(3000)) as { type: string; content?: unknown[] };
+      if (message.type === "collects") {
+        expect(message.content).toEqual([{ device_id: router.id }]);
+        break;
+      }
+    }
   });
 });

@@ -134,9 +134,11 @@ export function eventsRepo(db: Kysely<DB>) {
       domainId: string,
       userId: string,
       ids: readonly string[] | null,
+      tagScope: TagScope = [],
     ): Promise<number> {
       if (ids === null) {
-        const unread = await this.countUnreadEvents(domainId, userId, []);
+        // How many the caller could see unread: those of routers outside their tags are not counted.
+        const unread = await this.countUnreadEvents(domainId, userId, tagScope);
         const newest = await markAllRead(db, domainId, userId);
         if (newest === null) return 0;
         await db
@@ -168,14 +170,24 @@ export function eventsRepo(db: Kysely<DB>) {
       return result.rows[0]?.updated ?? 0;
     },
 
-    /** How many of the ids (decimal strings) are events of the domain. */
-    async countEventsByIds(domainId: string, ids: readonly string[]): Promise<number> {
+    /** How many of the ids (decimal strings) are events of the domain (of routers within the tag scope). */
+    async countEventsByIds(
+      domainId: string,
+      ids: readonly string[],
+      tagScope: TagScope = [],
+    ): Promise<number> {
       if (ids.length === 0) return 0;
       const row = await db
         .selectFrom("events")
         .select((eb) => eb.fn.countAll<string>().as("count"))
         .where("domain_id", "=", domainId)
         .where("id", "in", ids)
+        .$if(tagScope.length > 0, (q) =>
+          q.where(
+            sql<boolean>`exists (select 1 from devices d where d.id = events.device_id
+              and d.domain_id = events.domain_id and ${tagScopeCondition("d.tags", tagScope)})`,
+          ),
+        )
         .executeTakeFirstOrThrow();
       return Number(row.count);
     },

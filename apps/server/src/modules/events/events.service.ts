@@ -108,14 +108,16 @@ export async function markEventsRead(
   const ids = input.all ? null : [...new Set(input.ids ?? [])];
   if (ids !== null && ids.length === 0) throw new AppError("BAD_REQUEST", "Give ids or all: true");
   if (ids?.some((id) => !EVENT_ID_PATTERN.test(id))) throw new AppError("EVENT_NOT_FOUND");
+  const tagScope = tagScopeOf(session);
   const updated = await ctx.db.transaction().execute(async (trx) => {
     const repo = eventsRepo(trx);
-    if (ids !== null && (await repo.countEventsByIds(domainId, ids)) !== ids.length) {
+    // An event of a router outside the caller's tags is not found, as another domain's (ADR 041).
+    if (ids !== null && (await repo.countEventsByIds(domainId, ids, tagScope)) !== ids.length) {
       throw new AppError("EVENT_NOT_FOUND");
     }
-    return repo.markEventsReadByUser(domainId, session.user.id, ids);
+    return repo.markEventsReadByUser(domainId, session.user.id, ids, tagScope);
   });
-  const unread = await eventsRepo(ctx.db).countUnreadEvents(domainId, session.user.id, tagScopeOf(session));
+  const unread = await eventsRepo(ctx.db).countUnreadEvents(domainId, session.user.id, tagScope);
   if (updated > 0) {
     // The caller's cached list totals and facets counted the events just read.
     listCountCache.invalidate(domainId);

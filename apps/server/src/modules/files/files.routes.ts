@@ -243,7 +243,7 @@ export const filesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         body: DeleteFilesRequestSchema.partial().nullish(),
         response: { 200: DeleteFilesResultSchema, ...ERROR_RESPONSES },
       },
-      config: { saves: true, permission: "files.delete" },
+      config: { saves: true, permission: "files.delete", targetsAreNotRouters: true },
     },
     async (request) => ({
       deleted: await deleteFiles(ctx, requireSession(request), request.body?.targets ?? []),

@@ -74,6 +74,21 @@ export async function listFiles(
   return rows.map(toFileDto);
 }
 
+/**
+ * A router's file is its router's: one of a router outside the caller's tags is not found, as
+ * another domain's (ADR 041). Common files belong to no router.
+ */
+async function assertFilesInTagScope(
+  ctx: AppContext,
+  session: SessionContext,
+  rows: readonly { device_id: string | null }[],
+): Promise<void> {
+  const devices = rows.map((row) => row.device_id).filter((id): id is string => id !== null);
+  await assertDevicesInTagScope(ctx, session, devices).catch((error: unknown) => {
+    throw error instanceof AppError ? new AppError("FILE_NOT_FOUND") : error;
+  });
+}
+
 /** One file of the session's domain; another domain's id answers FILE_NOT_FOUND like a missing one. */
 export async function readFile(ctx: AppContext, session: SessionContext, fileId: string): Promise<FileDto> {
   const domainId = requireFilesDomain(session);
@@ -81,12 +96,7 @@ export async function readFile(ctx: AppContext, session: SessionContext, fileId:
   if (!isStorageKey(fileId)) throw new AppError("FILE_NOT_FOUND");
   const row = await filesRepo(ctx.db).findFile(domainId, fileId);
   if (!row) throw new AppError("FILE_NOT_FOUND");
-  // A router's file is its router's: outside the caller's tags, not found (ADR 041).
-  if (row.device_id !== null) {
-    await assertDevicesInTagScope(ctx, session, [row.device_id]).catch((error: unknown) => {
-      throw error instanceof AppError ? new AppError("FILE_NOT_FOUND") : error;
-    });
-  }
+  await assertFilesInTagScope(ctx, session, [row]);
   return toFileDto(row);
 }
 
@@ -171,6 +181,7 @@ export async function deleteFiles(
     const repo = filesRepo(trx);
     const rows = await repo.lockFiles(domainId, ids);
     if (rows.length !== ids.length) throw new AppError("FILE_NOT_FOUND");
+    await assertFilesInTagScope(ctx, session, rows);
     if (rows.some((row) => !isFileDeletable({ metadata: { user_id: row.user_id } }))) {
       throw new AppError("ACCESS_DENIED", "System files cannot be deleted");
     }

@@ -6,16 +6,19 @@ import type { BatchPlan, CommandStatusReport, ParsedReport } from "./ingest.plan
 import { planBatch } from "./ingest.plan";
 import type { WrittenBatch } from "./ingest.realtime";
 import { type IngestRepo, ingestRepo, type LockedDevice, type StoredCollect } from "./ingest.repo";
+import { ingestStatementRepo } from "./ingest-statement.repo";
 import { ingestInsightRepo } from "./insight.repo";
 import type { LatestCollectsCache } from "./latest-collects";
 import { devicesStartingEpoch, renumberReports } from "./seq-epochs";
 
-// One batch of reports, written in one transaction (ADR 037). Everything a batch writes is read and
-// worked out before BEGIN: the devices, their latest states, the plan. Inside the transaction the
-// devices' rows are locked and checked against what the plan was made from (one statement), the
-// latest states' seqs likewise, and the writes follow one another with no work of Node between them.
-// Only if another writer (another node) moved one of those devices in between is the batch read and
-// planned again, under the locks, inside the transaction (the path every batch took before).
+// One batch of reports, written at once (ADR 037). Everything a batch writes is read and worked out
+// first: the devices, their latest states, the plan. A batch of reports alone (no events, no new
+// connection, no command status, no new epoch) is then one statement that locks, checks and writes
+// (ingest-statement.repo.ts). Any other batch, or one whose check failed, takes a transaction: the
+// devices' rows are locked and checked against what the plan was made from, the latest states' seqs
+// likewise, and the writes follow one another with no work of Node between them. Only if another
+// writer (another node) moved one of those devices in between is the batch read and planned again,
+// under the locks, inside the transaction (the path every batch took before).
 
 /** The actions feature's hook: moves executions by routers' statuses in the ingest transaction. */
 export type CommandStatusHook = (
@@ -137,13 +140,7 @@ export function createBatchWriter(deps: BatchDeps, latestData: LatestCollectsCac
     for (const touch of plan.touches) touch.events_added = added.get(touch.id) ?? 0;
     if (plan.collects.length > 0) await r.upsertCollectsAcrossDomains(plan.collects);
     if (plan.history.length > 0) await r.insertHistoryAcrossDomains(plan.history);
-    const insight = ingestInsightRepo(trx);
-    const { samples, usage, changes, outages, dirty } = plan.insight;
-    await insight.insertSignalSamplesAcrossDomains(samples);
-    if (usage.size > 0) await insight.addSimUsageAcrossDomains([...usage.values()]);
-    await insight.insertModemChangesAcrossDomains(changes);
-    await insight.insertOutagesAcrossDomains(outages);
-    if (dirty.size > 0) await insight.markRollupDirtyAcrossDomains([...dirty.values()]);
+    await ingestInsightRepo(trx).writeInsightAcrossDomains(plan.insight);
     const afterCommit =
       deps.commandStatuses && plan.commandStatuses.length > 0
         ? await deps.commandStatuses(trx, plan.commandStatuses)
@@ -164,6 +161,28 @@ export function createBatchWriter(deps: BatchDeps, latestData: LatestCollectsCac
     const idents = [...new Set(sent.map((report) => report.ident))];
     const outside = ingestRepo(deps.db);
     const ahead = await prepare(outside, sent, await outside.findDevicesByIdentAcrossDomains(idents), now);
+    const { plan } = ahead;
+    // Events, new connections (the outbox), commands' statuses and new epochs take the transaction.
+    const isOneStatement =
+      ahead.restarted.length === 0 &&
+      plan.events.length === 0 &&
+      plan.connected.length === 0 &&
+      plan.commandStatuses.length === 0;
+    if (isOneStatement) {
+      for (const touch of plan.touches) touch.events_added = 0;
+      const { isWritten, touched } = await ingestStatementRepo(deps.db).writeBatchAcrossDomains({
+        ...plan,
+        idents,
+        devices: ahead.devices,
+        stored: ahead.stored.length > 0 ? ahead.stored : null,
+        now,
+      });
+      if (isWritten) {
+        const identById = new Map(ahead.devices.map((device) => [device.id, device.ident]));
+        const written = { touched, events: [], idents: identById };
+        return { plan, written, afterCommit: null, isReplanned: false, restarted: 0 };
+      }
+    }
     return deps.db.transaction().execute(async (trx) => {
       const r = ingestRepo(trx);
       const locked = await r.lockDevicesByIdentAcrossDomains(idents);

@@ -101,6 +101,8 @@ function emptyTouch(id: string): DeviceTouch {
     wan_up: null,
     events_added: 0,
     command_types: null,
+    latitude: null,
+    longitude: null,
   };
 }
 
@@ -238,6 +240,10 @@ export function planBatch(
         touch.signal_csq = main?.csq ?? null;
         touch.network_mode = main?.mode ?? null;
         touch.wan_up = modems.length > 0 ? modems.some((modem) => modem.state === 1) : null;
+      } else if (report.collectType === "gps") {
+        const fix = report.message as { lat: number; lng: number };
+        touch.latitude = fix.lat;
+        touch.longitude = fix.lng;
       }
     }
     if (report.kind === "command_status") {

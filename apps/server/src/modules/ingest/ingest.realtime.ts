@@ -2,6 +2,7 @@ import type { ServerSocketMessage } from "@cellfleet/contract";
 import { type Bus, domainTopic } from "../../platform/bus/bus";
 import type { DeviceRow, EventRow } from "../../platform/db/schema";
 import { toDevicePush } from "../devices/devices.mapper";
+import { listCountCache } from "../devices/list-count-cache";
 import { toEventDto } from "../events/events.mapper";
 import type { BatchPlan } from "./ingest.plan";
 import type { IngestRepo } from "./ingest.repo";
@@ -75,7 +76,10 @@ export async function publishBatch(
     }
     return entry;
   };
+  const placed = new Set(plan.touches.filter((touch) => touch.latitude !== null).map((touch) => touch.id));
   for (const row of written.touched) {
+    // A GPS fix that moved a router: the map's clusters of its domain are built again (ADR 045).
+    if (placed.has(row.id) && row.position_source === "gps") listCountCache.invalidate(row.domain_id);
     const domainSettings = settings.get(row.domain_id);
     if (!domainSettings) continue;
     slot(row.domain_id).devices.push(toDevicePush(row, domainSettings, nowMs));

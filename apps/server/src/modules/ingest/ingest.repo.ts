@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { DB, DeviceRow, EventRow, StoredDomainSettings } from "../../platform/db/schema";
 import { toJsonb } from "../../platform/db/schema";
 
@@ -94,6 +94,82 @@ export interface DeviceTouch {
   events_added: number;
   /** A hello's command types, comma-separated (null: it named none, so all); read only with a hello (model set). */
   command_types: string | null;
+  /** The latest GPS fix of the batch (collect/gps), WGS 84 degrees; null without one. */
+  latitude: number | null;
+  longitude: number | null;
+}
+
+/** Whether a GPS fix may move the router: no admin pinned its position (ADR 045). */
+const GPS_MAY_PLACE = sql`d.position_source is distinct from 'admin'`;
+
+/** Only where `gate` holds (a one-statement batch's check, ingest-statement.repo.ts); always without one. */
+export const whereGate = (gate?: RawBuilder<boolean>) => (gate ? sql`where ${gate}` : sql``);
+
+/** The upsert of latest states, as a statement of its own or a one-statement batch's part. */
+export function upsertCollectsSql(rows: readonly CollectUpsert[], gate?: RawBuilder<boolean>) {
+  return sql`
+    insert into device_collects (device_id, domain_id, type, data, seq, create_time)
+    select * from unnest(
+      ${rows.map((r) => r.device_id)}::text[], ${rows.map((r) => r.domain_id)}::text[],
+      ${rows.map((r) => r.type)}::text[], ${rows.map((r) => toJsonb(r.data))}::jsonb[],
+      ${rows.map((r) => r.seq)}::bigint[], ${rows.map((r) => r.create_time)}::timestamptz[]) ${whereGate(gate)}
+    on conflict (device_id, type) do update
+      set data = excluded.data, seq = excluded.seq, create_time = excluded.create_time
+      where device_collects.seq < excluded.seq`;
+}
+
+/** The insert of history rows (a report already in history is skipped). */
+export function insertHistorySql(rows: readonly HistoryInsert[], gate?: RawBuilder<boolean>) {
+  return sql`
+    insert into collect_history (domain_id, device_id, type, seq, changes, create_time)
+    select * from unnest(
+      ${rows.map((r) => r.domain_id)}::text[], ${rows.map((r) => r.device_id)}::text[],
+      ${rows.map((r) => r.type)}::text[], ${rows.map((r) => r.seq)}::bigint[],
+      ${rows.map((r) => toJsonb(r.changes))}::jsonb[], ${rows.map((r) => r.create_time)}::timestamptz[]) ${whereGate(gate)}
+    on conflict (device_id, type, seq) where seq is not null do nothing`;
+}
+
+/** The devices' update of touchDevicesAcrossDomains, answering the rows it changed. */
+export function touchDevicesSql(
+  touches: readonly DeviceTouch[],
+  now: Date,
+  contactStaleBefore: Date,
+  gate?: RawBuilder<boolean>,
+) {
+  const col = <K extends keyof DeviceTouch>(key: K) => touches.map((touch) => touch[key]);
+  return sql<DeviceRow>`
+    update devices as d set
+      last_contact = ${now},
+      last_seq = greatest(d.last_seq, v.seq),
+      model = coalesce(v.model, d.model),
+      firmware = coalesce(v.firmware, d.firmware),
+      serial = coalesce(v.serial, d.serial),
+      command_types = case when v.model is not null then v.command_types else d.command_types end,
+      signal_csq = case when v.has_modems then v.signal_csq else d.signal_csq end,
+      network_mode = case when v.has_modems then v.network_mode else d.network_mode end,
+      wan_up = case when v.has_modems then v.wan_up else d.wan_up end,
+      events_total = d.events_total + v.events_added,
+      -- A GPS fix places the router unless an admin pinned it (ADR 045).
+      latitude = case when v.latitude is not null and ${GPS_MAY_PLACE} then v.latitude else d.latitude end,
+      longitude = case when v.latitude is not null and ${GPS_MAY_PLACE} then v.longitude else d.longitude end,
+      position_source = case when v.latitude is not null and ${GPS_MAY_PLACE} then 'gps' else d.position_source end
+    from unnest(
+      ${col("id")}::text[], ${col("seq")}::bigint[], ${col("model")}::text[], ${col("firmware")}::text[],
+      ${col("serial")}::text[], ${col("has_modems")}::boolean[], ${col("signal_csq")}::smallint[],
+      ${col("network_mode")}::text[], ${col("wan_up")}::boolean[], ${col("events_added")}::integer[],
+      ${col("command_types")}::text[], ${col("latitude")}::double precision[], ${col("longitude")}::double precision[]
+    ) as v(id, seq, model, firmware, serial, has_modems, signal_csq, network_mode, wan_up, events_added, command_types, latitude, longitude)
+    where d.id = v.id and (
+      -- Only rows that visibly change: a stale contact time, new events, board data or facets.
+      d.last_contact is null or d.last_contact < ${contactStaleBefore}
+      or v.events_added > 0
+      or (v.model is not null and (v.model, v.firmware, v.serial, v.command_types)
+        is distinct from (d.model, d.firmware, d.serial, d.command_types))
+      or (v.has_modems and (v.signal_csq, v.network_mode, v.wan_up) is distinct from (d.signal_csq, d.network_mode, d.wan_up))
+      or (v.latitude is not null and ${GPS_MAY_PLACE}
+        and (v.latitude, v.longitude, 'gps') is distinct from (d.latitude, d.longitude, d.position_source)))
+      ${gate ? sql`and ${gate}` : sql``}
+    returning d.*`;
 }
 
 /**
@@ -211,28 +287,12 @@ export function ingestRepo(db: Kysely<DB>) {
      * per-row parameters); an older seq never replaces a newer one.
      */
     async upsertCollectsAcrossDomains(rows: readonly CollectUpsert[]): Promise<void> {
-      if (rows.length === 0) return;
-      await sql`
-        insert into device_collects (device_id, domain_id, type, data, seq, create_time)
-        select * from unnest(
-          ${rows.map((r) => r.device_id)}::text[], ${rows.map((r) => r.domain_id)}::text[],
-          ${rows.map((r) => r.type)}::text[], ${rows.map((r) => toJsonb(r.data))}::jsonb[],
-          ${rows.map((r) => r.seq)}::bigint[], ${rows.map((r) => r.create_time)}::timestamptz[])
-        on conflict (device_id, type) do update
-          set data = excluded.data, seq = excluded.seq, create_time = excluded.create_time
-          where device_collects.seq < excluded.seq`.execute(db);
+      if (rows.length > 0) await upsertCollectsSql(rows).execute(db);
     },
 
     /** History rows in one statement; a report already in history (same device, type and seq) is skipped. */
     async insertHistoryAcrossDomains(rows: readonly HistoryInsert[]): Promise<void> {
-      if (rows.length === 0) return;
-      await sql`
-        insert into collect_history (domain_id, device_id, type, seq, changes, create_time)
-        select * from unnest(
-          ${rows.map((r) => r.domain_id)}::text[], ${rows.map((r) => r.device_id)}::text[],
-          ${rows.map((r) => r.type)}::text[], ${rows.map((r) => r.seq)}::bigint[],
-          ${rows.map((r) => toJsonb(r.changes))}::jsonb[], ${rows.map((r) => r.create_time)}::timestamptz[])
-        on conflict (device_id, type, seq) where seq is not null do nothing`.execute(db);
+      if (rows.length > 0) await insertHistorySql(rows).execute(db);
     },
 
     /** The event kinds each of the domains switched off, as `domainId\u0000kind` keys. */
@@ -274,34 +334,7 @@ export function ingestRepo(db: Kysely<DB>) {
       contactStaleBefore: Date,
     ): Promise<DeviceRow[]> {
       if (touches.length === 0) return [];
-      const col = <K extends keyof DeviceTouch>(key: K) => touches.map((touch) => touch[key]);
-      const result = await sql<DeviceRow>`
-        update devices as d set
-          last_contact = ${now},
-          last_seq = greatest(d.last_seq, v.seq),
-          model = coalesce(v.model, d.model),
-          firmware = coalesce(v.firmware, d.firmware),
-          serial = coalesce(v.serial, d.serial),
-          command_types = case when v.model is not null then v.command_types else d.command_types end,
-          signal_csq = case when v.has_modems then v.signal_csq else d.signal_csq end,
-          network_mode = case when v.has_modems then v.network_mode else d.network_mode end,
-          wan_up = case when v.has_modems then v.wan_up else d.wan_up end,
-          events_total = d.events_total + v.events_added
-        from unnest(
-          ${col("id")}::text[], ${col("seq")}::bigint[], ${col("model")}::text[], ${col("firmware")}::text[],
-          ${col("serial")}::text[], ${col("has_modems")}::boolean[], ${col("signal_csq")}::smallint[],
-          ${col("network_mode")}::text[], ${col("wan_up")}::boolean[], ${col("events_added")}::integer[],
-          ${col("command_types")}::text[]
-        ) as v(id, seq, model, firmware, serial, has_modems, signal_csq, network_mode, wan_up, events_added, command_types)
-        where d.id = v.id and (
-          -- Only rows that visibly change: a stale contact time, new events, board data or facets.
-          d.last_contact is null or d.last_contact < ${contactStaleBefore}
-          or v.events_added > 0
-          or (v.model is not null and (v.model, v.firmware, v.serial, v.command_types)
-            is distinct from (d.model, d.firmware, d.serial, d.command_types))
-          or (v.has_modems and (v.signal_csq, v.network_mode, v.wan_up) is distinct from (d.signal_csq, d.network_mode, d.wan_up)))
-        returning d.*`.execute(db);
-      return result.rows;
+      return (await touchDevicesSql(touches, now, contactStaleBefore).execute(db)).rows;
     },
 
     /** The settings of the batch's domains, by domain id (the realtime push needs their thresholds). */

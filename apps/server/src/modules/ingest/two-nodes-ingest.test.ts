@@ -5,7 +5,6 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   call,
-  freshDatabase,
   makeDomainWithAdmin,
   onCleanup,
   openReadySocket,
@@ -13,9 +12,8 @@ import {
   runCleanups,
   serverUrl,
   signIn,
-  startNode,
 } from "../../platform/bus/two-nodes.test-support";
-import { startOwnMosquitto } from "../broker-accounts/mosquitto-dynsec.test-support";
+import { startTwoNodesOnMosquitto } from "../broker-accounts/two-nodes-mosquitto.test-support";
 import { boardReport, connectDevice, envelope, eventually } from "./ingest.test-support";
 
 // Several server nodes (issue 17): two processes on one PostgreSQL, one Mosquitto (the repo's
@@ -32,27 +30,7 @@ describe.skipIf(!serverUrl)("two server nodes behind one Mosquitto", () => {
   it("split the reports, lose and repeat none, and both sockets see every update", {
     timeout: 150_000,
   }, async () => {
-    const broker = await startOwnMosquitto();
-    onCleanup(() => broker.close());
-    const databaseUrl = await freshDatabase();
-    const env = (name: string) => ({
-      MQTT_URL: broker.serverUrl,
-      MQTT_SHARED_SUBSCRIPTION: "1",
-      MQTT_DYNSEC: "1",
-      MQTT_CLIENT_ID: `cellfleet-node-${name}-${randomBytes(3).toString("hex")}`,
-    });
-    const [a, b] = await Promise.all([
-      startNode("A", databaseUrl, "nats://127.0.0.1:4222", {
-        smtpUrl: "smtp://127.0.0.1:1",
-        runsJobs: true,
-        env: env("a"),
-      }),
-      startNode("B", databaseUrl, "nats://127.0.0.1:4222", {
-        smtpUrl: "smtp://127.0.0.1:1",
-        runsJobs: true,
-        env: env("b"),
-      }),
-    ]);
+    const { broker, databaseUrl, a, b } = await startTwoNodesOnMosquitto();
     const { adminToken } = await makeDomainWithAdmin(b);
     const socketA = await openReadySocket(a, adminToken);
     const socketB = await openReadySocket(b, adminToken);
@@ -93,7 +71,7 @@ describe.skipIf(!serverUrl)("two server nodes behind one Mosquitto", () => {
           return client !== null;
         },
         `an account for ${router.ident}`,
-        20_000,
+        45_000,
       );
       clients.push(client as unknown as MqttClient);
     }
@@ -136,7 +114,7 @@ describe.skipIf(!serverUrl)("two server nodes behind one Mosquitto", () => {
         return rows[0].n >= ROUTERS * REPORTS;
       },
       "every event stored",
-      30_000,
+      45_000,
     );
     const events = await db.query(
       "select device_id, count(*)::int as n, count(distinct seq)::int as seqs from events where device_id = any($1) group by device_id",

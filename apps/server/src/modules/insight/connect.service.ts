@@ -9,12 +9,8 @@ import type { Config } from "../../platform/config";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { devicesRepo } from "../devices/devices.repo";
-import {
-  emitCredentialsChanged,
-  publishDevices,
-  requireDeviceDomain,
-  toDevicePushes,
-} from "../devices/devices.service";
+import { publishDevices, requireDeviceDomain, toDevicePushes } from "../devices/devices.service";
+import { emitCredentialsChanged } from "../devices/devices-room";
 import { refusalsRepo } from "../ingest/refusals.repo";
 
 const DEFAULT_PORTS = { mqtt: 1883, mqtts: 8883 } as const;

@@ -1,7 +1,8 @@
-import type { DataPlan } from "@cellfleet/contract";
+import type { DataPlan, TagScope } from "@cellfleet/contract";
 import { type Kysely, sql } from "kysely";
 import type { DB, EventRow } from "../../platform/db/schema";
 import { toJsonb } from "../../platform/db/schema";
+import { tagScopeCondition } from "../../platform/db/tag-scope";
 
 /** One SIM's bytes in one router on one day. */
 export interface UsageDayRow {
@@ -44,11 +45,15 @@ export function usageRepo(db: Kysely<DB>) {
       return rows.map((row) => row.iccid);
     },
 
-    /** The days of these SIMs since `sinceDay`, in any of the domain's routers, oldest first. */
+    /**
+     * The days of these SIMs since `sinceDay`, in any of the domain's routers within the tag scope
+     * (a SIM moved to another tag's router is not followed there, ADR 041), oldest first.
+     */
     async findUsageDays(
       domainId: string,
       iccids: readonly string[],
       sinceDay: string,
+      tagScope: TagScope = [],
     ): Promise<UsageDayRow[]> {
       if (iccids.length === 0) return [];
       const rows = await db
@@ -57,6 +62,12 @@ export function usageRepo(db: Kysely<DB>) {
         .where("domain_id", "=", domainId)
         .where("iccid", "in", iccids)
         .where("day", ">=", sinceDay)
+        .$if(tagScope.length > 0, (q) =>
+          q.where(
+            sql<boolean>`exists (select 1 from devices d where d.id = sim_usage.device_id
+              and d.domain_id = sim_usage.domain_id and ${tagScopeCondition("d.tags", tagScope)})`,
+          ),
+        )
         .orderBy("seen")
         .execute();
       return rows.map((row) => ({ ...row, day: dayText(row.day), rx: Number(row.rx), tx: Number(row.tx) }));

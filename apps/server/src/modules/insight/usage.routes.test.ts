@@ -11,6 +11,7 @@ import { LICENSE_REFRESH_ALL_JOB } from "../licences/licences.jobs";
 import { NOTIFY_CLEANUP_JOB, NOTIFY_TIMERS_JOB } from "../notifications/engine/timers";
 import { SCHEDULE_CATCH_UP_JOB } from "../schedules/schedules.jobs";
 import { RECORDINGS_RETENTION_JOB } from "../tunnels/recordings.jobs";
+import { UPTIME_MAIL_CATCH_UP_JOB } from "../uptime/uptime-mail.jobs";
 import { HISTORY_MAINTENANCE_JOB } from "./history.jobs";
 import { createFeeder, type Feeder, SIM_A, SIM_B } from "./insight.test-support";
 import { checkDataPlans, DATA_PLAN_CHECK_JOB, DATA_PLAN_EVENT_KIND } from "./plans.jobs";
@@ -160,6 +161,7 @@ describe("data plans", () => {
         LICENSE_REFRESH_ALL_JOB,
         STATUS_SWEEP_JOB,
         RECORDINGS_RETENTION_JOB,
+        UPTIME_MAIL_CATCH_UP_JOB,
       ].sort(),
     );
     expect(await t.jobs.runSchedules()).toEqual([]);
@@ -183,6 +185,7 @@ describe("data plans", () => {
         { kind: LICENSE_REFRESH_ALL_JOB, state: "done" },
         { kind: STATUS_SWEEP_JOB, state: "done" },
         { kind: RECORDINGS_RETENTION_JOB, state: "done" },
+        { kind: UPTIME_MAIL_CATCH_UP_JOB, state: "done" },
       ].sort((a, b) => a.kind.localeCompare(b.kind)),
     );
   });

@@ -7,7 +7,7 @@ import {
   type ModemReport,
   type SimUsage,
 } from "@cellfleet/contract";
-import { assertCan } from "../../platform/auth/permissions";
+import { assertCan, tagScopeOf } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
@@ -68,7 +68,7 @@ export async function readDeviceUsage(
   ];
   if (iccids.length === 0) return { sims: [] };
   const [days, cards, tagPlanList] = await Promise.all([
-    repo.findUsageDays(domainId, iccids, firstRead),
+    repo.findUsageDays(domainId, iccids, firstRead, tagScopeOf(session)),
     repo.findSimCards(domainId, iccids),
     repo.findTagPlans(domainId),
   ]);

@@ -1,12 +1,14 @@
-import type { DeliveryState } from "@cellfleet/contract";
+import type { DeliveryState, TagScope } from "@cellfleet/contract";
 import { type Kysely, sql } from "kysely";
 import { domainOp } from "../../platform/db/domain-filter";
-import type {
-  DB,
-  NotificationDeliveryAttemptRow,
-  NotificationDeliveryRow,
-  NotificationTransportRow,
+import {
+  type DB,
+  type NotificationDeliveryAttemptRow,
+  type NotificationDeliveryRow,
+  type NotificationTransportRow,
+  toJsonb,
 } from "../../platform/db/schema";
+import { namedRoutersWithinTagScope } from "../../platform/db/tag-scope";
 
 /** A delivery as the log lists it: with its rule's and provider's names and its job's next run. */
 export type DeliveryListRow = NotificationDeliveryRow & {
@@ -24,6 +26,8 @@ export interface DeliveryFilter {
   states?: DeliveryState[];
   ruleId?: string;
   transportId?: string;
+  /** Only deliveries about the caller's routers (ADR 041); empty or absent: all. */
+  tagScope?: TagScope;
   limit: number;
   offset: number;
 }
@@ -37,6 +41,8 @@ export interface NewDelivery {
   title: string;
   text: string;
   maxAttempts: number;
+  /** The routers its lines name; null: none. */
+  deviceIds: string[] | null;
   at: Date;
 }
 
@@ -56,6 +62,7 @@ export function deliveriesRepo(db: Kysely<DB>) {
           title: delivery.title,
           text: delivery.text,
           max_attempts: delivery.maxAttempts,
+          device_ids: delivery.deviceIds && toJsonb(delivery.deviceIds),
           create_time: delivery.at,
           update_time: delivery.at,
         })
@@ -178,6 +185,8 @@ export function deliveriesRepo(db: Kysely<DB>) {
       if (filter.states?.length) query = query.where("d.state", "in", filter.states);
       if (filter.ruleId) query = query.where("d.rule_id", "=", filter.ruleId);
       if (filter.transportId) query = query.where("d.transport_id", "=", filter.transportId);
+      if (filter.tagScope?.length)
+        query = query.where(namedRoutersWithinTagScope("d.device_ids", filter.tagScope));
       return query
         .orderBy("d.create_time", "desc")
         .orderBy("d.id", "desc")

@@ -8,6 +8,7 @@ import {
   type NewsLevel,
 } from "@cellfleet/contract";
 import type { z } from "zod";
+import { tagScopeOf } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import type { NotificationDeliveryAttemptRow } from "../../platform/db/schema";
@@ -79,6 +80,7 @@ export async function listDeliveries(
     states: request.state,
     ruleId: request.rule_id,
     transportId: request.transport_id,
+    tagScope: tagScopeOf(session),
     limit: request.limit,
     offset: request.offset,
   });
@@ -95,6 +97,13 @@ export async function resendDelivery(
   id: string,
 ): Promise<Delivery> {
   const scope = notificationScope(session);
+  const tagScope = tagScopeOf(session);
+  // A delivery about routers outside the caller's tags is not theirs to find (ADR 041).
+  if (
+    tagScope.length > 0 &&
+    (await deliveriesRepo(ctx.db).findDeliveries(scope, { id, tagScope, limit: 1, offset: 0 })).length === 0
+  )
+    throw new AppError("REPORT_NOT_FOUND", "No such delivery");
   await ctx.jobs.transaction(async (trx) => {
     const repo = deliveriesRepo(trx);
     const row = await repo.requeueDelivery(scope, id, ctx.now());
@@ -129,6 +138,7 @@ export function toNewsItem(row: NewsWithRuleRow): NewsItem {
     text: row.text,
     rule: row.rule_id && row.rule_name ? { _id: row.rule_id, name: row.rule_name } : null,
     create_time: row.create_time.getTime(),
+    device_ids: row.device_ids,
   };
 }
 
@@ -139,8 +149,8 @@ export async function listNews(ctx: AppContext, session: SessionContext): Promis
   const repo = newsRepo(ctx.db);
   const seenUntil = await repo.findSeenUntil(scope, session.user.id);
   const [rows, unseen] = await Promise.all([
-    repo.findNews(scope, NEWS_LIMIT),
-    repo.countNewsSince(scope, seenUntil),
+    repo.findNews(scope, NEWS_LIMIT, tagScopeOf(session)),
+    repo.countNewsSince(scope, seenUntil, tagScopeOf(session)),
   ]);
   return { items: rows.map(toNewsItem), unseen, seen_until: seenUntil?.getTime() ?? null };
 }

@@ -1,6 +1,8 @@
+import { isWithinTagScope, type TagScope } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
 import { domainOp } from "../../platform/db/domain-filter";
-import type { DB, NotificationNewsRow } from "../../platform/db/schema";
+import { type DB, type NotificationNewsRow, toJsonb } from "../../platform/db/schema";
+import { namedRoutersWithinTagScope } from "../../platform/db/tag-scope";
 
 /** A news item with its rule's name. */
 export type NewsWithRuleRow = NotificationNewsRow & { rule_name: string | null };
@@ -10,7 +12,15 @@ export function newsRepo(db: Kysely<DB>) {
   return {
     async insertNews(
       domainId: string | null,
-      item: { id: string; ruleId: string | null; level: string; title: string; text: string; at: Date },
+      item: {
+        id: string;
+        ruleId: string | null;
+        level: string;
+        title: string;
+        text: string;
+        deviceIds?: string[] | null;
+        at: Date;
+      },
     ): Promise<void> {
       await db
         .insertInto("notification_news")
@@ -21,19 +31,25 @@ export function newsRepo(db: Kysely<DB>) {
           level: item.level,
           title: item.title,
           text: item.text,
+          device_ids: item.deviceIds ? toJsonb(item.deviceIds) : null,
           create_time: item.at,
         })
         .execute();
     },
 
-    /** The newest items. */
-    async findNews(domainId: string | null, limit: number): Promise<NewsWithRuleRow[]> {
+    /** The newest items (of the scope's routers, or about none, for a person limited to tags). */
+    async findNews(
+      domainId: string | null,
+      limit: number,
+      tagScope: TagScope = [],
+    ): Promise<NewsWithRuleRow[]> {
       return db
         .selectFrom("notification_news as n")
         .leftJoin("notification_rules as r", "r.id", "n.rule_id")
         .selectAll("n")
         .select("r.name as rule_name")
         .where("n.domain_id", domainOp(domainId), domainId)
+        .where(namedRoutersWithinTagScope("n.device_ids", tagScope))
         .orderBy("n.create_time", "desc")
         .orderBy("n.id", "desc")
         .limit(limit)
@@ -41,11 +57,16 @@ export function newsRepo(db: Kysely<DB>) {
     },
 
     /** Items after `since` (all without it). */
-    async countNewsSince(domainId: string | null, since: Date | null): Promise<number> {
+    async countNewsSince(
+      domainId: string | null,
+      since: Date | null,
+      tagScope: TagScope = [],
+    ): Promise<number> {
       let query = db
         .selectFrom("notification_news")
         .select((eb) => eb.fn.countAll<string>().as("n"))
-        .where("domain_id", domainOp(domainId), domainId);
+        .where("domain_id", domainOp(domainId), domainId)
+        .where(namedRoutersWithinTagScope("notification_news.device_ids", tagScope));
       if (since) query = query.where("create_time", ">", since);
       return Number((await query.executeTakeFirstOrThrow()).n);
     },
@@ -89,17 +110,34 @@ export function newsRepo(db: Kysely<DB>) {
      * E-mail addresses of the people who get the scope's notifications: its live users with the
      * notification plugin (for superusers' mail providers without a 'to').
      */
-    async findAudienceEmails(domainId: string | null): Promise<string[]> {
+    async findAudienceEmails(
+      domainId: string | null,
+      deviceIds: readonly string[] | null = null,
+    ): Promise<string[]> {
       const rows = await db
         .selectFrom("users")
-        .select(["email", "plugins"])
+        .select(["email", "plugins", "tag_scope"])
         .where("domain_id", domainOp(domainId), domainId)
         .where("email", "is not", null)
         .where("removed_at", "is", null)
         .where("blocked", "=", false)
         .execute();
+      // A person limited to tags (ADR 041) is mailed only what names their routers alone, or none.
+      const named =
+        deviceIds && deviceIds.length > 0
+          ? await db
+              .selectFrom("devices")
+              .select("tags")
+              .where("domain_id", domainOp(domainId), domainId)
+              .where("id", "in", deviceIds)
+              .execute()
+          : [];
+      const isGone = named.length < (deviceIds?.length ?? 0);
+      const reaches = (scope: string[]) =>
+        scope.length === 0 || (!isGone && named.every((device) => isWithinTagScope([scope], device.tags)));
       return rows
         .filter((row) => Array.isArray(row.plugins) && row.plugins.includes("notification"))
+        .filter((row) => reaches(row.tag_scope ?? []))
         .map((row) => row.email as string);
     },
 

@@ -1,4 +1,5 @@
 import { CSV_EXPORT_CHUNK, type RuleListRequest } from "@cellfleet/contract";
+import { tagScopeOf } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import type { CsvCell } from "../../platform/http/csv";
@@ -30,7 +31,7 @@ export async function* exportRulesRows(
   // Without the notification plugin the list is empty (spec section 6), and so is its export.
   if (!seesNotifications(session)) return;
   const scope = notificationScope(session);
-  const repo = rulesRepo(ctx.db);
+  const repo = rulesRepo(ctx.db, tagScopeOf(session));
   const pages = keysetPages(
     (after: string | null, limit) => repo.findRulesAfter(scope, request.search, after, limit),
     (row) => row.name,

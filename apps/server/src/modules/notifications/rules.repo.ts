@@ -1,7 +1,9 @@
+import type { TagScope } from "@cellfleet/contract";
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import { domainOp } from "../../platform/db/domain-filter";
 import { likePattern } from "../../platform/db/like";
 import { type DB, type NotificationRuleRow, toJsonb } from "../../platform/db/schema";
+import { tagsWithinTagScope } from "../../platform/db/tag-scope";
 
 /** A rule that runs: active, not a draft, and with a provider. */
 function isLiveRule(eb: ExpressionBuilder<DB, "notification_rules">) {
@@ -44,11 +46,13 @@ function toColumns(values: RuleValues) {
  * Notification rules of a domain (null: the superusers' own). The engine's lookups read the live
  * rules of many domains at once (a batch of reports spans domains) and say AcrossDomains.
  */
-export function rulesRepo(db: Kysely<DB>) {
+export function rulesRepo(db: Kysely<DB>, tagScope: TagScope = []) {
   const base = () =>
     db
       .selectFrom("notification_rules as r")
       .leftJoin("notification_transports as t", "t.id", "r.transport_id")
+      // A caller limited to tags reads only rules whose routers all lie within them (ADR 041).
+      .where(tagsWithinTagScope("r.filter_tags", tagScope))
       .selectAll("r")
       .select(["t.name as transport_name", "t.type as transport_type"])
       .select((eb) =>
@@ -108,6 +112,7 @@ export function rulesRepo(db: Kysely<DB>) {
           sql<string>`count(*) filter (where active and not draft)`.as("active"),
         ])
         .where("domain_id", domainOp(domainId), domainId)
+        .where(tagsWithinTagScope("filter_tags", tagScope))
         .executeTakeFirstOrThrow();
       return { total: Number(row.total), active: Number(row.active) };
     },
@@ -164,6 +169,7 @@ export function rulesRepo(db: Kysely<DB>) {
         .deleteFrom("notification_rules")
         .where("domain_id", domainOp(domainId), domainId)
         .where("id", "=", id)
+        .where(tagsWithinTagScope("filter_tags", tagScope))
         .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import {
+  areTagsWithinTagScope,
   EVENT_LEVELS,
   type EventLevel,
   MONITORS,
@@ -10,6 +11,7 @@ import {
   type RuleListAnswer,
   type RuleListRequest,
 } from "@cellfleet/contract";
+import { tagScopeOf } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { isUniqueViolation } from "../../platform/db/unique-violation";
@@ -60,6 +62,14 @@ async function valuesOf(
   body: RuleFieldsParsed,
 ): Promise<RuleValues> {
   const scope = notificationScope(session);
+  // A caller limited to tags watches only routers of theirs, whatever else those routers carry: a
+  // rule of their tags, never one for all routers or another tag (ADR 041, as schedules).
+  if (!areTagsWithinTagScope(tagScopeOf(session), body.filter_tags ?? [])) {
+    throw new AppError(
+      "PERMISSION_DENIED",
+      "You are limited to routers of some tags: a rule of yours watches routers of those tags only",
+    );
+  }
   const monitor = MONITORS[body.monitor.name];
   if (!monitorsFor(scope === null).includes(monitor)) {
     throw new AppError(
@@ -105,14 +115,14 @@ export async function listRules(
 ): Promise<RuleListAnswer> {
   if (!seesNotifications(session)) return { items: [], total: 0, active: 0 };
   const scope = notificationScope(session);
-  const repo = rulesRepo(ctx.db);
+  const repo = rulesRepo(ctx.db, tagScopeOf(session));
   const [rows, counts] = await Promise.all([repo.findRules(scope, request.search), repo.countRules(scope)]);
   return { items: rows.map(toRule), ...counts };
 }
 
 /** POST /api/notifications/rule/{id}: one rule; RULE_NOT_FOUND outside the scope. */
 export async function getRule(ctx: AppContext, session: SessionContext, id: string): Promise<Rule> {
-  const row = await rulesRepo(ctx.db).findRule(notificationScope(session), id);
+  const row = await rulesRepo(ctx.db, tagScopeOf(session)).findRule(notificationScope(session), id);
   if (!row) throw new AppError("RULE_NOT_FOUND");
   return toRule(row);
 }
@@ -150,7 +160,7 @@ export async function updateRule(
   body: RuleFieldsParsed,
 ): Promise<Rule> {
   const scope = notificationScope(session);
-  const repo = rulesRepo(ctx.db);
+  const repo = rulesRepo(ctx.db, tagScopeOf(session));
   const existing = await repo.findRule(scope, id);
   if (!existing) throw new AppError("RULE_NOT_FOUND");
   const values = await valuesOf(ctx, session, body);
@@ -179,7 +189,7 @@ export async function setRuleActive(
   active: boolean,
 ): Promise<Rule> {
   const scope = notificationScope(session);
-  const existing = await rulesRepo(ctx.db).findRule(scope, id);
+  const existing = await rulesRepo(ctx.db, tagScopeOf(session)).findRule(scope, id);
   if (!existing) throw new AppError("RULE_NOT_FOUND");
   if (active && (existing.draft || existing.transport_id === null)) {
     throw new AppError("NOT_ENOUGH_PARAMS", "A draft is switched on by saving it as a rule");
@@ -193,6 +203,6 @@ export async function setRuleActive(
 
 /** DELETE /api/notifications/rule/{id}: its incidents go with it; its deliveries stay in the log. */
 export async function deleteRule(ctx: AppContext, session: SessionContext, id: string): Promise<void> {
-  if (!(await rulesRepo(ctx.db).deleteRule(notificationScope(session), id)))
+  if (!(await rulesRepo(ctx.db, tagScopeOf(session)).deleteRule(notificationScope(session), id)))
     throw new AppError("RULE_NOT_FOUND");
 }

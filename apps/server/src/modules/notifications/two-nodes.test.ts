@@ -69,11 +69,18 @@ function factoryView(app: FastifyInstance): TestApp {
   return { app, db: store.database.db, clock } as unknown as TestApp;
 }
 
-async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+/**
+ * Waits for `check`, moving the test clock on by 250 ms every 50 ms of waiting. Jobs are due by the
+ * test clock (a flush at the end of its window, a retry after its backoff): on a busy machine the
+ * job that queues one may run only after the test's own steps moved the clock, and a clock that then
+ * stood still would leave it waiting for ever (a full run once saw a message 30 s late this way).
+ */
+async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    clock.advance(250);
   }
 }
 

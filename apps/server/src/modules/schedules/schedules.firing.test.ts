@@ -1,13 +1,8 @@
 import type { ScheduleRuleInput } from "@cellfleet/contract";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../app";
-import { createInProcessBus } from "../../platform/bus/in-process-bus";
-import { loadConfig } from "../../platform/config";
-import { type Database, openDatabase } from "../../platform/db/database";
+import { appNodes } from "../../test/app-nodes";
 import { buildDevice } from "../../test/device-factories";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
-import type { TestApp } from "../../test/test-app";
 import { createTestClock } from "../../test/test-clock";
 import { createTestDatabase, type TestDatabase } from "../../test/test-db";
 import { enqueueFiring, SCHEDULE_FIRE_JOB } from "./schedules.jobs";
@@ -18,35 +13,18 @@ import { enqueueFiring, SCHEDULE_FIRE_JOB } from "./schedules.jobs";
 
 const clock = createTestClock(new Date("2026-06-10T09:00:20Z"));
 let store: TestDatabase;
-const extraDatabases: Database[] = [];
+const nodes = appNodes(() => store, clock);
 
 beforeAll(async () => {
   store = await createTestDatabase();
 });
 afterAll(async () => {
-  for (const database of extraDatabases) await database.close();
+  await nodes.close();
   await store.drop();
 });
 
-async function startNode(): Promise<FastifyInstance> {
-  let database = store.database;
-  if (store.url) {
-    database = openDatabase({ kind: "postgres", url: store.url, maxConnections: 4 });
-    extraDatabases.push(database);
-  }
-  const app = await buildApp({
-    config: { ...loadConfig({}), loginRateLimit: 10_000 },
-    database,
-    bus: createInProcessBus(),
-    now: clock.now,
-    webDistDir: "/nonexistent-cellfleet-web-dist",
-    jobTimings: { pollMs: 25 },
-  });
-  await app.ready();
-  return app;
-}
-
-const view = (app: FastifyInstance) => ({ app, db: store.database.db, clock }) as unknown as TestApp;
+const startNode = () => nodes.start();
+const view = nodes.view;
 
 async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import {
+  areTagsWithinTagScope,
   isScheduleClass,
   type ScheduleClass,
   type ScheduleRule,
   type ScheduleRuleInput,
 } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
+import { tagScopeOf } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { type DB, toJsonb } from "../../platform/db/schema";
@@ -24,11 +26,38 @@ function classOf(value: string): ScheduleClass {
   return value;
 }
 
-/** POST /api/crontab/all: the domain's backup and journal rules. */
+// A caller limited to tags (ADR 041: an admin's tag-scoped API token) works only on rules whose
+// routers all lie within its scope whatever their tags become: a group whose every tag is in the
+// scope. Others are not found; a rule it writes reaching further is refused. A rule fires with
+// the domain's authority over the routers its tags name, so it reaches no router outside.
+
+/** Whether the caller's tag scope holds every router the rule names. */
+function isRuleWithinScope(session: SessionContext, rule: { active_for: string; tags: readonly string[] }) {
+  return areTagsWithinTagScope(tagScopeOf(session), rule.active_for === "group" ? rule.tags : []);
+}
+
+/** Refuses a rule naming routers outside the caller's tags (PERMISSION_DENIED). */
+function assertInputWithinScope(session: SessionContext, input: ScheduleRuleInput): void {
+  const tags = input.active_for === "group" ? input.search.filterTags : [];
+  if (!isRuleWithinScope(session, { active_for: input.active_for, tags })) {
+    throw new AppError(
+      "PERMISSION_DENIED",
+      "You are limited to routers of some tags: a schedule of yours names a group of those tags only",
+    );
+  }
+}
+
+/** A rule the caller's tags hold, else TASK_NOT_FOUND as another domain's. */
+function withinScope<T extends ScheduleRuleRow | undefined>(session: SessionContext, row: T): T | undefined {
+  return row && isRuleWithinScope(session, row) ? row : undefined;
+}
+
+/** POST /api/crontab/all: the domain's backup and journal rules (those within the caller's tags). */
 export async function listScheduleRules(ctx: AppContext, session: SessionContext): Promise<ScheduleRule[]> {
   const domainId = requireDeviceDomain(session);
   const zone = await findDomainTimeZone(ctx, domainId);
-  return (await schedulesRepo(ctx.db).listRules(domainId)).map((row) => toScheduleRuleDto(row, zone));
+  const rows = await schedulesRepo(ctx.db).listRules(domainId);
+  return rows.filter((row) => isRuleWithinScope(session, row)).map((row) => toScheduleRuleDto(row, zone));
 }
 
 /** POST /api/crontab/{class}/{id}: one rule; another domain's or another class's is TASK_NOT_FOUND. */
@@ -39,7 +68,7 @@ export async function getScheduleRule(
   id: string,
 ): Promise<ScheduleRule> {
   const domainId = requireDeviceDomain(session);
-  const row = await schedulesRepo(ctx.db).findRule(domainId, classOf(classValue), id);
+  const row = withinScope(session, await schedulesRepo(ctx.db).findRule(domainId, classOf(classValue), id));
   if (!row) throw new AppError("TASK_NOT_FOUND");
   return toScheduleRuleDto(row, await findDomainTimeZone(ctx, domainId));
 }
@@ -79,6 +108,7 @@ export async function createScheduleRule(
 ): Promise<ScheduleRule> {
   const domainId = requireDeviceDomain(session);
   const type = classOf(classValue);
+  assertInputWithinScope(session, input);
   const id = randomUUID();
   const now = ctx.now();
   await ctx.jobs.transaction(async (trx) => {
@@ -96,9 +126,15 @@ export async function createScheduleRule(
   return readBack(ctx, domainId, type, id);
 }
 
-/** Locks a rule of the class for a change, or TASK_NOT_FOUND. */
-async function lockOfClass(trx: Kysely<DB>, domainId: string, type: ScheduleClass, id: string) {
-  const row: ScheduleRuleRow | undefined = await schedulesRepo(trx).lockRule(domainId, id);
+/** Locks a rule of the class for a change, or TASK_NOT_FOUND (also one outside the caller's tags). */
+async function lockOfClass(
+  trx: Kysely<DB>,
+  session: SessionContext,
+  domainId: string,
+  type: ScheduleClass,
+  id: string,
+) {
+  const row = withinScope(session, await schedulesRepo(trx).lockRule(domainId, id));
   if (!row || row.type !== type) throw new AppError("TASK_NOT_FOUND");
   return row;
 }
@@ -117,8 +153,9 @@ export async function updateScheduleRule(
 ): Promise<ScheduleRule> {
   const domainId = requireDeviceDomain(session);
   const type = classOf(classValue);
+  assertInputWithinScope(session, input);
   await ctx.jobs.transaction(async (trx) => {
-    const before = await lockOfClass(trx, domainId, type, id);
+    const before = await lockOfClass(trx, session, domainId, type, id);
     const nextRun = nextRunOf(ctx, input, await findDomainTimeZone({ db: trx }, domainId));
     await schedulesRepo(trx).updateRule(domainId, id, columnsOf(input, nextRun, ctx.now()));
     if (nextRun) await enqueueFiring(ctx, trx, domainId, id, nextRun);
@@ -139,7 +176,7 @@ export async function setScheduleRuleActive(
   const domainId = requireDeviceDomain(session);
   const type = classOf(classValue);
   await ctx.jobs.transaction(async (trx) => {
-    const row = await lockOfClass(trx, domainId, type, id);
+    const row = await lockOfClass(trx, session, domainId, type, id);
     if (row.active === active) return;
     const zone = await findDomainTimeZone({ db: trx }, domainId);
     const nextRun = active ? nextOccurrence(row.regular, zone, ctx.now()) : null;

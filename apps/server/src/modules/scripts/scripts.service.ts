@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import {
+  isWithinTagScope,
   type SavedScript,
   type SavedScriptRow,
   type SaveScriptInput,
@@ -9,6 +10,7 @@ import {
   templateVariables,
 } from "@cellfleet/contract";
 import type { Kysely } from "kysely";
+import { tagScopeOf } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { type DB, toJsonb } from "../../platform/db/schema";
@@ -87,7 +89,22 @@ export async function getScript(
   const repo = scriptsRepo(ctx.db);
   const row = await repo.find(scriptsDomain(session), kind, id);
   if (!row) throw new AppError("COMMAND_TEMPLATE_MISSING", `No such ${kind}`);
-  return toDto(row, await repo.versions(row.domain_id, row.id));
+  const dto = toDto(row, await repo.versions(row.domain_id, row.id));
+  // A template's values for routers outside the caller's tags are those routers' (ADR 041).
+  const tagScope = tagScopeOf(session);
+  const ids = Object.keys(dto.device_values);
+  if (tagScope.length === 0 || ids.length === 0) return dto;
+  const within = new Set(
+    (await devicesRepo(ctx.db).findDevicesByIds(row.domain_id, ids))
+      .filter((device) => isWithinTagScope(tagScope, device.tags))
+      .map((device) => device.id),
+  );
+  return {
+    ...dto,
+    device_values: Object.fromEntries(
+      Object.entries(dto.device_values).filter(([deviceId]) => within.has(deviceId)),
+    ),
+  };
 }
 
 /** Checks a template's values: no system variable, and router ids of the domain only. */

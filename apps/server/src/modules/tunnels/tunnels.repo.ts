@@ -1,5 +1,7 @@
+import type { TagScope } from "@cellfleet/contract";
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../../platform/db/schema";
+import { tagScopeCondition } from "../../platform/db/tag-scope";
 
 /** A session joined with its router's ident and the names of its author and approver. */
 export interface TunnelRow {
@@ -40,7 +42,8 @@ const ENDED_SHOWN = 20;
 
 /** Remote-access sessions (0037_tunnel_sessions); every function but the endpoint's names the domain. */
 export function tunnelsRepo(db: Kysely<DB>) {
-  const selectRows = (domainId: string) =>
+  // A tag scope (ADR 041) keeps the sessions of the routers within it; none: the whole domain's.
+  const selectRows = (domainId: string, tagScope: TagScope = []) =>
     db
       .selectFrom("tunnel_sessions as t")
       .innerJoin("devices as d", "d.id", "t.device_id")
@@ -68,7 +71,8 @@ export function tunnelsRepo(db: Kysely<DB>) {
         "t.has_recording",
         "t.bytes_down",
       ])
-      .where("t.domain_id", "=", domainId);
+      .where("t.domain_id", "=", domainId)
+      .$if(tagScope.length > 0, (q) => q.where(tagScopeCondition("d.tags", tagScope)));
 
   return {
     async insertSession(
@@ -99,17 +103,17 @@ export function tunnelsRepo(db: Kysely<DB>) {
         .execute();
     },
 
-    async findSession(domainId: string, id: string): Promise<TunnelRow | undefined> {
-      return selectRows(domainId).where("t.id", "=", id).executeTakeFirst();
+    async findSession(domainId: string, id: string, tagScope: TagScope = []): Promise<TunnelRow | undefined> {
+      return selectRows(domainId, tagScope).where("t.id", "=", id).executeTakeFirst();
     },
 
     /** The sessions not yet over (newest first), then the latest ended or refused ones. */
-    async listSessions(domainId: string): Promise<TunnelRow[]> {
-      const live = await selectRows(domainId)
+    async listSessions(domainId: string, tagScope: TagScope = []): Promise<TunnelRow[]> {
+      const live = await selectRows(domainId, tagScope)
         .where("t.state", "in", ["waiting", "approved", "open"])
         .orderBy("t.created_at", "desc")
         .execute();
-      const over = await selectRows(domainId)
+      const over = await selectRows(domainId, tagScope)
         .where("t.state", "in", ["ended", "refused"])
         .orderBy("t.created_at", "desc")
         .limit(ENDED_SHOWN)
@@ -187,10 +191,14 @@ export function tunnelsRepo(db: Kysely<DB>) {
     },
 
     /** Records the bytes each way of a session (the running totals, written at its end), and that its recording is stored. */
-    async setOutcome(domainId: string, id: string, bytes: { up: number; down: number }): Promise<void> {
+    async setOutcome(
+      domainId: string,
+      id: string,
+      outcome: { up: number; down: number; hasRecording: boolean },
+    ): Promise<void> {
       await db
         .updateTable("tunnel_sessions")
-        .set({ bytes_up: bytes.up, bytes_down: bytes.down, has_recording: true })
+        .set({ bytes_up: outcome.up, bytes_down: outcome.down, has_recording: outcome.hasRecording })
         .where("domain_id", "=", domainId)
         .where("id", "=", id)
         .execute();

@@ -1,8 +1,16 @@
-import type { TunnelSession } from "@cellfleet/contract";
+import {
+  TUNNEL_OPEN_WITHIN_MINUTES,
+  type TunnelOpenMessage,
+  TunnelOpenMessageSchema,
+  type TunnelSession,
+  tunnelTopic,
+} from "@cellfleet/contract";
+import { Client } from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
 import type { ActionsFixture } from "../actions/actions.test-support";
 import { eventually } from "../ingest/ingest.test-support";
+import { ROUTER_DIAL_TIMEOUT_MS } from "./tunnels.runtime";
 import { openTerminal, openTunnelsFixture, requestTunnel } from "./tunnels.test-support";
 
 // Remote access end to end (issue 29, ADR 038): requests, four-eyes approval, the terminal through
@@ -21,6 +29,26 @@ const session = async (token: string, id: string) => {
   expect(response.statusCode, response.body).toBe(200);
   return response.json<{ items: TunnelSession[] }>().items.find((item) => item._id === id);
 };
+
+/** Dials the console's SSH endpoint as a router would with `message`: whether it signed in. */
+function dial(message: TunnelOpenMessage): Promise<"signed in" | "refused"> {
+  return new Promise((resolve, reject) => {
+    const client = new Client();
+    client.on("ready", () => {
+      client.end();
+      resolve("signed in");
+    });
+    client.on("error", (error: Error & { level?: string }) =>
+      error.level === "client-authentication" ? resolve("refused") : reject(error),
+    );
+    client.connect({
+      host: message.host,
+      port: message.port,
+      username: message.user,
+      password: message.password,
+    });
+  });
+}
 
 describe("remote-access sessions", { timeout: 30_000 }, () => {
   it("refuses anonymous callers and operators, and another domain's router", async () => {
@@ -138,6 +166,49 @@ describe("remote-access sessions", { timeout: 30_000 }, () => {
     expect(refused.json<TunnelSession>().state).toBe("refused");
     const terminal = await openTerminal(f, junior.token, created._id);
     expect((await terminal.ended).code).toBe("ATUN_SRV_NOT_FOUND");
+  });
+
+  it("an approved session not opened within the hour after its approval has expired", async () => {
+    const device = await f.device();
+    await f.router(device);
+    const assistant = await f.person("assistant");
+    const admin = await f.person("admin");
+    const created = await requestTunnel(f, assistant.token, device.id, 20);
+    const approved = await f.post(admin.token, `/api/tunnel/${created._id}/approve`, {
+      device_id: device.id,
+      minutes: 20,
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    f.t.clock.advanceMinutes(TUNNEL_OPEN_WITHIN_MINUTES);
+    const late = await openTerminal(f, assistant.token, created._id);
+    expect((await late.ended).code).toBe("ATUN_SRV_NOT_FOUND");
+  });
+
+  it("the router's password signs in once, and only within its 30 seconds", async () => {
+    const device = await f.device();
+    // A router whose clock runs a year ahead (of the console's test clock too) takes every
+    // tunnel_open for expired and never dials: the test dials with what it was sent.
+    const router = await f.router(device, { now: () => Date.now() + 365 * 86_400_000 });
+    const sent: TunnelOpenMessage[] = [];
+    router.mqttClient?.on("message", (topic, payload) => {
+      const parsed = TunnelOpenMessageSchema.safeParse(JSON.parse(payload.toString()));
+      if (topic === tunnelTopic(device.ident) && parsed.success) sent.push(parsed.data);
+    });
+    const admin = await f.person("admin");
+    const message = async () => {
+      const created = await requestTunnel(f, admin.token, device.id);
+      const terminal = await openTerminal(f, admin.token, created._id);
+      await eventually(() => sent.some((m) => m.session === created._id), "tunnel_open sent");
+      return { terminal, message: sent.find((m) => m.session === created._id) as TunnelOpenMessage };
+    };
+    const once = await message();
+    expect(await dial(once.message)).toBe("signed in");
+    expect(await dial(once.message)).toBe("refused");
+    once.terminal.close();
+    const late = await message();
+    f.t.clock.advance(ROUTER_DIAL_TIMEOUT_MS);
+    expect(await dial(late.message)).toBe("refused");
+    late.terminal.close();
   });
 
   it("a router that is not connected answers PEER_NOT_CONNECTED", async () => {

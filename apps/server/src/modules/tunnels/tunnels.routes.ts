@@ -3,6 +3,7 @@ import {
   CreateTunnelSchema,
   TunnelSessionSchema,
   TunnelSessionsSchema,
+  WebTunnelOpenSchema,
 } from "@cellfleet/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -124,6 +125,22 @@ export function createTunnelsRoutes(
           .header("cache-control", "private, no-store")
           .send(read.stream);
       },
+    );
+
+    app.post(
+      "/tunnel/:id/web",
+      {
+        schema: {
+          tags: ["tunnels"],
+          summary:
+            "Opens a web-interface session: once the router has dialled in, the session's own origin and its single-use link (good once, for a minute)",
+          params: TunnelParamsSchema,
+          body: TokenOnlyBodySchema,
+          response: { 200: WebTunnelOpenSchema, ...ERROR_RESPONSES },
+        },
+        config: { saves: true, permission: "tunnels.open" },
+      },
+      async (request) => runtime().openWeb(requireSession(request), request.params.id),
     );
 
     registerTerminalSocket(app, ctx, runtime);

@@ -15,7 +15,7 @@ import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import type { FileRead } from "../../platform/storage/file-storage";
 import { devicesRepo } from "../devices/devices.repo";
-import { requireDeviceDomain } from "../devices/devices.service";
+import { requireDeviceDomain, requireDeviceView } from "../devices/devices.service";
 import { findDomainRemoteAccess } from "../settings/settings.service";
 import { type TunnelRow, tunnelsRepo } from "./tunnels.repo";
 
@@ -33,7 +33,7 @@ export function toTunnelSession(row: TunnelRow): TunnelSession {
     _id: row.id,
     device_id: row.device_id,
     ident: row.ident,
-    kind: "terminal",
+    kind: row.kind as TunnelSession["kind"],
     state: row.state as TunnelSession["state"],
     minutes: row.minutes,
     author_id: row.author_id,
@@ -77,7 +77,7 @@ export function recordingKey(id: string): string {
  * the browser. A session still running, or one that never opened, has none yet: FILE_NOT_FOUND.
  */
 export async function openRecording(ctx: AppContext, session: SessionContext, id: string): Promise<FileRead> {
-  const row = await requireTunnel(ctx, requireDeviceDomain(session), id);
+  const row = await requireTunnelOf(ctx, session, id);
   if (row.state !== "ended" || !(await ctx.storage.exists(recordingKey(id)))) {
     throw new AppError("FILE_NOT_FOUND", "This session has no recording");
   }
@@ -87,6 +87,18 @@ export async function openRecording(ctx: AppContext, session: SessionContext, id
 /** A session of the caller's domain, or ATUN_SRV_NOT_FOUND (an unknown session link). */
 export async function requireTunnel(ctx: AppContext, domainId: string, id: string): Promise<TunnelRow> {
   const row = await tunnelsRepo(ctx.db).findSession(domainId, id);
+  if (!row) throw new AppError("ATUN_SRV_NOT_FOUND", "No such remote-access session");
+  return row;
+}
+
+/** A session of a router the caller sees (its domain, within its tags: ADR 041), or ATUN_SRV_NOT_FOUND. */
+export async function requireTunnelOf(
+  ctx: AppContext,
+  session: SessionContext,
+  id: string,
+): Promise<TunnelRow> {
+  const { domainId, tagScope } = requireDeviceView(session);
+  const row = await tunnelsRepo(ctx.db).findSession(domainId, id, tagScope);
   if (!row) throw new AppError("ATUN_SRV_NOT_FOUND", "No such remote-access session");
   return row;
 }
@@ -115,9 +127,10 @@ export async function createTunnel(
   return toTunnelSession(await requireTunnel(ctx, domainId, id));
 }
 
-/** POST /api/tunnels/list: the domain's sessions not yet over, then the latest ended ones. */
+/** POST /api/tunnels/list: the sessions of the routers the caller sees not yet over, then the latest ended ones. */
 export async function listTunnels(ctx: AppContext, session: SessionContext): Promise<TunnelSession[]> {
-  const rows = await tunnelsRepo(ctx.db).listSessions(requireDeviceDomain(session));
+  const { domainId, tagScope } = requireDeviceView(session);
+  const rows = await tunnelsRepo(ctx.db).listSessions(domainId, tagScope);
   return rows.map(toTunnelSession);
 }
 
@@ -131,8 +144,8 @@ export async function approveTunnel(
   id: string,
   body: ApproveTunnel,
 ): Promise<TunnelSession> {
-  const domainId = requireDeviceDomain(session);
-  const row = await requireTunnel(ctx, domainId, id);
+  const row = await requireTunnelOf(ctx, session, id);
+  const domainId = row.domain_id;
   assertCan(session, "tunnels.approve", authorOf(row));
   if (body.device_id !== row.device_id || body.minutes > row.minutes) {
     throw new AppError("BAD_REQUEST", "The approval names another router or a longer duration");
@@ -154,8 +167,8 @@ export async function refuseTunnel(
   session: SessionContext,
   id: string,
 ): Promise<TunnelSession> {
-  const domainId = requireDeviceDomain(session);
-  const row = await requireTunnel(ctx, domainId, id);
+  const row = await requireTunnelOf(ctx, session, id);
+  const domainId = row.domain_id;
   assertCan(session, "tunnels.approve", authorOf(row));
   const isMoved = await tunnelsRepo(ctx.db).moveState(domainId, id, ["waiting"], {
     state: "refused",
@@ -195,8 +208,8 @@ export async function endTunnel(
   session: SessionContext,
   id: string,
 ): Promise<TunnelSession> {
-  const domainId = requireDeviceDomain(session);
-  const row = await requireTunnel(ctx, domainId, id);
+  const row = await requireTunnelOf(ctx, session, id);
+  const domainId = row.domain_id;
   assertCan(session, "tunnels.end", authorOf(row));
   await endTunnelSession(ctx, domainId, id, "ended_by_user");
   return toTunnelSession(await requireTunnel(ctx, domainId, id));

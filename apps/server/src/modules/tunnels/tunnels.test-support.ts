@@ -6,6 +6,7 @@ import type {
   DomainSettings,
   RemoteAccessSettings,
   TerminalServerMessage,
+  TunnelKind,
   TunnelSession,
 } from "@cellfleet/contract";
 import { expect } from "vitest";
@@ -31,14 +32,32 @@ export interface TestTerminal {
 
 /** Opens the actions fixture with the tunnel endpoint on a free port and its host key in a temp folder. */
 export async function openTunnelsFixture(
-  options: { minuteMs?: number; routerSshPort?: number } = {},
+  options: {
+    minuteMs?: number;
+    routerSshPort?: number;
+    routerWebPort?: number;
+    /** A wildcard host (`*.tunnel.test`) served on `webPort`; else a port per session. */
+    webHost?: { pattern: string; port: number };
+  } = {},
 ): Promise<ActionsFixture> {
   const fixture = await openActionsFixture({
     tunnelMinuteMs: options.minuteMs,
     tunnelRouterSshPort: options.routerSshPort,
+    tunnelRouterWebPort: options.routerWebPort,
   });
   const keyDir = await mkdtemp(path.join(os.tmpdir(), "cellfleet-tunnel-"));
-  fixture.t.config.tunnel = { sshPort: 0, sshHost: "127.0.0.1", hostKeyFile: path.join(keyDir, "host_key") };
+  fixture.t.config.tunnel = {
+    sshPort: 0,
+    sshHost: "127.0.0.1",
+    hostKeyFile: path.join(keyDir, "host_key"),
+    web: {
+      hostPattern: options.webHost?.pattern ?? null,
+      scheme: "http",
+      consoleHost: "127.0.0.1",
+      ports: options.webHost ? [options.webHost.port, options.webHost.port] : [0, 0],
+      nodeHost: "127.0.0.1",
+    },
+  };
   return fixture;
 }
 
@@ -48,8 +67,9 @@ export async function requestTunnel(
   token: string,
   deviceId: string,
   minutes = 30,
+  kind: TunnelKind = "terminal",
 ): Promise<TunnelSession> {
-  const response = await f.post(token, "/api/tunnels", { device_id: deviceId, minutes });
+  const response = await f.post(token, "/api/tunnels", { device_id: deviceId, minutes, kind });
   expect(response.statusCode, response.body).toBe(200);
   return response.json<TunnelSession>();
 }

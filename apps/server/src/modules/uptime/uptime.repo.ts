@@ -1,5 +1,7 @@
+import type { TagScope } from "@cellfleet/contract";
 import { type Kysely, sql } from "kysely";
 import { type DB, toJsonb } from "../../platform/db/schema";
+import { tagScopeCondition } from "../../platform/db/tag-scope";
 
 /** A router a report covers. */
 export interface ReportDeviceRow {
@@ -14,6 +16,8 @@ export interface ReportDeviceRow {
 export interface ReportDeviceFilter {
   tag?: string;
   deviceId?: string;
+  /** The caller's tag scope (ADR 041): a report covers only the routers the caller reaches. */
+  tagScope?: TagScope;
 }
 
 /**
@@ -36,16 +40,26 @@ export function uptimeRepo(db: Kysely<DB>) {
       if (filter.tag !== undefined)
         query = query.where(sql<boolean>`tags @> ${toJsonb([filter.tag])}::jsonb`);
       if (filter.deviceId !== undefined) query = query.where("id", "=", filter.deviceId);
-      return query.orderBy("ident").execute();
+      return query
+        .where(tagScopeCondition("tags", filter.tagScope ?? []))
+        .orderBy("ident")
+        .execute();
     },
 
-    /** Whether any router of the domain carries the tag now. */
-    async hasTag(domainId: string, tag: string): Promise<boolean> {
+    /** The domain's name, heading its PDF report. */
+    async findDomainName(domainId: string): Promise<string> {
+      const row = await db.selectFrom("domains").select("name").where("id", "=", domainId).executeTakeFirst();
+      return row?.name ?? "";
+    },
+
+    /** Whether any router of the domain within the tag scope carries the tag now. */
+    async hasTag(domainId: string, tag: string, tagScope: TagScope = []): Promise<boolean> {
       const row = await db
         .selectFrom("devices")
         .select("id")
         .where("domain_id", "=", domainId)
         .where(sql<boolean>`tags @> ${toJsonb([tag])}::jsonb`)
+        .where(tagScopeCondition("tags", tagScope))
         .limit(1)
         .executeTakeFirst();
       return row !== undefined;

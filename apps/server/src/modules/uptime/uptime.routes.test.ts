@@ -16,6 +16,7 @@ const MIN = 60_000;
 const at = (iso: string) => new Date(iso);
 let t: TestApp;
 let token: string;
+let northToken: string;
 let otherToken: string;
 let rootToken: string;
 let routerA: { id: string; ident: string };
@@ -33,6 +34,7 @@ beforeAll(async () => {
   const domainId = (await buildDomain(t, { time_zone: "Europe/Moscow" })).id;
   const otherDomainId = (await buildDomain(t)).id;
   token = await signIn(t.app, await buildUser(t, { role: 4, domainId }));
+  northToken = await signIn(t.app, await buildUser(t, { role: 4, domainId, tagScope: ["north"] }));
   otherToken = await signIn(t.app, await buildUser(t, { role: 2, domainId: otherDomainId }));
   rootToken = await signIn(t.app, await buildUser(t, { role: 1 }));
   otherRouter = await buildDevice(t, otherDomainId, { create_time: at("2026-09-01T00:00:00Z") });
@@ -275,6 +277,33 @@ describe("POST /api/uptime", () => {
     const one = await report({ month: "2026-10", scope: "device", device_id: routerA.id });
     expect(one.body.routers.map((r) => r.ident)).toEqual(["AAA1"]);
     expect(one.body.totals.connected_percent).toBe(99.5);
+  });
+
+  it("covers only the routers of a person limited to tags (ADR 041), on screen and as CSV", async () => {
+    const north = () => northToken;
+    const domain = await report({ month: "2026-10" }, north);
+    expect(domain.status).toBe(200);
+    expect(domain.body.routers.map((r) => r.ident)).toEqual(["BBB1"]);
+    expect(domain.body.totals.routers).toBe(1);
+    expect((await report({ month: "2026-10", scope: "tag", tag: "north" }, north)).body.totals.routers).toBe(
+      1,
+    );
+    const outside = await report({ month: "2026-10", scope: "device", device_id: routerA.id }, north);
+    expect([outside.status, outside.body.code]).toEqual([404, "DEVICE_NOT_FOUND"]);
+    const csv = await t.app.inject({
+      method: "POST",
+      url: "/api/uptime/export",
+      headers: { token: northToken },
+      payload: { month: "2026-10" },
+    });
+    expect(csv.statusCode).toBe(200);
+    expect(
+      csv.body
+        .trim()
+        .split("\r\n")
+        .slice(1)
+        .map((line) => line.split(",")[0]),
+    ).toEqual(["BBB1", "total (1)"]);
   });
 
   it("exports the same figures as CSV, a line per router and the total", async () => {

@@ -1,12 +1,14 @@
 import {
   CSV_EXPORT_CHUNK,
   OUTAGE_MIN_MS,
+  type TagScope,
   type UptimeFigures,
   type UptimeReport,
   type UptimeReportRequest,
   UptimeReportRequestSchema,
 } from "@cellfleet/contract";
 import { DateTime } from "luxon";
+import { tagScopeOf } from "../../platform/auth/permissions";
 import type { SessionContext } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
@@ -53,13 +55,21 @@ function monthOf(month: string, zone: string): ReportMonth {
   };
 }
 
-/** The routers of the request's scope, after its checks (tag known, router the domain's). */
-async function scopeFilter(ctx: AppContext, domainId: string, request: UptimeReportRequest) {
+/**
+ * The routers of the request's scope, after its checks (tag known, router the domain's), within the
+ * caller's tag scope (ADR 041).
+ */
+async function scopeFilter(
+  ctx: AppContext,
+  domainId: string,
+  request: UptimeReportRequest,
+  tagScope: TagScope,
+) {
   const repo = uptimeRepo(ctx.db);
-  const filter: ReportDeviceFilter = {};
+  const filter: ReportDeviceFilter = { tagScope };
   if (request.scope === "tag") {
     if (!request.tag) throw new AppError("NOT_ENOUGH_PARAMS", "tag: a tag report names its tag");
-    if (!(await repo.hasTag(domainId, request.tag)))
+    if (!(await repo.hasTag(domainId, request.tag, tagScope)))
       throw new AppError("BAD_REQUEST", `tag: no router of the domain has the tag "${request.tag}"`);
     filter.tag = request.tag;
   } else if (request.scope === "device") {
@@ -80,7 +90,19 @@ export async function readUptimeReport(
   session: SessionContext,
   input: UptimeReportRequest,
 ): Promise<UptimeReport> {
-  const domainId = requireDeviceDomain(session);
+  return computeUptimeReport(ctx, requireDeviceDomain(session), input, tagScopeOf(session));
+}
+
+/**
+ * The report of a domain, without a session: the mailed PDF's job computes it as the page does
+ * (its rules are admins', whom no tag limits); a caller limited to tags passes their scope.
+ */
+export async function computeUptimeReport(
+  ctx: AppContext,
+  domainId: string,
+  input: UptimeReportRequest,
+  tagScope: TagScope = [],
+): Promise<UptimeReport> {
   const request = UptimeReportRequestSchema.parse(input);
   const zone = (await settingsRepo(ctx.db).findTimeZone(domainId)) ?? "UTC";
   const month = monthOf(request.month, zone);
@@ -90,7 +112,7 @@ export async function readUptimeReport(
       "BAD_REQUEST",
       `month: ${request.month} has not begun in the domain's time zone (${zone})`,
     );
-  const filter = await scopeFilter(ctx, domainId, request);
+  const filter = await scopeFilter(ctx, domainId, request, tagScope);
   const devices = await uptimeRepo(ctx.db).findReportDevices(domainId, filter, month.to);
   if (request.scope === "device" && devices.length === 0) throw new AppError("DEVICE_NOT_FOUND");
 

@@ -6,7 +6,7 @@ import { type DB, toJsonb } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { createSettingsCommandInTransaction, type SystemCommandResult } from "../actions/system-commands";
 import { devicesRepo } from "../devices/devices.repo";
-import { emitCredentialsChanged } from "../devices/devices.service";
+import { emitCredentialsChanged } from "../devices/devices-room";
 import { assertLicensedDeviceRoom } from "../licences/licences.service";
 import { type ZeroTouchConfigRow, zeroTouchRepo } from "./zerotouch.repo";
 

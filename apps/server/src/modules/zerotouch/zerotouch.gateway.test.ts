@@ -66,10 +66,13 @@ describe("zero-touch over the embedded broker", () => {
       commandDelayMs: 20,
       reconnectPeriodMs: 100,
       credentials,
+      claim: { model: "RUT955", serial: "1500" },
     });
     routers.push(router);
     await router.start();
     await eventually(() => router.stats.connected, `${ident} connected`);
+    // Its hello (the router's own model and serial, as it claimed them) is stored over the join's row.
+    await eventually(async () => (await deviceOf(ident))?.firmware != null, `${ident}'s hello stored`);
     const device = await deviceOf(ident);
     expect(device?.domain_id).toBe(f.domainId);
     expect(device?.tags).toEqual(["zt-north"]);

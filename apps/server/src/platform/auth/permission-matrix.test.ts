@@ -17,9 +17,20 @@ import type { ApiRouteEntry } from "./permissions";
 // that names no action, or whose action disagrees with its `saves`, fails here. API tokens (ADR 040)
 // are callers too: an admin's and an assistant's, each carrying every other action its person may
 // give, so the matrix checks that a token does what it carries and its person may, and nothing else.
+// People limited to tags (ADR 041) and an admin's token narrowed to a tag are callers too: a scope
+// narrows which routers, not which actions, except those the table marks `wholeDomain`.
 
-type Person = "superuser" | "admin" | "helper" | "junior" | "operator" | "demo";
-type TokenCaller = "admin token" | "helper token";
+type Person =
+  | "superuser"
+  | "admin"
+  | "helper"
+  | "junior"
+  | "operator"
+  | "demo"
+  | "limited helper"
+  | "limited junior"
+  | "limited operator";
+type TokenCaller = "admin token" | "helper token" | "scoped admin token";
 type Caller = "anonymous" | Person | TokenCaller;
 const CALLERS: Caller[] = [
   "anonymous",
@@ -29,12 +40,27 @@ const CALLERS: Caller[] = [
   "junior",
   "operator",
   "demo",
+  "limited helper",
+  "limited junior",
+  "limited operator",
   "admin token",
   "helper token",
+  "scoped admin token",
 ];
 const TOKEN_OWNER: Record<TokenCaller, "admin" | "helper"> = {
   "admin token": "admin",
   "helper token": "helper",
+  "scoped admin token": "admin",
+};
+const TOKEN_CALLERS = Object.keys(TOKEN_OWNER) as TokenCaller[];
+const isTokenCaller = (caller: Caller): caller is TokenCaller =>
+  TOKEN_CALLERS.includes(caller as TokenCaller);
+/** The tag scope of each limited caller (ADR 041). */
+const TAG_SCOPE: Partial<Record<Caller, string[]>> = {
+  "limited helper": ["north"],
+  "limited junior": ["north"],
+  "limited operator": ["north"],
+  "scoped admin token": ["north"],
 };
 const PERSON: Record<Person, { role: Role; is_junior: boolean; is_demo: boolean }> = {
   superuser: { role: 1, is_junior: false, is_demo: false },
@@ -43,6 +69,9 @@ const PERSON: Record<Person, { role: Role; is_junior: boolean; is_demo: boolean 
   junior: { role: 3, is_junior: true, is_demo: false },
   operator: { role: 4, is_junior: false, is_demo: false },
   demo: { role: 2, is_junior: false, is_demo: true },
+  "limited helper": { role: 3, is_junior: false, is_demo: false },
+  "limited junior": { role: 3, is_junior: true, is_demo: false },
+  "limited operator": { role: 4, is_junior: false, is_demo: false },
 };
 /** Stands in for every path parameter: well-formed, and nobody's row. */
 const NOBODY = "00000000-0000-4000-8000-000000000000";
@@ -60,17 +89,27 @@ beforeAll(async () => {
   t = await createTestApp();
   routes = t.app.apiRoutes.filter((route) => !route.isPublic);
   const domainId = (await buildDomain(t)).id;
-  for (const caller of ["superuser", "admin", "helper", "junior", "operator"] as const) {
+  for (const caller of [
+    "superuser",
+    "admin",
+    "helper",
+    "junior",
+    "operator",
+    "limited helper",
+    "limited junior",
+    "limited operator",
+  ] as const) {
     const user = await buildUser(t, {
       role: PERSON[caller].role,
       domainId,
       isJunior: PERSON[caller].is_junior,
+      tagScope: TAG_SCOPE[caller],
     });
     users.set(caller, user);
     tokens.set(caller, await signIn(t.app, user));
   }
   tokens.set("demo", await signInDemo(t.app));
-  for (const caller of ["admin token", "helper token"] as const) {
+  for (const caller of TOKEN_CALLERS) {
     const owner = TOKEN_OWNER[caller];
     const carried = apiTokenActionsFor(subjectOf(owner)).filter((_, index) => index % 2 === 0);
     const response = await t.app.inject({
@@ -81,6 +120,7 @@ beforeAll(async () => {
         name: `matrix ${caller}`,
         expires_at: t.clock.now().getTime() + 86_400_000,
         permissions: carried,
+        tag_scope: TAG_SCOPE[caller] ?? [],
       },
     });
     expect(response.statusCode, response.body).toBe(200);
@@ -93,10 +133,11 @@ afterAll(async () => {
 });
 
 function subjectOf(caller: Exclude<Caller, "anonymous">): PermissionSubject {
-  if (caller === "admin token" || caller === "helper token") {
-    return { ...subjectOf(TOKEN_OWNER[caller]), grants: grants.get(caller) ?? [] };
+  const limited = TAG_SCOPE[caller] ? { is_tag_limited: true } : {};
+  if (isTokenCaller(caller)) {
+    return { ...subjectOf(TOKEN_OWNER[caller]), grants: grants.get(caller) ?? [], ...limited };
   }
-  return { _id: `matrix-${caller}`, plugins: [...PLUGINS], ...PERSON[caller] };
+  return { _id: `matrix-${caller}`, plugins: [...PLUGINS], ...PERSON[caller], ...limited };
 }
 
 /** The calls the matrix makes for a route: one per action it can perform, with a body that picks it. */
@@ -144,8 +185,7 @@ describe("every guarded route × every caller answers as the permission table sa
       const url = route.url.replace(/:[A-Za-z_]+/g, NOBODY);
       for (const { action, body } of variantsOf(route)) {
         const token = tokens.get(caller);
-        const isTokenCaller = caller === "admin token" || caller === "helper token";
-        const headers = isTokenCaller ? { authorization: `Bearer ${token}` } : { token };
+        const headers = isTokenCaller(caller) ? { authorization: `Bearer ${token}` } : { token };
         const response = await t.app.inject({
           method: route.method as "GET" | "POST" | "DELETE",
           url,
@@ -169,7 +209,7 @@ describe("every guarded route × every caller answers as the permission table sa
           failures.push(`${name}: ${seen}, expected the table's leave (not 401/403)`);
         }
         // Signing out ends the session the matrix goes on using: sign in again.
-        if (url.startsWith("/api/logout") && response.statusCode === 200 && !isTokenCaller) {
+        if (url.startsWith("/api/logout") && response.statusCode === 200 && !isTokenCaller(caller)) {
           const user = users.get(caller);
           tokens.set(caller, user ? await signIn(t.app, user) : await signInDemo(t.app));
         }

@@ -58,6 +58,7 @@ export function subjectOf(session: SessionContext): PermissionSubject {
       : [],
     // A call made with an API token may do only what the token carries and the person still may.
     ...(session.apiToken ? { grants: session.apiToken.permissions } : {}),
+    ...(tagScopeOf(session).length > 0 ? { is_tag_limited: true } : {}),
   };
 }
 

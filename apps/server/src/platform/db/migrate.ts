@@ -37,6 +37,8 @@ import * as m0039 from "./migrations/0039_api_tokens";
 import * as m0040 from "./migrations/0040_tag_scope";
 import * as m0041 from "./migrations/0041_device_position";
 import * as m0044 from "./migrations/0044_tunnel_recordings";
+import * as m0047 from "./migrations/0047_uptime_mail_rules";
+import * as m0048 from "./migrations/0048_news_devices";
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so the same list runs
@@ -80,6 +82,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0040_tag_scope": m0040,
   "0041_device_position": m0041,
   "0044_tunnel_recordings": m0044,
+  "0047_uptime_mail_rules": m0047,
+  "0048_news_devices": m0048,
 };
 
 const staticProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

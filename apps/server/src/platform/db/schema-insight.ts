@@ -129,3 +129,19 @@ export interface AgentInstallTokensTable {
   /** When a router fetched the script; a link serves once. */
   used_at: Timestamp | null;
 }
+
+/** A monthly uptime report mail (0047_uptime_mail_rules, ADR 044). */
+export interface UptimeMailRulesTable {
+  id: string;
+  domain_id: string;
+  name: string;
+  recipients: Jsonb<string[]>;
+  scope: "domain" | "tag";
+  tag: string | null;
+  language: "en" | "ru";
+  active: Generated<boolean>;
+  next_run: Timestamp | null;
+  last_run: Timestamp | null;
+  last_month: string | null;
+  create_time: Timestamp;
+}

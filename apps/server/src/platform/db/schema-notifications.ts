@@ -80,6 +80,8 @@ export interface NotificationDeliveriesTable {
   max_attempts: number;
   last_answer: string | null;
   job_id: string | null;
+  /** The routers its lines name (0048, ADR 041); null: about no router. */
+  device_ids: ColumnType<string[] | null, string | null | undefined, string | null>;
   sent_at: Timestamp | null;
   create_time: Timestamp;
   update_time: Timestamp;
@@ -111,6 +113,8 @@ export interface NotificationNewsTable {
   level: string;
   title: string;
   text: string;
+  /** The routers its lines name (0048, ADR 041); null: about no router. */
+  device_ids: ColumnType<string[] | null, string | null | undefined, string | null>;
   create_time: Timestamp;
 }
 

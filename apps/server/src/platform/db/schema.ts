@@ -8,6 +8,7 @@ import type {
   ScriptsTable,
   ScriptVersionsTable,
 } from "./schema-actions";
+import type { DeviceEventReadsTable, EventReadsTable, EventsTable, EventTypesTable } from "./schema-events";
 import type { FilesTable, FileTransfersTable } from "./schema-files";
 import type {
   FirmwareRolloutDomainsTable,
@@ -27,6 +28,7 @@ import type {
   SimCardsTable,
   SimUsageTable,
   TagPlansTable,
+  UptimeMailRulesTable,
 } from "./schema-insight";
 import type { LicensesTable } from "./schema-licenses";
 import type {
@@ -167,19 +169,6 @@ export interface UsersTable {
   tag_scope: ColumnType<string[], string | undefined, string>;
 }
 
-/** An event one user read (0016): read state is per user. */
-export interface EventReadsTable {
-  user_id: string;
-  event_id: string;
-}
-
-/** How many of a router's counted events a user has read (0029, ADR 025); no row: none. */
-export interface DeviceEventReadsTable {
-  user_id: string;
-  device_id: string;
-  read_count: number;
-}
-
 /** A router of a domain. Status is never stored as truth: it is computed from last_contact when read. */
 export interface DevicesTable {
   id: string;
@@ -255,25 +244,6 @@ export interface CollectHistoryTable {
   seq: ColumnType<string | null, string | number | null | undefined, string | number | null>;
 }
 
-/** Events of devices and users (spec section 3). */
-export interface EventsTable {
-  id: ColumnType<string, never, never>;
-  domain_id: string;
-  device_id: string | null;
-  kind: string;
-  level: "info" | "warning" | "error" | "alert";
-  message: Generated<string>;
-  details: ColumnType<Record<string, unknown>, string | undefined, string>;
-  is_read: Generated<boolean>;
-  /** Raised while its kind was switched off in the domain's event types: new to nobody (0019). */
-  is_quiet: Generated<boolean>;
-  author_id: string | null;
-  device_time: Timestamp | null;
-  create_time: TimestampDefault;
-  /** The device report's seq; events are idempotent by (device_id, seq). Null for server-raised events. */
-  seq: ColumnType<string | null, string | number | null | undefined, string | number | null>;
-}
-
 /** One-time codes sent by e-mail: registration keys and password resets (0005_accounting). */
 export interface EmailCodesTable {
   id: string;
@@ -284,14 +254,6 @@ export interface EmailCodesTable {
   expires_at: Timestamp;
   used_at: Timestamp | null;
   create_time: Timestamp;
-}
-
-/** A domain's switch of one event kind (migration 0019); no row means active. */
-export interface EventTypesTable {
-  domain_id: string;
-  kind: string;
-  active: boolean;
-  update_time: Generated<Date>;
 }
 
 /** The database as Kysely sees it. */
@@ -338,6 +300,7 @@ export interface DB {
   file_transfers: FileTransfersTable;
   signal_samples: SignalSamplesTable;
   signal_rollups: SignalRollupsTable;
+  uptime_mail_rules: UptimeMailRulesTable;
   signal_rollup_dirty: SignalRollupDirtyTable;
   history_marks: HistoryMarksTable;
   device_outages: DeviceOutagesTable;

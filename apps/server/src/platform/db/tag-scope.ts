@@ -14,3 +14,29 @@ export function tagScopeCondition(tagsColumn: string, scope: TagScope): RawBuild
     sql` and `,
   )})`;
 }
+
+/**
+ * A row naming routers by id (a jsonb array column; null: it names none) lies within the scope: it
+ * names none, or every router it names still exists and carries the scope's tags (ADR 041).
+ */
+export function namedRoutersWithinTagScope(idsColumn: string, scope: TagScope): RawBuilder<SqlBool> {
+  if (scope.length === 0) return sql<SqlBool>`true`;
+  const ids = sql.ref(idsColumn);
+  return sql<SqlBool>`(${ids} is null or not exists (
+    select 1 from jsonb_array_elements_text(${ids}) as named(id) left join devices as nd on nd.id = named.id
+    where nd.id is null or not ${tagScopeCondition("nd.tags", scope)}))`;
+}
+
+/**
+ * A row naming routers by tags (a jsonb array of tags; empty: every router of the domain, a rule
+ * for all) lies within the scope only when each of its tags is in every list of the scope, so every
+ * router it names does whatever else it carries (`areTagsWithinTagScope` in SQL). No list: true.
+ */
+export function tagsWithinTagScope(tagsColumn: string, scope: TagScope): RawBuilder<SqlBool> {
+  if (scope.length === 0) return sql<SqlBool>`true`;
+  const tags = sql`coalesce(${sql.ref(tagsColumn)}, '[]'::jsonb)`;
+  return sql<SqlBool>`(jsonb_array_length(${tags}) > 0 and ${sql.join(
+    scope.map((anyOf) => sql`${tags} <@ ${JSON.stringify(anyOf)}::jsonb`),
+    sql` and `,
+  )})`;
+}

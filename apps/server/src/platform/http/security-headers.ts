@@ -5,33 +5,40 @@ import helmet from "helmet";
 /**
  * Security headers on every answer. The CSP lets a Vite-built React + MUI app run: its own
  * scripts only, inline styles (MUI/emotion inject them), data: images, and the realtime socket.
+ * The fleet map (ADR 045) adds the origin of MAP_STYLE_URL, where its style, tiles, glyphs and
+ * sprites come from, and MapLibre's workers, which it starts from blob: URLs.
  */
-const middleware = helmet({
-  contentSecurityPolicy: {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", "data:"],
-      fontSrc: ["'self'", "data:"],
-      connectSrc: ["'self'", "ws:", "wss:"],
-      objectSrc: ["'none'"],
-      baseUri: ["'self'"],
-      formAction: ["'self'"],
-      frameAncestors: ["'none'"],
-      // No upgrade-insecure-requests: installations on a plain-HTTP LAN address must keep working.
+function securityMiddleware(mapOrigin: string | null) {
+  const map = mapOrigin === null ? [] : [mapOrigin];
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:", ...map],
+        fontSrc: ["'self'", "data:"],
+        connectSrc: ["'self'", "ws:", "wss:", ...map],
+        workerSrc: ["'self'", "blob:"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        // No upgrade-insecure-requests: installations on a plain-HTTP LAN address must keep working.
+      },
     },
-  },
-  // Old browsers read only X-Frame-Options: it says what frame-ancestors 'none' says.
-  xFrameOptions: { action: "deny" },
-});
+    // Old browsers read only X-Frame-Options: it says what frame-ancestors 'none' says.
+    xFrameOptions: { action: "deny" },
+  });
+}
 
 /**
  * The headers helmet sets, worked out once: they do not depend on the request (no CSP nonces), and
  * @fastify/helmet would rebuild helmet and re-parse the policy on every call.
  */
-function helmetHeaders(): Record<string, string> {
+function helmetHeaders(mapOrigin: string | null): Record<string, string> {
+  const middleware = securityMiddleware(mapOrigin);
   const headers: Record<string, string> = {};
   const response = {
     setHeader(name: string, value: string | number | readonly string[]) {
@@ -47,8 +54,12 @@ function helmetHeaders(): Record<string, string> {
   return headers;
 }
 
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  const headers = helmetHeaders();
+/** Sets the security headers on every answer; `mapStyleUrl` is MAP_STYLE_URL (null: unset). */
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  mapStyleUrl: string | null,
+): Promise<void> {
+  const headers = helmetHeaders(mapStyleUrl === null ? null : new URL(mapStyleUrl).origin);
   app.addHook("onRequest", (request, reply, done) => {
     reply.headers(headers);
     // API answers carry sessions, tokens and personal data: no cache keeps them (sign-in above all).

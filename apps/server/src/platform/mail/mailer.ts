@@ -9,11 +9,18 @@ export interface MailMessage {
   text: string;
 }
 
+/** A file sent with a mail (the monthly uptime report's PDF). */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
 /** Sends mail over SMTP; `isConfigured` is false when the configuration names no SMTP server. */
 export interface Mailer {
   readonly isConfigured: boolean;
   /** Sends the mail; throws OPERATION_IS_NOT_SUPPORTED without SMTP, WRITE_DATA_FAILED when the server refuses. */
-  send(message: MailMessage): Promise<void>;
+  send(message: MailMessage, attachments?: readonly MailAttachment[]): Promise<void>;
   close(): void;
 }
 
@@ -28,7 +35,7 @@ export function createMailer(smtp: SmtpConfig | null): Mailer {
   }
   return {
     isConfigured: transport !== null,
-    async send(message) {
+    async send(message, attachments = []) {
       if (!transport || !smtp) {
         throw new AppError(
           "OPERATION_IS_NOT_SUPPORTED",
@@ -41,6 +48,7 @@ export function createMailer(smtp: SmtpConfig | null): Mailer {
           to: message.to,
           subject: message.subject,
           text: message.text,
+          ...(attachments.length > 0 ? { attachments: [...attachments] } : {}),
         });
       } catch (error) {
         throw new AppError("WRITE_DATA_FAILED", `The mail could not be sent: ${(error as Error).message}`);

@@ -18,7 +18,7 @@ import { type Bus, domainTopic, SUPERUSERS_TOPIC, sessionTopic } from "../bus/bu
 import { AppError } from "../errors";
 import { LiveSocket } from "./live-socket";
 import { DEFAULT_LIVE_VIEW_LIMITS, type LiveViewLimits, LiveViews } from "./live-views";
-import { scopeDomainMessage } from "./tag-scoped-messages";
+import { TagScopedFeed, type TagScopeReader } from "./tag-scoped-feed";
 
 /** Timings and bounds of the realtime socket; tests shorten them. */
 export interface RealtimeTimings extends LiveViewLimits {
@@ -41,6 +41,8 @@ export interface RealtimeOptions {
   resolveSession: SessionResolver;
   bus: Bus;
   timings: RealtimeTimings;
+  /** What a tag-limited socket reads of its scope (ADR 041). */
+  scopeReader: TagScopeReader;
 }
 
 function parseJson(data: RawData): unknown {
@@ -125,6 +127,8 @@ function serveConnection(
   let session: SessionContext | null = null;
   let unsubscribeDomain: (() => void) | null = null;
   let unsubscribeSession: (() => void) | null = null;
+  /** A tag-limited session's feed (ADR 041); null while the session sees the whole domain. */
+  let scopedFeed: TagScopedFeed | null = null;
 
   const view = new LiveSocket(live, {
     get bufferedAmount() {
@@ -167,10 +171,30 @@ function serveConnection(
       if (action && !(session && can(subjectOf(session), action))) return;
       if (phase !== "ready" || !session) return;
       // A person limited to tags gets only their routers (ADR 041), the scope as of the last re-check.
-      const scoped = scopeDomainMessage(valid, tagScopeOf(session), (id) => view.isShowing(id));
-      if (scoped === valid) view.offer(valid, () => domainMessageFrame(valid));
-      else if (scoped !== null) view.offer(scoped, () => Buffer.from(JSON.stringify(scoped)));
+      if (scopedFeed) scopedFeed.offer(valid);
+      else view.offer(valid, () => domainMessageFrame(valid));
     });
+  };
+
+  /** Starts, refreshes or ends the tag-limited feed as the session's scope now is. */
+  const followTagScope = (current: SessionContext) => {
+    const scope = tagScopeOf(current);
+    if (scope.length === 0 || current.domainId === null) {
+      scopedFeed = null;
+      return;
+    }
+    if (scopedFeed) scopedFeed.refresh(scope);
+    else
+      scopedFeed = new TagScopedFeed(
+        options.scopeReader,
+        current.domainId,
+        scope,
+        (id) => view.isShowing(id),
+        (message) => {
+          if (phase === "ready") view.offer(message, () => domainMessageFrame(message));
+        },
+        log,
+      );
   };
 
   const helloTimer = setTimeout(() => {
@@ -192,6 +216,7 @@ function serveConnection(
     if (phase !== "ready" || !session) return;
     try {
       session = await resolveSession(session.token, { touch: false });
+      followTagScope(session);
       subscribeDomainIfAllowed(session);
     } catch (error) {
       if (error instanceof AppError) endWith(error.code, SOCKET_CLOSE.sessionEnded);
@@ -212,6 +237,7 @@ function serveConnection(
         if (isSessionEnded(message)) endWith(message.code, SOCKET_CLOSE.sessionEnded);
       });
       if (views) view.setViews(views);
+      followTagScope(current);
       subscribeDomainIfAllowed(current);
       phase = "ready";
       send({ type: "ready", domain_id: current.domainId });

@@ -3,6 +3,7 @@ import AdminPanelSettingsIcon from "@mui/icons-material/AdminPanelSettings";
 import DashboardIcon from "@mui/icons-material/Dashboard";
 import DescriptionIcon from "@mui/icons-material/Description";
 import Inventory2Icon from "@mui/icons-material/Inventory2";
+import MapIcon from "@mui/icons-material/Map";
 import MemoryIcon from "@mui/icons-material/Memory";
 import NotificationsActiveIcon from "@mui/icons-material/NotificationsActive";
 import QueryStatsIcon from "@mui/icons-material/QueryStats";
@@ -27,6 +28,7 @@ import { useSession } from "../session/useSession";
 
 const MENU_ICONS: Record<MenuItemName, ReactNode> = {
   dashboard: <DashboardIcon />,
+  map: <MapIcon />,
   events: <NotificationsActiveIcon />,
   uptime: <QueryStatsIcon />,
   commands: <TerminalIcon />,

@@ -11,6 +11,7 @@ import { useOffers } from "../../app/session/useOffers";
 import { DeleteButton } from "../../components/DeleteButton";
 import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
+import { DevicePositionForm } from "./components/DevicePositionForm";
 import { deviceDetailQueryOptions, useDeleteDevice, useUpdateDevice } from "./device.queries";
 import { DeviceForm } from "./forms/DeviceForm";
 import { serverErrorText } from "./forms/serverErrorText";
@@ -110,6 +111,20 @@ export function EditDevicePage() {
                       />
                     ) : null}
                   </>
+                }
+              />
+              <DevicePositionForm
+                position={device.position}
+                isSaving={update.isPending}
+                isReadOnly={isReadOnly}
+                onSave={(position) =>
+                  update.mutate(
+                    { position },
+                    {
+                      onSuccess: () =>
+                        pushInfoMessage({ level: "success", text: notice("informationUpdated") }),
+                    },
+                  )
                 }
               />
             </CardContent>

@@ -24,6 +24,7 @@ const device = (id: string, status: Device["status"]): Device => ({
   has_journals: false,
   has_key: false,
   create_time: 0,
+  position: null,
   meta: {},
 });
 

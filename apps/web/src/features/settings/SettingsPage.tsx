@@ -11,11 +11,12 @@ import { DomainSettingsForm } from "./components/DomainSettingsForm";
 import { EventTypesCard } from "./components/EventTypesCard";
 import { RolloutOffersCard } from "./components/RolloutOffersCard";
 import { ScheduleRulesCard } from "./schedules/components/ScheduleRulesCard";
+import { UptimeMailRulesCard } from "./schedules/components/UptimeMailRulesCard";
 import { domainSettingsQueryOptions } from "./settings.queries";
 
 /**
  * /settings (spec section 2): the domain's status thresholds and saved copies, the backup and journal
- * rule tables (admins: only they load the crontab), root's firmware rollouts offered to the domain
+ * rule tables and the monthly uptime mails (admins: only they load the crontab), root's firmware rollouts offered to the domain
  * (admins accept or decline them, ADR 031), the custom action types (helpers and admins;
  * admins change them) and the event types.
  * Superusers have no domain settings (no menu entry; typed in, the page says access is denied).
@@ -41,6 +42,7 @@ export function SettingsPage() {
             <>
               <ScheduleRulesCard type="backup" />
               <ScheduleRulesCard type="journal" />
+              <UptimeMailRulesCard mayManage={offers("crontab.manage")} />
             </>
           ) : null}
           {offers("commandTypes.view") ? (

@@ -1,4 +1,5 @@
 import type { Device, Role, TunnelSession } from "@cellfleet/contract";
+import LanguageIcon from "@mui/icons-material/Language";
 import TerminalIcon from "@mui/icons-material/Terminal";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
@@ -14,7 +15,13 @@ import { useOffers } from "../../app/session/useOffers";
 import { useSession } from "../../app/session/useSession";
 import { formatBytes } from "../../components/format";
 import { formatDateTime } from "../../components/formatDate";
-import { tunnelsQueryOptions, useDecideTunnel, usePeersLive, useRequestTunnel } from "./tunnels.queries";
+import {
+  tunnelsQueryOptions,
+  useDecideTunnel,
+  useOpenWebTunnel,
+  usePeersLive,
+  useRequestTunnel,
+} from "./tunnels.queries";
 
 // xterm.js is fetched only when a terminal opens (bench/bundle.ts weighs the device page without it).
 const TerminalDialog = lazy(async () => ({ default: (await import("./TerminalDialog")).TerminalDialog }));
@@ -54,22 +61,23 @@ function SessionRow({
     >
       <Chip
         size="small"
-        label={t(`insight.remote.state.${session.state}`)}
+        label={t(`remote.state.${session.state}`)}
         color={session.state === "open" ? "success" : "default"}
       />
       <Typography variant="body2" sx={{ flex: "1 1 220px", minWidth: 0 }}>
-        {t("insight.remote.line", {
+        {t(`remote.kind.${session.kind}`)} ·{" "}
+        {t("remote.line", {
           author: session.author,
           minutes: session.minutes,
           time: formatDateTime(Date.parse(session.create_time)),
         })}
         {session.state === "ended"
-          ? ` · ${t(`insight.remote.reason.${session.end_reason ?? "closed"}`)} · ↑ ${formatBytes(session.bytes_up)} ↓ ${formatBytes(session.bytes_down)}`
+          ? ` · ${t(`remote.reason.${session.end_reason ?? "closed"}`)} · ↑ ${formatBytes(session.bytes_up)} ↓ ${formatBytes(session.bytes_down)}`
           : ""}
       </Typography>
       {session.state === "approved" && user?._id === session.author_id ? (
         <Button size="small" variant="contained" onClick={() => onOpen(session)} data-testid="tunnel-open">
-          {t("insight.remote.open")}
+          {t("remote.open")}
         </Button>
       ) : null}
       {session.state === "waiting" && offers("tunnels.approve", authorOf(session)) ? (
@@ -80,21 +88,21 @@ function SessionRow({
             onClick={() => act("approve")}
             data-testid="tunnel-approve"
           >
-            {t("insight.remote.approve", { minutes: session.minutes })}
+            {t("remote.approve", { minutes: session.minutes })}
           </Button>
           <Button size="small" onClick={() => act("refuse")} data-testid="tunnel-refuse">
-            {t("insight.remote.refuse")}
+            {t("remote.refuse")}
           </Button>
         </>
       ) : null}
       {session.has_recording ? (
         <Button size="small" onClick={() => onReplay(session)} data-testid="tunnel-replay">
-          {t("insight.remote.replay")}
+          {t("remote.replay")}
         </Button>
       ) : null}
       {isLive && offers("tunnels.end", authorOf(session)) ? (
         <Button size="small" color="error" onClick={() => act("end")} data-testid="tunnel-end">
-          {t("insight.remote.endNow")}
+          {t("remote.endNow")}
         </Button>
       ) : null}
     </Stack>
@@ -102,8 +110,9 @@ function SessionRow({
 }
 
 /**
- * Remote access on the device page (issue 29, ADR 038): "Terminal" asks for a session (an admin's
- * opens at once, anybody else's waits for approval), and the router's sessions follow `peers`.
+ * Remote access on the device page (issue 29, ADR 038): "Terminal" and "Web interface" ask for a
+ * session (an admin's opens at once, anybody else's waits for approval), and the router's sessions
+ * follow `peers`. The web interface opens in a tab of its own, on the session's own origin.
  */
 export function RemoteAccessCard({ device }: { device: Device }) {
   const { t } = useTranslation();
@@ -111,47 +120,86 @@ export function RemoteAccessCard({ device }: { device: Device }) {
   usePeersLive();
   const sessions = useQuery(tunnelsQueryOptions());
   const request = useRequestTunnel();
+  const openWeb = useOpenWebTunnel();
   const [open, setOpen] = useState<TunnelSession | null>(null);
   const [replayed, setReplayed] = useState<TunnelSession | null>(null);
   if (!offers("tunnels.view")) return null;
   const mine = (sessions.data ?? []).filter((session) => session.device_id === device._id);
   const live = mine.filter((session) => LIVE_STATES.has(session.state));
   const ended = mine.filter((session) => !LIVE_STATES.has(session.state)).slice(0, ENDED_SHOWN);
-  const handleTerminal = () =>
-    request.mutate(device._id, {
-      onSuccess: (session) => {
-        if (session.state === "approved") setOpen(session);
-        else pushInfoMessage({ level: "info", text: t("insight.remote.waits") });
+  // The tab is opened on the click itself (a browser blocks one opened later), cut from this page
+  // (no `opener`), and sent to the session's link once the console answers.
+  const openWebTab = (session: TunnelSession, tab: Window | null) =>
+    openWeb.mutate(session._id, {
+      onSuccess: (answer) => {
+        if (answer.state !== "open") {
+          tab?.close();
+          pushInfoMessage({ level: "warning", text: t("remote.notConnected") });
+        } else if (tab) {
+          tab.opener = null;
+          tab.location.href = answer.url;
+        } else window.open(answer.url, "_blank", "noopener");
       },
+      onError: () => tab?.close(),
     });
+  const handleRequest = (kind: TunnelSession["kind"]) => {
+    const tab = kind === "web" ? window.open("", "_blank") : null;
+    request.mutate(
+      { deviceId: device._id, kind },
+      {
+        onSuccess: (session) => {
+          if (session.state === "approved") return handleOpenWith(session, tab);
+          tab?.close();
+          pushInfoMessage({ level: "info", text: t("remote.waits") });
+        },
+        onError: () => tab?.close(),
+      },
+    );
+  };
+  const handleOpenWith = (session: TunnelSession, tab: Window | null) =>
+    session.kind === "web" ? openWebTab(session, tab) : setOpen(session);
+  const handleOpen = (session: TunnelSession) =>
+    handleOpenWith(session, session.kind === "web" ? window.open("", "_blank") : null);
   return (
     <Card variant="outlined" data-testid="remote-access">
       <Stack direction="row" sx={{ alignItems: "center", gap: 1, px: 2, py: 1.25, flexWrap: "wrap" }}>
         <TerminalIcon fontSize="small" color="primary" />
         <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, flex: "1 1 auto" }}>
-          {t("insight.remote.title")}
+          {t("remote.title")}
         </Typography>
         {offers("tunnels.open") ? (
-          <Button
-            variant="contained"
-            size="small"
-            startIcon={<TerminalIcon />}
-            onClick={handleTerminal}
-            disabled={request.isPending}
-            data-testid="terminal-button"
-          >
-            {t("insight.remote.terminal")}
-          </Button>
+          <>
+            <Button
+              variant="outlined"
+              size="small"
+              startIcon={<LanguageIcon />}
+              onClick={() => handleRequest("web")}
+              disabled={request.isPending || openWeb.isPending}
+              data-testid="web-button"
+            >
+              {t("remote.web")}
+            </Button>
+            <Button
+              variant="contained"
+              size="small"
+              startIcon={<TerminalIcon />}
+              onClick={() => handleRequest("terminal")}
+              disabled={request.isPending}
+              data-testid="terminal-button"
+            >
+              {t("remote.terminal")}
+            </Button>
+          </>
         ) : null}
       </Stack>
       <Divider />
       {live.length + ended.length === 0 ? (
         <Typography variant="body2" color="text.secondary" sx={{ px: 2, py: 1.5 }}>
-          {t("insight.remote.none")}
+          {t("remote.none")}
         </Typography>
       ) : (
         [...live, ...ended].map((session) => (
-          <SessionRow key={session._id} session={session} onOpen={setOpen} onReplay={setReplayed} />
+          <SessionRow key={session._id} session={session} onOpen={handleOpen} onReplay={setReplayed} />
         ))
       )}
       {open ? (

@@ -1,14 +1,10 @@
 import "@xterm/xterm/css/xterm.css";
 import { type RecordingLine, RecordingLineSchema, type TunnelSession } from "@cellfleet/contract";
-import CloseIcon from "@mui/icons-material/Close";
 import PauseIcon from "@mui/icons-material/Pause";
 import PlayArrowIcon from "@mui/icons-material/PlayArrow";
 import ReplayIcon from "@mui/icons-material/Replay";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
-import Dialog from "@mui/material/Dialog";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
 import IconButton from "@mui/material/IconButton";
 import Stack from "@mui/material/Stack";
 import ToggleButton from "@mui/material/ToggleButton";
@@ -20,6 +16,7 @@ import { useTranslation } from "react-i18next";
 import { apiStream } from "../../app/api/http";
 import { formatDateTime } from "../../components/formatDate";
 import { type Recording, readRecording } from "./recording";
+import { TerminalFrame } from "./TerminalFrame";
 
 const SPEEDS = [1, 2, 4] as const;
 
@@ -107,84 +104,67 @@ export function ReplayDialog({ session, onClose }: { session: TunnelSession; onC
   const isOver = recording !== null && shown >= total;
 
   return (
-    <Dialog open fullWidth maxWidth="lg" onClose={onClose} data-testid="replay-dialog">
-      <DialogTitle sx={{ pr: 6 }}>
-        {t("insight.remote.replayOf", { ident: session.ident })}
+    <TerminalFrame
+      title={t("remote.replayOf", { ident: session.ident })}
+      testId="replay-dialog"
+      onClose={onClose}
+    >
+      <Typography variant="body2" color="text.secondary">
+        {t("remote.replayLine", {
+          author: session.author,
+          time: formatDateTime(Date.parse(session.open_time ?? session.create_time)),
+        })}
+      </Typography>
+      {error ? (
+        <Alert severity="error" data-testid="replay-error">
+          {t("remote.replayMissing")}
+        </Alert>
+      ) : null}
+      <Stack direction="row" sx={{ alignItems: "center", gap: 1, flexWrap: "wrap" }}>
         <IconButton
-          aria-label={t("insight.remote.close")}
-          onClick={onClose}
-          sx={{ position: "absolute", right: 8, top: 8 }}
+          aria-label={isPlaying ? t("remote.pause") : t("remote.play")}
+          onClick={() => setPlaying((value) => !value)}
+          disabled={!recording || isOver}
+          data-testid="replay-toggle"
         >
-          <CloseIcon />
+          {isPlaying && !isOver ? <PauseIcon /> : <PlayArrowIcon />}
         </IconButton>
-      </DialogTitle>
-      <DialogContent>
-        <Stack sx={{ gap: 1 }}>
-          <Typography variant="body2" color="text.secondary">
-            {t("insight.remote.replayLine", {
-              author: session.author,
-              time: formatDateTime(Date.parse(session.open_time ?? session.create_time)),
-            })}
-          </Typography>
-          {error ? (
-            <Alert severity="error" data-testid="replay-error">
-              {t("insight.remote.replayMissing")}
-            </Alert>
-          ) : null}
-          <Stack direction="row" sx={{ alignItems: "center", gap: 1, flexWrap: "wrap" }}>
-            <IconButton
-              aria-label={isPlaying ? t("insight.remote.pause") : t("insight.remote.play")}
-              onClick={() => setPlaying((value) => !value)}
-              disabled={!recording || isOver}
-              data-testid="replay-toggle"
-            >
-              {isPlaying && !isOver ? <PauseIcon /> : <PlayArrowIcon />}
-            </IconButton>
-            <IconButton
-              aria-label={t("insight.remote.again")}
-              onClick={handleAgain}
-              disabled={!recording}
-              data-testid="replay-again"
-            >
-              <ReplayIcon />
-            </IconButton>
-            <ToggleButtonGroup
-              size="small"
-              exclusive
-              value={speed}
-              onChange={(_, value: number | null) => value && setSpeed(value)}
-              aria-label={t("insight.remote.speed")}
-            >
-              {SPEEDS.map((value) => (
-                <ToggleButton key={value} value={value}>
-                  {`${value}×`}
-                </ToggleButton>
-              ))}
-            </ToggleButtonGroup>
-            <Typography
-              variant="body2"
-              color="text.secondary"
-              sx={{ ml: "auto" }}
-              data-testid="replay-progress"
-            >
-              {recording
-                ? t("insight.remote.replayProgress", { shown, total })
-                : t("insight.remote.replayLoading")}
-            </Typography>
-          </Stack>
-          <Box
-            ref={host}
-            data-testid="replay-terminal"
-            sx={{
-              bgcolor: "#000",
-              borderRadius: 1,
-              p: 0.5,
-              overflow: "auto",
-              minHeight: { xs: 240, md: 360 },
-            }}
-          />
-        </Stack>
-      </DialogContent>
-    </Dialog>
+        <IconButton
+          aria-label={t("remote.again")}
+          onClick={handleAgain}
+          disabled={!recording}
+          data-testid="replay-again"
+        >
+          <ReplayIcon />
+        </IconButton>
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={speed}
+          onChange={(_, value: number | null) => value && setSpeed(value)}
+          aria-label={t("remote.speed")}
+        >
+          {SPEEDS.map((value) => (
+            <ToggleButton key={value} value={value}>
+              {`${value}×`}
+            </ToggleButton>
+          ))}
+        </ToggleButtonGroup>
+        <Typography variant="body2" color="text.secondary" sx={{ ml: "auto" }} data-testid="replay-progress">
+          {recording ? t("remote.replayProgress", { shown, total }) : t("remote.replayLoading")}
+        </Typography>
+      </Stack>
+      <Box
+        ref={host}
+        data-testid="replay-terminal"
+        sx={{
+          bgcolor: "#000",
+          borderRadius: 1,
+          p: 0.5,
+          overflow: "auto",
+          minHeight: { xs: 240, md: 360 },
+        }}
+      />
+    </TerminalFrame>
   );
 }

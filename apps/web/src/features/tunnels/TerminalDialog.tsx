@@ -1,13 +1,7 @@
 import "@xterm/xterm/css/xterm.css";
 import type { TerminalServerMessage, TunnelSession } from "@cellfleet/contract";
-import CloseIcon from "@mui/icons-material/Close";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
-import Dialog from "@mui/material/Dialog";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
-import IconButton from "@mui/material/IconButton";
-import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { FitAddon } from "@xterm/addon-fit";
 import { Terminal } from "@xterm/xterm";
@@ -15,6 +9,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { translateErrorCode } from "../../app/messages/texts";
 import { sessionStore } from "../../app/session/sessionStore";
+import { TerminalFrame } from "./TerminalFrame";
 
 type TerminalPhase = "connecting" | "open" | { reason: string | null; code?: string };
 
@@ -72,42 +67,32 @@ export function TerminalDialog({ session, onClose }: { session: TunnelSession; o
 
   const ended = typeof phase === "object" ? phase : null;
   return (
-    <Dialog open fullWidth maxWidth="lg" onClose={onClose} data-testid="terminal-dialog">
-      <DialogTitle sx={{ pr: 6 }}>
-        {t("insight.remote.terminalOf", { ident: session.ident })}
-        <IconButton
-          aria-label={t("insight.remote.close")}
-          onClick={onClose}
-          sx={{ position: "absolute", right: 8, top: 8 }}
-        >
-          <CloseIcon />
-        </IconButton>
-      </DialogTitle>
-      <DialogContent>
-        <Stack sx={{ gap: 1 }}>
-          <Typography variant="body2" color="text.secondary" data-testid="terminal-phase">
-            {ended ? null : t(`insight.remote.phase.${phase as "connecting" | "open"}`)}
-          </Typography>
-          {ended ? (
-            <Alert severity={ended.code ? "error" : "info"} data-testid="terminal-ended">
-              {ended.code
-                ? translateErrorCode(ended.code, ended.code)
-                : t(`insight.remote.reason.${ended.reason ?? "closed"}`)}
-            </Alert>
-          ) : null}
-          <Box
-            ref={setElement}
-            data-testid="terminal"
-            sx={{
-              height: { xs: 360, md: 480 },
-              bgcolor: "#000",
-              borderRadius: 1,
-              p: 0.5,
-              overflow: "hidden",
-            }}
-          />
-        </Stack>
-      </DialogContent>
-    </Dialog>
+    <TerminalFrame
+      title={t("remote.terminalOf", { ident: session.ident })}
+      testId="terminal-dialog"
+      onClose={onClose}
+    >
+      <Typography variant="body2" color="text.secondary" data-testid="terminal-phase">
+        {ended ? null : t(`remote.phase.${phase as "connecting" | "open"}`)}
+      </Typography>
+      {ended ? (
+        <Alert severity={ended.code ? "error" : "info"} data-testid="terminal-ended">
+          {ended.code
+            ? translateErrorCode(ended.code, ended.code)
+            : t(`remote.reason.${ended.reason ?? "closed"}`)}
+        </Alert>
+      ) : null}
+      <Box
+        ref={setElement}
+        data-testid="terminal"
+        sx={{
+          height: { xs: 360, md: 480 },
+          bgcolor: "#000",
+          borderRadius: 1,
+          p: 0.5,
+          overflow: "hidden",
+        }}
+      />
+    </TerminalFrame>
   );
 }

@@ -4,6 +4,8 @@ import {
   TunnelSessionSchema,
   type TunnelSessions,
   TunnelSessionsSchema,
+  type WebTunnelOpen,
+  WebTunnelOpenSchema,
 } from "@cellfleet/contract";
 import { apiRequest } from "../../app/api/http";
 
@@ -34,4 +36,9 @@ export function decideTunnel(
     params,
     schema: TunnelSessionSchema,
   });
+}
+
+/** POST /api/tunnel/{id}/web: the web session's own origin and its single-use link, or PEER_NOT_CONNECTED. */
+export function openWebTunnel(id: string): Promise<WebTunnelOpen> {
+  return apiRequest("POST /api/tunnel/{id}/web", { params: { id }, schema: WebTunnelOpenSchema });
 }

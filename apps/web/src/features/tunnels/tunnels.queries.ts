@@ -1,8 +1,8 @@
-import type { TunnelSession } from "@cellfleet/contract";
+import type { TunnelKind, TunnelSession } from "@cellfleet/contract";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import { tunnelsKeys } from "./keys";
-import { decideTunnel, getTunnels, requestTunnel } from "./tunnels.api";
+import { decideTunnel, getTunnels, openWebTunnel, requestTunnel } from "./tunnels.api";
 
 /** The domain's remote-access sessions. */
 export function tunnelsQueryOptions() {
@@ -21,12 +21,22 @@ export function usePeersLive(): void {
   });
 }
 
-/** Asks for a terminal session on a router. */
+/** Asks for a session on a router: its terminal or its web interface. */
 export function useRequestTunnel() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (deviceId: string) => requestTunnel({ device_id: deviceId, kind: "terminal", minutes: 30 }),
+    mutationFn: (input: { deviceId: string; kind: TunnelKind }) =>
+      requestTunnel({ device_id: input.deviceId, kind: input.kind, minutes: 30 }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: tunnelsKeys.list() }),
+  });
+}
+
+/** Opens an approved web session: its link, for a tab of its own. */
+export function useOpenWebTunnel() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => openWebTunnel(id),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: tunnelsKeys.list() }),
   });
 }
 

@@ -31,7 +31,7 @@ export function UptimeChart({ report }: { report: UptimeReport }) {
       series: [
         {},
         {
-          label: t("insight.uptime.connected"),
+          label: t("uptime.connected"),
           stroke: palette.line,
           fill: palette.range,
           width: 1,

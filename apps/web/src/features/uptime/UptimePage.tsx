@@ -30,6 +30,7 @@ import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
 import { tagFrequenciesQueryOptions } from "../devices/devices.queries";
 import { UptimeChart } from "./UptimeChart";
+import { UptimePdfButton } from "./UptimePdfButton";
 import { uptimeReportQueryOptions } from "./uptime.queries";
 
 /** `YYYY-MM` of a moment in the browser's zone, `back` months earlier. */
@@ -80,7 +81,7 @@ export function UptimePage() {
           <CardContent>
             <Stack direction={{ xs: "column", sm: "row" }} sx={{ gap: 2, alignItems: { sm: "center" } }}>
               <TextField
-                label={t("insight.uptime.month")}
+                label={t("uptime.month")}
                 type="month"
                 size="small"
                 value={request.month}
@@ -94,7 +95,7 @@ export function UptimePage() {
               />
               <TextField
                 select
-                label={t("insight.uptime.scope")}
+                label={t("uptime.scope")}
                 size="small"
                 value={request.scope === "tag" ? "tag" : "domain"}
                 onChange={(event) =>
@@ -102,15 +103,15 @@ export function UptimePage() {
                 }
                 sx={{ minWidth: 180 }}
               >
-                <MenuItem value="domain">{t("insight.uptime.scopes.domain")}</MenuItem>
+                <MenuItem value="domain">{t("uptime.scopes.domain")}</MenuItem>
                 <MenuItem value="tag" disabled={tagNames.length === 0}>
-                  {t("insight.uptime.scopes.tag")}
+                  {t("uptime.scopes.tag")}
                 </MenuItem>
               </TextField>
               {request.scope === "tag" ? (
                 <TextField
                   select
-                  label={t("insight.uptime.tag")}
+                  label={t("uptime.tag")}
                   size="small"
                   value={tagNames.includes(request.tag ?? "") ? request.tag : ""}
                   onChange={(event) => change({ tag: event.target.value })}
@@ -124,8 +125,9 @@ export function UptimePage() {
                 </TextField>
               ) : null}
               {request.scope === "device" ? (
-                <Button onClick={() => change({ scope: "domain" })}>{t("insight.uptime.allRouters")}</Button>
+                <Button onClick={() => change({ scope: "domain" })}>{t("uptime.allRouters")}</Button>
               ) : null}
+              <UptimePdfButton request={request} />
             </Stack>
           </CardContent>
         </Card>
@@ -137,13 +139,13 @@ export function UptimePage() {
                   <TotalsLine report={report} />
                   <UptimeChart report={report} />
                   <Typography variant="caption" color="text.secondary" component="p">
-                    {t("insight.uptime.chartLegend", { zone: report.time_zone })}
+                    {t("uptime.chartLegend", { zone: report.time_zone })}
                   </Typography>
                 </CardContent>
               </Card>
               <ListCard
-                title={t("insight.uptime.routers")}
-                subtitle={t("insight.uptime.count", { count: report.totals.routers })}
+                title={t("uptime.routers")}
+                subtitle={t("uptime.count", { count: report.totals.routers })}
                 onReload={() => void query.refetch()}
                 csvExport={{ section: "uptime", body: request }}
               >
@@ -168,10 +170,10 @@ function TotalsLine({ report }: { report: UptimeReport }) {
   const { t, i18n } = useTranslation();
   const totals = report.totals;
   const facts = [
-    [t("insight.uptime.connected"), percentText(totals.connected_percent, i18n.language)],
-    [t("insight.uptime.outages"), String(totals.outages.count)],
-    [t("insight.uptime.outageTotal"), formatDuration(totals.outages.total_ms / 1000)],
-    [t("insight.uptime.backupSim"), formatDuration(totals.backup_sim_ms / 1000)],
+    [t("uptime.connected"), percentText(totals.connected_percent, i18n.language)],
+    [t("uptime.outages"), String(totals.outages.count)],
+    [t("uptime.outageTotal"), formatDuration(totals.outages.total_ms / 1000)],
+    [t("uptime.backupSim"), formatDuration(totals.backup_sim_ms / 1000)],
   ];
   return (
     <Stack
@@ -249,14 +251,14 @@ function RoutersTable({
       <Table size="small" data-testid="uptime-table">
         <TableHead>
           <TableRow>
-            <TableCell>{t("insight.uptime.router")}</TableCell>
+            <TableCell>{t("uptime.router")}</TableCell>
             {columns.map(([column, isOnPhone]) => (
               <TableCell
                 key={column}
                 align={column === "signal" ? "left" : "right"}
                 sx={isOnPhone ? undefined : WIDE_ONLY}
               >
-                {t(`insight.uptime.${column}`)}
+                {t(`uptime.${column}`)}
               </TableCell>
             ))}
           </TableRow>
@@ -276,7 +278,7 @@ function RoutersTable({
                     {router.ident}
                   </Link>
                   <Link component={RouterLink} to={`/device/${router._id}`} variant="caption">
-                    {t("insight.uptime.openDevice")}
+                    {t("uptime.openDevice")}
                   </Link>
                 </Stack>
               </TableCell>
@@ -284,7 +286,7 @@ function RoutersTable({
             </TableRow>
           ))}
           <TableRow data-testid="uptime-total-row" sx={{ "& td": { fontWeight: 600 } }}>
-            <TableCell>{t("insight.uptime.total")}</TableCell>
+            <TableCell>{t("uptime.total")}</TableCell>
             <FigureCells figures={report.totals} />
           </TableRow>
         </TableBody>

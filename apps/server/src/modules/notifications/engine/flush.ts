@@ -65,6 +65,15 @@ export async function scheduleFlush(
   });
 }
 
+/** The kinds of incident subject whose key names a router next (`device:{id}`, `event:{id}:{kind}`…). */
+const ROUTER_SUBJECTS = new Set(["device", "event", "action", "firmware"]);
+
+/** The router an incident's subject names, or null (a person, a licence, a password). */
+export function routerOfSubject(subjectKey: string): string | null {
+  const [kind = "", id] = subjectKey.split(":");
+  return ROUTER_SUBJECTS.has(kind) && id ? id : null;
+}
+
 function lineOf(row: NotificationIncidentRow, column: "opened_line" | "resolved_line"): MessageLine {
   const raw = (row[column] ?? row.opened_line) as unknown as MessageLine & { closeAtMs?: number };
   return { key: raw.key, params: raw.params };
@@ -104,12 +113,18 @@ export async function flushRule(ctx: AppContext, domainId: string | null, ruleId
     const opened: MessageLine[] = [];
     const resolved: MessageLine[] = [];
     const summarized: MessageLine[] = [];
+    const routers = new Set<string>();
+    const names = (row: NotificationIncidentRow) => {
+      const router = routerOfSubject(row.subject_key);
+      if (router) routers.add(router);
+    };
     for (const row of due) {
       const closed = { id: row.id, state: "closed" as const, dueAt: null, announcedAt: null, closedAt: now };
       if (!isLive) {
         settlements.push(closed);
       } else if (row.state === "pending") {
         opened.push(lineOf(row, "opened_line"));
+        names(row);
         const closeAtMs = (row.opened_line as { closeAtMs?: number }).closeAtMs;
         const dueAt =
           row.style === "state"
@@ -120,9 +135,13 @@ export async function flushRule(ctx: AppContext, domainId: string | null, ruleId
         settlements.push({ id: row.id, state: "open", dueAt, announcedAt: now, closedAt: null });
       } else if (row.state === "closing") {
         resolved.push(lineOf(row, "resolved_line"));
+        names(row);
         settlements.push(closed);
       } else {
-        if (row.repeats > 0) summarized.push({ ...lineOf(row, "opened_line"), repeats: row.repeats });
+        if (row.repeats > 0) {
+          summarized.push({ ...lineOf(row, "opened_line"), repeats: row.repeats });
+          names(row);
+        }
         settlements.push(closed);
       }
     }
@@ -158,6 +177,7 @@ export async function flushRule(ctx: AppContext, domainId: string | null, ruleId
         title: message.title,
         text: message.text,
         level: levelOf(rule.monitor as MonitorName, opened, resolved),
+        deviceIds: routers.size > 0 ? [...routers] : null,
       }),
     );
   });

@@ -34,6 +34,8 @@ export interface OutgoingMessage {
   title: string;
   text: string;
   level: NewsLevel;
+  /** The routers its lines name (ADR 041: people limited to tags see only theirs); null: none. */
+  deviceIds: string[] | null;
 }
 
 /**
@@ -59,6 +61,7 @@ export async function queueMessage(
     title: message.title,
     text: message.text,
     maxAttempts: DELIVERY_MAX_ATTEMPTS,
+    deviceIds: message.deviceIds,
     at: now,
   });
   const jobId = await ctx.jobs.enqueue(trx, {
@@ -76,6 +79,7 @@ export async function queueMessage(
     level: message.level,
     title: message.title,
     text: message.text,
+    deviceIds: message.deviceIds,
     at: now,
   });
   return {
@@ -85,6 +89,7 @@ export async function queueMessage(
     text: message.text,
     rule: message.ruleId && message.ruleName ? { _id: message.ruleId, name: message.ruleName } : null,
     create_time: now.getTime(),
+    device_ids: message.deviceIds,
   };
 }
 

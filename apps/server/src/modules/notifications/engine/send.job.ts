@@ -77,7 +77,7 @@ export function registerSendJob(ctx: AppContext, extra: { tlsCa?: string | Buffe
       const resolved = resolveTransport(ctx.secrets, transport);
       const fallbackRecipients =
         resolved.type === "smtp" && resolved.settings.to.trim() === ""
-          ? await newsRepo(ctx.db).findAudienceEmails(domainId)
+          ? await newsRepo(ctx.db).findAudienceEmails(domainId, delivery.device_ids)
           : [];
       const isLast = attempt >= DELIVERY_MAX_ATTEMPTS;
       try {

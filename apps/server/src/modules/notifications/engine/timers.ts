@@ -135,10 +135,12 @@ async function runDigest(ctx: AppContext, rule: NotificationRuleRow, now: Date):
   const threshold = variablesOf(rule).status ?? "critical";
   const thresholds = (settings ?? DEFAULT_DOMAIN_SETTINGS).status;
   const lines: MessageLine[] = [];
+  const routers: string[] = [];
   for (const device of devices) {
     if (!matchesTags(rule, device.tags)) continue;
     const status = computeDeviceStatus(device.last_contact?.getTime() ?? null, now.getTime(), thresholds);
     if (!isProblemStatus(threshold, status)) continue;
+    routers.push(device.id);
     lines.push({
       key: "digestLine",
       params: { device: device.ident, status, dateMs: device.last_contact?.getTime() ?? 0 },
@@ -167,6 +169,7 @@ async function runDigest(ctx: AppContext, rule: NotificationRuleRow, now: Date):
       title: message.title,
       text: message.text,
       level: "warning",
+      deviceIds: routers,
     }),
   );
   return [item];

@@ -1,7 +1,6 @@
 import type { ScheduleClass } from "@cellfleet/contract";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
-import CardContent from "@mui/material/CardContent";
 import Chip from "@mui/material/Chip";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
@@ -12,13 +11,13 @@ import TableCell from "@mui/material/TableCell";
 import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
-import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { formatMoment } from "../../../../app/format";
 import { QueryState } from "../../../../components/QueryState";
 import { scheduleRulesQueryOptions, useSetScheduleRuleActive } from "../schedules.queries";
+import { RulesCardHeader } from "./RulesCardHeader";
 import { describeSchedule } from "./scheduleText";
 
 const WIDE_ONLY = { display: { xs: "none", md: "table-cell" } } as const;
@@ -33,20 +32,10 @@ export function ScheduleRulesCard({ type }: { type: ScheduleClass }) {
   const toggle = useSetScheduleRuleActive();
   return (
     <Card data-testid={`schedule-rules-${type}`}>
-      <CardContent sx={{ pb: 0 }}>
-        <Stack
-          direction={{ xs: "column", sm: "row" }}
-          spacing={{ xs: 1, sm: 2 }}
-          sx={{ alignItems: { xs: "flex-start", sm: "center" }, justifyContent: "space-between" }}
-        >
-          <div>
-            <Typography variant="h6" component="h2">
-              {t(`schedules.title.${type}`)}
-            </Typography>
-            <Typography variant="body2" color="text.secondary">
-              {t(`schedules.hint.${type}`)}
-            </Typography>
-          </div>
+      <RulesCardHeader
+        title={t(`schedules.title.${type}`)}
+        hint={t(`schedules.hint.${type}`)}
+        action={
           <Button
             component={RouterLink}
             to={`/${type}/task/new`}
@@ -56,8 +45,8 @@ export function ScheduleRulesCard({ type }: { type: ScheduleClass }) {
           >
             {t("schedules.add")}
           </Button>
-        </Stack>
-      </CardContent>
+        }
+      />
       <QueryState
         query={query}
         isInset
