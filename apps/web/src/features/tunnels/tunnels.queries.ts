@@ -1,5 +1,5 @@
 import type { TunnelKind, TunnelSession } from "@cellfleet/contract";
-import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import { tunnelsKeys } from "./keys";
 import { decideTunnel, getTunnels, openWebTunnel, requestTunnel } from "./tunnels.api";
@@ -12,12 +12,22 @@ export function tunnelsQueryOptions() {
   });
 }
 
+/**
+ * Puts a `peers` message's list in place. A fetch of the list still under way read the sessions
+ * before this change was sent, so it is cancelled first: answering later, it would put the older
+ * state back (a web session shown "approved" for good once its router had dialled in).
+ */
+export async function applyPeers(queryClient: QueryClient, sessions: TunnelSession[]): Promise<void> {
+  await queryClient.cancelQueries({ queryKey: tunnelsKeys.list() });
+  queryClient.setQueryData(tunnelsKeys.list(), sessions);
+}
+
 /** Keeps the list as the `peers` socket message says (spec §7): every change of a session pushes it. */
 export function usePeersLive(): void {
   const queryClient = useQueryClient();
   useRealtime("peers", (message) => {
     const content = (message as { content?: TunnelSession[] }).content;
-    if (Array.isArray(content)) queryClient.setQueryData(tunnelsKeys.list(), content);
+    if (Array.isArray(content)) void applyPeers(queryClient, content);
   });
 }
 
