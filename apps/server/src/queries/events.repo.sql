@@ -133,8 +133,8 @@ where
     from
       devices d
     where
-      d.id = events.device_id
-      and d.domain_id = events.domain_id
+      d.id = "events"."device_id"
+      and d.domain_id = "events"."domain_id"
       and ("d"."tags" ?| $4::text[])
   );
 -- (ended: Error: no result)
@@ -216,8 +216,8 @@ where
     from
       devices d
     where
-      d.id = events.device_id
-      and d.domain_id = events.domain_id
+      d.id = "events"."device_id"
+      and d.domain_id = "events"."domain_id"
       and ("d"."tags" ?| $3::text[])
   );
 -- (ended: Error: no result)

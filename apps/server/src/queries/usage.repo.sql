@@ -33,8 +33,8 @@ where
     from
       devices d
     where
-      d.id = sim_usage.device_id
-      and d.domain_id = sim_usage.domain_id
+      d.id = "sim_usage"."device_id"
+      and d.domain_id = "sim_usage"."domain_id"
       and ("d"."tags" ?| $4::text[])
   )
 order by

@@ -1,7 +1,7 @@
 import type { TagScope } from "@cellfleet/contract";
 import { type Kysely, sql } from "kysely";
 import type { DB, EventRow } from "../../platform/db/schema";
-import { tagScopeCondition } from "../../platform/db/tag-scope";
+import { rowRouterWithinTagScope, tagScopeCondition } from "../../platform/db/tag-scope";
 
 /** What the event lists filter by. */
 export interface EventFilter {
@@ -114,12 +114,7 @@ export function eventsRepo(db: Kysely<DB>) {
         .select((eb) => eb.fn.countAll<string>().as("count"))
         .where("domain_id", "=", domainId)
         .where(sql<boolean>`not ${readBy(userId)}`)
-        .$if(tagScope.length > 0, (q) =>
-          q.where(
-            sql<boolean>`exists (select 1 from devices d where d.id = events.device_id
-              and d.domain_id = events.domain_id and ${tagScopeCondition("d.tags", tagScope)})`,
-          ),
-        )
+        .$if(tagScope.length > 0, (q) => q.where(rowRouterWithinTagScope("events", tagScope)))
         .executeTakeFirstOrThrow();
       return Number(row.count);
     },
@@ -182,12 +177,7 @@ export function eventsRepo(db: Kysely<DB>) {
         .select((eb) => eb.fn.countAll<string>().as("count"))
         .where("domain_id", "=", domainId)
         .where("id", "in", ids)
-        .$if(tagScope.length > 0, (q) =>
-          q.where(
-            sql<boolean>`exists (select 1 from devices d where d.id = events.device_id
-              and d.domain_id = events.domain_id and ${tagScopeCondition("d.tags", tagScope)})`,
-          ),
-        )
+        .$if(tagScope.length > 0, (q) => q.where(rowRouterWithinTagScope("events", tagScope)))
         .executeTakeFirstOrThrow();
       return Number(row.count);
     },

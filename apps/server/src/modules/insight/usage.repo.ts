@@ -2,7 +2,7 @@ import type { DataPlan, TagScope } from "@cellfleet/contract";
 import { type Kysely, sql } from "kysely";
 import type { DB, EventRow } from "../../platform/db/schema";
 import { toJsonb } from "../../platform/db/schema";
-import { tagScopeCondition } from "../../platform/db/tag-scope";
+import { rowRouterWithinTagScope } from "../../platform/db/tag-scope";
 
 /** One SIM's bytes in one router on one day. */
 export interface UsageDayRow {
@@ -62,12 +62,7 @@ export function usageRepo(db: Kysely<DB>) {
         .where("domain_id", "=", domainId)
         .where("iccid", "in", iccids)
         .where("day", ">=", sinceDay)
-        .$if(tagScope.length > 0, (q) =>
-          q.where(
-            sql<boolean>`exists (select 1 from devices d where d.id = sim_usage.device_id
-              and d.domain_id = sim_usage.domain_id and ${tagScopeCondition("d.tags", tagScope)})`,
-          ),
-        )
+        .$if(tagScope.length > 0, (q) => q.where(rowRouterWithinTagScope("sim_usage", tagScope)))
         .orderBy("seen")
         .execute();
       return rows.map((row) => ({ ...row, day: dayText(row.day), rx: Number(row.rx), tx: Number(row.tx) }));

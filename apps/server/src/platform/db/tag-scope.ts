@@ -40,3 +40,13 @@ export function tagsWithinTagScope(tagsColumn: string, scope: TagScope): RawBuil
     sql` and `,
   )})`;
 }
+
+/**
+ * A row about one router (its `device_id` and `domain_id` columns) lies within the scope: that
+ * router still exists in the row's domain and carries the scope's tags (ADR 041). No list: true.
+ */
+export function rowRouterWithinTagScope(table: string, scope: TagScope): RawBuilder<SqlBool> {
+  if (scope.length === 0) return sql<SqlBool>`true`;
+  return sql<SqlBool>`exists (select 1 from devices d where d.id = ${sql.ref(`${table}.device_id`)}
+    and d.domain_id = ${sql.ref(`${table}.domain_id`)} and ${tagScopeCondition("d.tags", scope)})`;
+}
