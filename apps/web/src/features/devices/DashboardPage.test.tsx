@@ -67,12 +67,15 @@ function ndjson(lines: unknown[]): Response {
 
 let listBodies: Record<string, unknown>[] = [];
 let totalsCalls = 0;
+/** While set, the list's answer waits for it. */
+let listHeld: Promise<void> | null = null;
 
 function server() {
   return vi.fn(async (path: string, init: RequestInit) => {
     const body = JSON.parse(String(init.body ?? "{}"));
     if (path === "/api/devices/") {
       listBodies.push(body);
+      if (listHeld) await listHeld;
       // A server that ignores the page size must still not make the table longer than a page.
       const rows = Array.from({ length: 15 }, (_, index) => testDevice(index + 1));
       return ndjson([{ total: 15, page: 0, size: body.size }, ...rows, { facets }]);
@@ -105,6 +108,7 @@ describe("DashboardPage", () => {
     sessionStore.set(admin);
     listBodies = [];
     totalsCalls = 0;
+    listHeld = null;
     vi.stubGlobal("fetch", server());
   });
   afterEach(() => {
@@ -146,6 +150,25 @@ describe("DashboardPage", () => {
     // Totals are re-read (once) within a second.
     const totalsBefore = totalsCalls;
     await waitFor(() => expect(totalsCalls).toBe(totalsBefore + 1), { timeout: 2000 });
+  });
+
+  it("keeps a push that came while the list was read: the answer, read before it, does not undo it", async () => {
+    let release: () => void = () => {};
+    listHeld = new Promise((resolve) => {
+      release = resolve;
+    });
+    renderDashboard();
+    await waitFor(() => expect(listBodies).toHaveLength(1));
+    act(() =>
+      emit("devices", { type: "devices", action: "update", content: [{ _id: "id-1", status: "critical" }] }),
+    );
+    release();
+    await waitFor(() => expect(screen.getAllByTestId("device-row")).toHaveLength(10));
+    const row = screen.getAllByTestId("device-row")[0];
+    expect(row.querySelector("[data-status]")?.getAttribute("data-status")).toBe("critical");
+    expect(
+      screen.getAllByTestId("device-row")[1].querySelector("[data-status]")?.getAttribute("data-status"),
+    ).not.toBe("critical");
   });
 
   it("tells the socket the rows on screen, and merges a push of a row's changed fields", async () => {

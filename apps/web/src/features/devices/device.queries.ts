@@ -9,13 +9,18 @@ import {
   getDeviceDetail,
   updateDevice,
 } from "./device.api";
+import { devicePushLog } from "./devicePushes";
 
 // One device's page and the changes to devices; the list's queries are in devices.queries.ts.
 
 export function deviceDetailQueryOptions(id: string) {
   return queryOptions({
     queryKey: devicesKeys.detail(id),
-    queryFn: ({ signal }) => getDeviceDetail(id, signal),
+    // The socket's pushes that come while the page is read are applied to it again (devicePushes.ts).
+    queryFn: async ({ signal }) => {
+      const mark = devicePushLog.mark();
+      return devicePushLog.onDetail(mark, await getDeviceDetail(id, signal));
+    },
   });
 }
 

@@ -2,7 +2,8 @@ import type { Device } from "@cellfleet/contract";
 import { describe, expect, it } from "vitest";
 import { initialListState } from "../../components/list-card";
 import { toDeviceListRequest } from "./deviceListRequest";
-import { addDeviceEvents, patchDevicePage, unreadEventsByDevice } from "./useDeviceLiveUpdates";
+import { patchDevicePage } from "./devicePushes";
+import { addDeviceEvents, unreadEventsByDevice } from "./useDeviceLiveUpdates";
 
 const device = (id: string, status: Device["status"]): Device => ({
   _id: id,

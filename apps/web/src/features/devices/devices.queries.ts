@@ -1,6 +1,7 @@
 import type { DeviceListRequest } from "@cellfleet/contract";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { devicesKeys } from "../../app/queryKeys";
+import { devicePushLog } from "./devicePushes";
 import { type DeviceListPage, getDashboardTotals, getDeviceList, getTagFrequencies } from "./devices.api";
 
 /**
@@ -12,8 +13,13 @@ export function deviceListQueryOptions(request: DeviceListRequest) {
   const queryKey = devicesKeys.list(request);
   return queryOptions({
     queryKey,
-    queryFn: ({ signal, client }) =>
-      getDeviceList(request, (page) => client.setQueryData<DeviceListPage>(queryKey, page), signal),
+    // The socket's pushes that come while the page is read are applied to it again (devicePushes.ts).
+    queryFn: async ({ signal, client }) => {
+      const mark = devicePushLog.mark();
+      const onProgress = (page: DeviceListPage) =>
+        client.setQueryData<DeviceListPage>(queryKey, devicePushLog.onPage(mark, page));
+      return devicePushLog.onPage(mark, await getDeviceList(request, onProgress, signal));
+    },
     placeholderData: keepPreviousData,
     // Live updates patch the cached page; a refetch is only needed when the filters change.
     staleTime: 60_000,

@@ -1,39 +1,12 @@
-import type { DeviceDetail, DevicePushChange, DevicesSocketMessage, FleetEvent } from "@cellfleet/contract";
+import type { DeviceDetail, DevicesSocketMessage, FleetEvent } from "@cellfleet/contract";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { devicesKeys } from "../../app/queryKeys";
 import { useRealtime } from "../../app/realtime/useRealtime";
+import { devicePushLog, patchDeviceDetail, patchDevicePage } from "./devicePushes";
 import type { DeviceListPage } from "./devices.api";
 
 const TOTALS_REFRESH_MS = 1000;
-
-/**
- * A list page with the socket's devices applied: each pushed device (a whole row, or only its
- * changed fields, ADR 035) merged over its row, deleted rows dropped. A pushed device has no event
- * count (each user's own, ADR 025): a row keeps the count it has.
- */
-export function patchDevicePage(
-  page: DeviceListPage,
-  action: "update" | "put" | "delete",
-  devices: readonly DevicePushChange[],
-): DeviceListPage {
-  const byId = new Map(devices.map((device) => [device._id, device]));
-  if (action === "delete") {
-    const rows = page.rows.filter((row) => !byId.has(row._id));
-    const removed = page.rows.length - rows.length;
-    if (removed === 0) return page;
-    const header = page.header ? { ...page.header, total: Math.max(0, page.header.total - removed) } : null;
-    return { ...page, rows, header };
-  }
-  let changed = false;
-  const rows = page.rows.map((row) => {
-    const next = byId.get(row._id);
-    if (!next) return row;
-    changed = true;
-    return { ...row, ...next, events: row.events };
-  });
-  return changed ? { ...page, rows } : page;
-}
 
 /**
  * New events nobody can have read yet, counted per router, from an `alerts` message (events raised
@@ -90,15 +63,14 @@ export function useDeviceLiveUpdates(): void {
   useRealtime("devices", (message) => {
     // The socket's envelope is checked by the server; its devices are the mapper's (ADR 026).
     const { action, content } = message as DevicesSocketMessage;
+    devicePushLog.record(action, content);
     queryClient.setQueriesData<DeviceListPage>({ queryKey: devicesKeys.lists() }, (page) =>
       page ? patchDevicePage(page, action, content) : page,
     );
     for (const device of content) {
       if (action === "delete") continue;
       queryClient.setQueryData<DeviceDetail>(devicesKeys.detail(device._id), (detail) =>
-        detail
-          ? { ...detail, device: { ...detail.device, ...device, events: detail.device.events } }
-          : detail,
+        detail ? patchDeviceDetail(detail, action, [device]) : detail,
       );
     }
     if (action === "put") void queryClient.invalidateQueries({ queryKey: devicesKeys.lists() });
