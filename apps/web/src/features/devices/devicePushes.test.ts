@@ -1,31 +1,11 @@
 import type { Device, DeviceDetail } from "@cellfleet/contract";
 import { describe, expect, it } from "vitest";
+import { testDevice } from "../../test/fixtures";
 import { DevicePushLog, PUSH_LOG_KEEP_MS, PUSH_LOG_MAX, patchDeviceDetail } from "./devicePushes";
 import type { DeviceListPage } from "./devices.api";
 
-const device = (id: string, connected: boolean | null, events = 0): Device => ({
-  _id: id,
-  ident: `R${id}`,
-  description: "",
-  tags: [],
-  board: { model: null },
-  firmware: null,
-  serial: null,
-  time: null,
-  connected,
-  connection_time: null,
-  status: "online",
-  events,
-  signal: { csq: 20, quality: "normal" },
-  network_mode: null,
-  wan_up: null,
-  has_backups: false,
-  has_journals: false,
-  has_key: false,
-  create_time: 0,
-  position: null,
-  meta: {},
-});
+const device = (id: string, connected: boolean | null, events = 0): Device =>
+  testDevice(Number(id), { connected, events, status: "online", signal: { csq: 20, quality: "normal" } });
 
 const pageOf = (...rows: Device[]): DeviceListPage => ({
   header: { total: rows.length, page: 0, size: 10 },
@@ -37,11 +17,11 @@ const pageOf = (...rows: Device[]): DeviceListPage => ({
 describe("DevicePushLog", () => {
   it("applies to a page read meanwhile the pushes that came after its read began, in order", () => {
     const log = new DevicePushLog();
-    log.record("update", [{ _id: "1", signal: { csq: 5, quality: "cellEdge" } }]);
+    log.record("update", [{ _id: "id-1", signal: { csq: 5, quality: "cellEdge" } }]);
     const mark = log.mark();
     // While the page is read: the router drops off, then a second change of another field.
-    log.record("update", [{ _id: "1", connected: false }]);
-    log.record("update", [{ _id: "1", connected: false, signal: { csq: 9, quality: "cellEdge" } }]);
+    log.record("update", [{ _id: "id-1", connected: false }]);
+    log.record("update", [{ _id: "id-1", connected: false, signal: { csq: 9, quality: "cellEdge" } }]);
     // The server read the row before both: the answer says connected, csq 20.
     const answered = log.onPage(mark, pageOf(device("1", true, 3), device("2", true)));
     expect(answered.rows[0]).toMatchObject({ connected: false, signal: { csq: 9 }, events: 3 });
@@ -50,7 +30,7 @@ describe("DevicePushLog", () => {
 
   it("leaves a page alone when nothing was pushed since its read began", () => {
     const log = new DevicePushLog();
-    log.record("update", [{ _id: "1", connected: false }]);
+    log.record("update", [{ _id: "id-1", connected: false }]);
     const page = pageOf(device("1", true));
     expect(log.onPage(log.mark(), page)).toBe(page);
   });
@@ -58,34 +38,34 @@ describe("DevicePushLog", () => {
   it("drops a row deleted while the page was read; a put is not kept (the lists read again)", () => {
     const log = new DevicePushLog();
     const mark = log.mark();
-    log.record("put", [{ _id: "3" }]);
-    log.record("delete", [{ _id: "2" }]);
+    log.record("put", [{ _id: "id-3" }]);
+    log.record("delete", [{ _id: "id-2" }]);
     const answered = log.onPage(mark, pageOf(device("1", true), device("2", true)));
-    expect(answered.rows.map((row) => row._id)).toEqual(["1"]);
+    expect(answered.rows.map((row) => row._id)).toEqual(["id-1"]);
     expect(answered.header?.total).toBe(1);
   });
 
   it("applies the pushes to a device page read meanwhile, its own event count kept", () => {
     const log = new DevicePushLog();
     const mark = log.mark();
-    log.record("update", [{ _id: "2", connected: true }]);
-    log.record("update", [{ _id: "1", connected: false }]);
+    log.record("update", [{ _id: "id-2", connected: true }]);
+    log.record("update", [{ _id: "id-1", connected: false }]);
     const detail: DeviceDetail = { device: device("1", true, 7), collects: [] };
     expect(log.onDetail(mark, detail).device).toMatchObject({ connected: false, events: 7 });
-    expect(patchDeviceDetail(detail, "update", [{ _id: "2", connected: false }])).toBe(detail);
+    expect(patchDeviceDetail(detail, "update", [{ _id: "id-2", connected: false }])).toBe(detail);
   });
 
   it("keeps a minute of pushes, and no more than its bound", () => {
     let now = 0;
     const log = new DevicePushLog(() => now);
     const mark = log.mark();
-    log.record("update", [{ _id: "1", connected: false }]);
+    log.record("update", [{ _id: "id-1", connected: false }]);
     now = PUSH_LOG_KEEP_MS + 1;
-    log.record("update", [{ _id: "2", connected: false }]);
+    log.record("update", [{ _id: "id-2", connected: false }]);
     const answered = log.onPage(mark, pageOf(device("1", true), device("2", true)));
     expect(answered.rows.map((row) => row.connected)).toEqual([true, false]);
     for (let index = 0; index < PUSH_LOG_MAX + 10; index += 1)
-      log.record("update", [{ _id: "9", connected: index % 2 === 0 }]);
+      log.record("update", [{ _id: "id-9", connected: index % 2 === 0 }]);
     expect(log.onPage(mark, pageOf(device("2", true))).rows[0]?.connected).toBe(true);
   });
 });
