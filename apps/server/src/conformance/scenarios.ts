@@ -1,6 +1,8 @@
 import { type CommandType, collectTopic, noticeTopic } from "@cellfleet/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectDevice, envelope, eventually } from "../modules/ingest/ingest.test-support";
+import { subscriberKind } from "../platform/jobs/jobs";
+import { OUTBOX_EVENTS } from "../platform/jobs/outbox-events";
 import { type ConformanceBroker, type ConformanceFixture, openConformanceConsole } from "./console";
 import type { DeviceDriver, DeviceUnderTest } from "./driver";
 
@@ -57,6 +59,28 @@ export function describeConformance(driver: DeviceDriver, options: ConformanceOp
     }
 
     /** Waits until the device page shows the router online with a board and a modems report. */
+    /**
+     * The job the router's hello made, which re-sends the head of the router's queue, has run (the
+     * hello comes first, so it is stored once the router shows online): a command queued after this
+     * is published by its own pump only.
+     */
+    async function helloHandled() {
+      await eventually(
+        async () => {
+          const waiting = await c.t.db
+            .selectFrom("jobs")
+            .select("id")
+            .where("kind", "=", subscriberKind(OUTBOX_EVENTS.deviceReported, "actions"))
+            .where("state", "in", ["queued", "running"])
+            .limit(1)
+            .execute();
+          return waiting.length === 0;
+        },
+        "the hello's re-send of the queue's head run",
+        timeoutMs,
+      );
+    }
+
     async function shownOnline(deviceId: string) {
       await eventually(
         async () => {
@@ -219,15 +243,17 @@ export function describeConformance(driver: DeviceDriver, options: ConformanceOp
       async () => {
         const { device } = await startWithKey();
         await shownOnline(device.id);
+        await helloHandled();
         // The router's queue sends the next command as the previous one's final status arrives, that
         // is while the router is publishing: an agent that stops listening to publish loses it until
         // the server's resend a minute later (ADR 030), longer than a step may take here.
         const ids: string[] = [];
         for (const n of [1, 2, 3])
           ids.push(await c.command(device.id, { type: "shell", args: { script: `echo back-to-back-${n}` } }));
-        // A step's limit (timeoutMs) is under that minute. The first command may be published twice
-        // (the hello that brought the router online re-sends the head); the others went out as their
-        // predecessor finished, so once each unless lost.
+        // A step's limit (timeoutMs) is under that minute. The hello's re-send of the head has run
+        // (above): had it run late, it would publish again whichever command was the head then. The
+        // first may still go twice (an agent whose start connects twice says hello twice); the others
+        // went out as their predecessor finished, so once each unless lost.
         for (const [index, id] of ids.entries()) {
           const done = await c.finished(id, timeoutMs);
           expect(done).toMatchObject({ status: "completed", code: 0 });
