@@ -54,7 +54,7 @@ export const BUDGETS = [
   { route: "/login", page: "login", isSignedIn: false, targetKb: 150, ceilingKb: 135 },
   { route: "/dashboard", page: "dashboard", isSignedIn: true, targetKb: 300, ceilingKb: 300 },
   // /device grew 0.7 kB with the web interface (its button and session kinds, issue 29); no target.
-  { route: "/device/{id}", page: "device", isSignedIn: true, targetKb: null, ceilingKb: 372 },
+  { route: "/device/{id}", page: "device", isSignedIn: true, targetKb: null, ceilingKb: 373 },
 ] as const satisfies readonly {
   route: string;
   page: TextsOf;
