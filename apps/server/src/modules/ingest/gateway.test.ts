@@ -319,15 +319,19 @@ describe("ingest through the embedded broker", () => {
       // The two reports may be written in one batch or two (a router's lane writes what queued
       // while its last batch was written at once), so wait for each kind rather than a count.
       const types = () => seen.mine.map((m) => (m as { type: string }).type);
+      // The router's connection is pushed too (ADR 032), before or after the reports' push: the
+      // push of the report is the one that says online.
+      type DevicesPush = { type: string; action: string; content: Array<Record<string, unknown>> };
+      const reportPush = () =>
+        (seen.mine as DevicesPush[]).find(
+          (m) => m.type === "devices" && m.content.some((row) => row.status === "online"),
+        );
       await eventually(
-        () => ["devices", "collects", "alerts"].every((type) => types().includes(type)),
+        () => ["collects", "alerts"].every((type) => types().includes(type)) && reportPush() !== undefined,
         "devices, collects and alerts",
       );
       expect(types()).toEqual(expect.arrayContaining(["devices", "collects", "alerts"]));
-      const devices = seen.mine.find((m) => (m as { type: string }).type === "devices") as {
-        action: string;
-        content: Array<Record<string, unknown>>;
-      };
+      const devices = reportPush() as DevicesPush;
       expect(devices.action).toBe("update");
       expect(devices.content[0]).toMatchObject({ _id: mine.id, ident: mine.ident, status: "online" });
       const collects = seen.mine.find((m) => (m as { type: string }).type === "collects") as {
