@@ -196,13 +196,18 @@ where
 returning
   e.id;
 
--- executionsRepo.markPublishedAcrossDomains(ids, now)
-update "command_executions"
+-- executionsRepo.claimPublishAcrossDomains(heads, now)
+update command_executions e
 set
-  "attempts" = "attempts" + $1,
-  "last_publish_time" = $2
+  attempts = e.attempts + 1,
+  last_publish_time = $1
+from
+  unnest($2::text[], $3::text[]) as v (id, seen)
 where
-  "id" in ($3);
+  e.id = v.id
+  and e.last_publish_time is not distinct from v.seen::timestamptz
+returning
+  e.id;
 
 -- executionsRepo.findOwnExecutionsAcrossDomains(pairs)
 select

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../ingest/ingest.test-support";
 import { type ActionsFixture, isCommandFinished, openActionsFixture } from "./actions.test-support";
+import { executionsRepo } from "./executions.repo";
 
 // Commands end to end: the console, its embedded broker and simulated routers over real MQTT and HTTP.
 
@@ -113,6 +114,32 @@ describe("commands delivered to simulated routers", () => {
     const [a, b] = [(await reports(first.json()._id))[0], (await reports(second.json()._id))[0]];
     expect(seen.indexOf(a._id)).toBeLessThan(seen.lastIndexOf(b._id));
     expect(a.finish_time).toBeLessThanOrEqual(b.finish_time as number);
+  });
+
+  it("claims a head's publish once when two pumps of its router read it at once", async () => {
+    const device = await f.device();
+    const created = await f.post(admin.token, "/api/command/new", {
+      type: "shell",
+      args: { script: "echo once" },
+      targets: { devices: [device.id] },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    await f.t.jobs.runUntilIdle();
+    const repo = executionsRepo(f.t.db);
+    const [head] = await repo.findHeadsAcrossDomains([device.id]);
+    expect(head).toMatchObject({ status: "queued", attempts: 0, last_publish_time: null });
+    // Both pumps read the head unpublished; only one may publish it.
+    const now = new Date();
+    const claims = await Promise.all([
+      repo.claimPublishAcrossDomains([{ id: head.id, seen: head.last_publish_time }], now),
+      repo.claimPublishAcrossDomains([{ id: head.id, seen: head.last_publish_time }], now),
+    ]);
+    expect(claims.map((ids) => ids.length).sort()).toEqual([0, 1]);
+    // A pump that read it after that publish (a reconnect re-sends it) claims it again.
+    const later = new Date(now.getTime() + 1000);
+    expect(await repo.claimPublishAcrossDomains([{ id: head.id, seen: now }], later)).toEqual([head.id]);
+    const [row] = await reports(created.json()._id);
+    expect(row.attempts).toBe(2);
   });
 
   it("refuses another domain's command and report ids as not found", async () => {

@@ -213,11 +213,15 @@ async function publishHeads(ctx: AppContext, heads: readonly HeadRow[], now: Dat
         unsendable.push(head);
       }
     }
-    await executionsRepo(trx).markPublishedAcrossDomains(
-      built.map(({ head }) => head.id),
-      now,
+    // Another pump of the same router may have published the head since it was read: only what
+    // this one claims goes out, so a head is published once however many pumps run.
+    const claimed = new Set(
+      await executionsRepo(trx).claimPublishAcrossDomains(
+        built.map(({ head }) => ({ id: head.id, seen: head.last_publish_time })),
+        now,
+      ),
     );
-    return built;
+    return built.filter(({ head }) => claimed.has(head.id));
   });
   await Promise.all(
     messages.map(({ head, message }) =>

@@ -213,14 +213,23 @@ export function executionsRepo(db: Kysely<DB>) {
       return result.rows.map((row) => row.id);
     },
 
-    /** Counts a publish of executions to their routers. */
-    async markPublishedAcrossDomains(ids: readonly string[], now: Date): Promise<void> {
-      if (ids.length === 0) return;
-      await db
-        .updateTable("command_executions")
-        .set((eb) => ({ attempts: eb("attempts", "+", 1), last_publish_time: now }))
-        .where("id", "in", ids)
-        .execute();
+    /**
+     * Counts a publish of executions to their routers, each only if its last publish is still the
+     * one the pump read (`seen`): of two pumps of one router at once only one publishes its head.
+     * Answers the ids claimed.
+     */
+    async claimPublishAcrossDomains(
+      heads: ReadonlyArray<{ id: string; seen: Date | null }>,
+      now: Date,
+    ): Promise<string[]> {
+      if (heads.length === 0) return [];
+      const result = await sql<{ id: string }>`
+        update command_executions e set attempts = e.attempts + 1, last_publish_time = ${now}
+        from unnest(${heads.map((head) => head.id)}::text[],
+          ${heads.map((head) => head.seen?.toISOString() ?? null)}::text[]) as v(id, seen)
+        where e.id = v.id and e.last_publish_time is not distinct from v.seen::timestamptz
+        returning e.id`.execute(db);
+      return result.rows.map((row) => row.id);
     },
 
     /** Executions of these ids on these routers (a router may speak only of its own). */
