@@ -70,6 +70,38 @@ describe("a tag-limited person's realtime socket", () => {
     expect(await socket.nextMessage(3000)).toEqual({ type: "reread" });
   });
 
+  it("is sent the routers its new view names that changed before it, within the scope only", async () => {
+    const north = await buildDevice(t, domainId, { tags: ["north"] });
+    const south = await buildDevice(t, domainId, { tags: ["south"] });
+    const leaving = await buildDevice(t, domainId, { tags: ["north"] });
+    const socket = await socketOf(operator, []);
+    // The page read its list; the routers changed before it named them as its view (ADR 035 item 9).
+    expect((await edit(south.id, { description: "south moved" })).statusCode).toBe(200);
+    expect((await edit(north.id, { description: "north moved" })).statusCode).toBe(200);
+    const seen: string[] = [];
+    const next = async () => {
+      const message = (await socket.nextMessage(3000)) as { type: string; content?: unknown[] };
+      seen.push(JSON.stringify(message));
+      return message;
+    };
+    // Its list shows north (a list of theirs never holds south's row).
+    socket.sendJson({ type: "view", views: [{ kind: "devices", ids: [north.id] }] });
+    let message = await next();
+    while ((message.content?.length ?? 0) === 0) message = await next();
+    expect(message).toMatchObject({
+      type: "devices",
+      action: "update",
+      content: [{ _id: north.id, description: "north moved" }],
+    });
+    expect(seen.join("\n")).not.toContain(south.id);
+    // A router the page read while it was theirs lost the tag before the view named it: read again.
+    expect((await edit(leaving.id, { tags: ["south"] })).statusCode).toBe(200);
+    socket.sendJson({ type: "view", views: [{ kind: "devices", ids: [north.id, leaving.id] }] });
+    do message = await next();
+    while (message.type !== "reread");
+    expect(seen.join("\n")).not.toContain(leaving.ident);
+  });
+
   it("gets live collects, alerts, remote sessions and commands of their routers, none of others", async () => {
     const north = await buildDevice(t, domainId, { tags: ["north"] });
     const south = await buildDevice(t, domainId, { tags: ["south"] });

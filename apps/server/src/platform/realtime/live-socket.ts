@@ -65,8 +65,8 @@ export class LiveSocket {
     return pendingSize(this.pending);
   }
 
-  /** Replaces the socket's views. */
-  setViews(views: readonly SocketView[]): void {
+  /** Replaces the socket's views; answers the devices it did not view before. */
+  setViews(views: readonly SocketView[]): string[] {
     const viewed = new Set<string>();
     const pageDevices = new Set<string>();
     for (const view of views) {
@@ -76,10 +76,8 @@ export class LiveSocket {
         pageDevices.add(view.id);
       }
     }
-    this.hub.watch(
-      [...viewed].filter((id) => !this.viewed.has(id)),
-      1,
-    );
+    const added = [...viewed].filter((id) => !this.viewed.has(id));
+    this.hub.watch(added, 1);
     this.hub.watch(
       [...this.viewed].filter((id) => !viewed.has(id)),
       -1,
@@ -91,6 +89,7 @@ export class LiveSocket {
     this.pageDevices = pageDevices;
     this.hasListView = views.some((view) => view.kind === "devices");
     this.hasEventsView = views.some((view) => view.kind === "events");
+    return added;
   }
 
   /** The socket closed. */
@@ -179,9 +178,15 @@ export class LiveSocket {
   private gatherUpdate(id: string, row: Row): void {
     const change = this.hub.changeOf(row);
     const known = this.pending.updates.get(id);
-    if (change === UNCHANGED) {
+    if (change === UNCHANGED && this.hasRow.has(id)) {
       // Nothing changed: no frame for it (one already waiting keeps its changes).
       if (known) known.row = row;
+      return;
+    }
+    // A row this socket was not sent since it began viewing it goes whole, changed or not: its page
+    // may have read it before a change this node pushed while no view of the socket showed it.
+    if (change === UNCHANGED) {
+      this.pending.updates.set(id, { row, change: null });
       return;
     }
     // Latest wins: the changes of pushes within one flush interval merge, the later field over the earlier.

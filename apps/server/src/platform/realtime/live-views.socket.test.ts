@@ -88,20 +88,59 @@ describe("live views over the socket", () => {
       totals: true,
       content: [{ _id: "a", status: "critical" }],
     });
-    // Page 2: c and d. The view message and the bus race: push until the socket follows.
+    // Page 2: c and d, pushed before this socket viewed them (its page read them first): the new
+    // view is sent their rows whole at once, with no push after it.
     list.socket.sendJson({ type: "view", views: [{ kind: "devices", ids: ["c", "d"] }] });
-    for (let status = 0; ; status += 1) {
-      await publish(list.domainId, {
+    expect(await list.socket.nextMessage()).toEqual({
+      type: "devices",
+      action: "update",
+      totals: true,
+      content: [device("c"), device("d")],
+    });
+    // Then d's changes only; a is no longer sent.
+    await publish(list.domainId, {
+      type: "devices",
+      action: "update",
+      content: [device("a", { status: "warning" }), device("d", { status: "warning" })],
+    });
+    expect(await list.socket.nextMessage()).toEqual({
+      type: "devices",
+      action: "update",
+      totals: true,
+      content: [{ _id: "d", status: "warning" }],
+    });
+  });
+
+  it("sends a view the changes made between its page's read and its view, of its domain only", async () => {
+    const page = await viewing([{ kind: "device", id: "gap-a" }]);
+    const other = await viewing([]);
+    // The device page of gap-b reads its row; then the router reports, and goes, before the view names them.
+    await publish(page.domainId, {
+      type: "devices",
+      action: "update",
+      content: [device("gap-b", { status: "critical" }), device("gap-c")],
+    });
+    await publish(page.domainId, { type: "devices", action: "delete", content: [{ _id: "gap-c" }] });
+    page.socket.sendJson({
+      type: "view",
+      views: [
+        { kind: "device", id: "gap-b" },
+        { kind: "devices", ids: ["gap-c", "gap-never"] },
+      ],
+    });
+    const frames = [await page.socket.nextMessage(), await page.socket.nextMessage()];
+    expect(frames).toEqual([
+      { type: "devices", action: "delete", content: [{ _id: "gap-c" }] },
+      {
         type: "devices",
         action: "update",
-        content: [device("a", { status }), device("d", { status })],
-      });
-      const frame = (await list.socket.nextMessage()) as { content: { _id: string }[] };
-      if (frame.content.length === 0) continue;
-      // d's first push to this socket: its whole row; a is no longer sent.
-      expect(frame.content).toEqual([device("d", { status })]);
-      break;
-    }
+        totals: true,
+        content: [device("gap-b", { status: "critical" })],
+      },
+    ]);
+    // Another domain's socket naming the same ids is sent nothing of them.
+    other.socket.sendJson({ type: "view", views: [{ kind: "devices", ids: ["gap-b", "gap-c"] }] });
+    await expect(other.socket.nextMessage(300)).rejects.toThrow("no message arrived in time");
   });
 
   it("coalesces many reports of one device within the window into one frame with the latest", async () => {

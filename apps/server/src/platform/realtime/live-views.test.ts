@@ -1,5 +1,5 @@
 import type { ServerSocketMessage } from "@cellfleet/contract";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { LiveSocket } from "./live-socket";
 import { DEFAULT_LIVE_VIEW_LIMITS, type FrameSink, LiveViews, rowChange } from "./live-views";
 
@@ -206,6 +206,59 @@ describe("LiveViews", () => {
     const socket = open(views, sink);
     publish(views, [socket], updates(device("a")));
     expect(sink.frames.map(String)).toEqual(["whole"]);
+    views.close();
+  });
+});
+
+describe("rows pushed before a view names them (ADR 035 item 9)", () => {
+  it("keeps each domain's latest push of a device for recentRowsMs, at most maxRecentRows of them", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const views = new LiveViews({ ...DEFAULT_LIVE_VIEW_LIMITS, recentRowsMs: 1000, maxRecentRows: 3 });
+      vi.setSystemTime(0);
+      views.remember("domain-1", updates(device("a"), device("b")));
+      vi.setSystemTime(600);
+      views.remember("domain-1", updates(device("a", { status: "critical" })));
+      views.remember("domain-1", { type: "devices", action: "delete", content: [{ _id: "x" }] });
+      expect(views.recentFor("domain-1", ["a", "b", "x", "never"])).toEqual([
+        updates(device("a", { status: "critical" }), device("b")),
+        { type: "devices", action: "delete", content: [{ _id: "x" }] },
+      ]);
+      expect(views.recentFor("domain-2", ["a", "b"])).toEqual([]);
+      // b was pushed 1.2 s ago: gone; a and x 0.6 s ago: kept.
+      vi.setSystemTime(1200);
+      expect(views.recentFor("domain-1", ["a", "b"])).toEqual([updates(device("a", { status: "critical" }))]);
+      // Three more: the bound of three keeps the latest three.
+      views.remember("domain-1", updates(device("c"), device("d"), device("e")));
+      expect(views.recentFor("domain-1", ["a", "x", "c", "d", "e"])).toEqual([
+        updates(device("c"), device("d"), device("e")),
+      ]);
+      views.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("sends a socket that begins viewing a device its row whole, even when the push changed no field", () => {
+    const views = new LiveViews(DEFAULT_LIVE_VIEW_LIMITS);
+    const [firstSink, laterSink] = [fakeSink(), fakeSink()];
+    const first = open(views, firstSink);
+    const later = open(views, laterSink);
+    first.setViews([{ kind: "device", id: "a" }]);
+    later.setViews([]);
+    publish(views, [first, later], updates(device("a", { status: "critical" })));
+    // The same row again: no field changed, and the first socket is sent nothing more.
+    const again = updates(device("a", { status: "critical" }));
+    views.remember("domain", again);
+    publish(views, [first, later], again);
+    views.flush();
+    expect(firstSink.messages()).toEqual([updates(device("a", { status: "critical" }))]);
+    // The later socket read the row before the change and names it now: it is sent the row whole.
+    const added = later.setViews([{ kind: "device", id: "a" }]);
+    for (const message of views.recentFor("domain", added)) later.offer(message, wholeFrame);
+    views.flush();
+    expect(laterSink.messages()).toEqual([updates(device("a", { status: "critical" }))]);
+    expect(firstSink.frames).toHaveLength(0);
     views.close();
   });
 });

@@ -19,6 +19,13 @@ export interface LiveViewLimits {
   maxPendingChanges: number;
   /** A socket behind for longer than this drops its pending changes for one `reread` mark. */
   maxBehindMs: number;
+  /**
+   * Device rows pushed within this long are kept per domain, so a view that begins showing one is
+   * sent it (the change fell between the page's read and its view message).
+   */
+  recentRowsMs: number;
+  /** At most this many recent rows are kept per domain (the oldest go first). */
+  maxRecentRows: number;
 }
 
 export const DEFAULT_LIVE_VIEW_LIMITS: LiveViewLimits = {
@@ -26,6 +33,8 @@ export const DEFAULT_LIVE_VIEW_LIMITS: LiveViewLimits = {
   highWaterBytes: 1024 * 1024,
   maxPendingChanges: 5000,
   maxBehindMs: 15_000,
+  recentRowsMs: 10_000,
+  maxRecentRows: 20_000,
 };
 
 /** Where a live socket writes: the parts of a `ws` WebSocket it needs. */
@@ -38,6 +47,13 @@ export interface FrameSink {
 
 /** A device row or event as pushed (plain JSON object). */
 export type Row = Record<string, unknown>;
+
+/** A device's latest push in a domain, kept for views that begin showing it. */
+interface RecentRow {
+  item: Row;
+  action: "update" | "delete";
+  at: number;
+}
 
 /** What the hub flushes: a socket with changes waiting. */
 interface Flushable {
@@ -100,6 +116,10 @@ export class LiveViews {
   private nextFragmentId = 1;
   private readonly fragments = new WeakMap<object, string>();
   private readonly indexes = new WeakMap<readonly unknown[], Map<string, Row[]>>();
+  /** Per domain topic, the latest push of each device pushed lately, oldest first. */
+  private readonly recent = new Map<string, Map<string, RecentRow>>();
+  private readonly remembered = new WeakSet<object>();
+  private lastSweep = 0;
 
   constructor(readonly limits: LiveViewLimits) {}
 
@@ -108,6 +128,7 @@ export class LiveViews {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.dirty.clear();
+    this.recent.clear();
   }
 
   /** @internal */
@@ -137,6 +158,64 @@ export class LiveViews {
     const change = previous ? (rowChange(previous, row) ?? UNCHANGED) : null;
     this.changes.set(row, change);
     return change;
+  }
+
+  /**
+   * Keeps a domain message's device updates and deletes for `recentRowsMs` (once per message,
+   * however many sockets of the node receive it). A page reads its rows and then names them as its
+   * view; a change that came between went to no socket of it, and `recentFor` hands it over then.
+   */
+  remember(topic: string, message: ServerSocketMessage): void {
+    if (message.type !== "devices" || message.action === "put" || this.remembered.has(message)) return;
+    this.remembered.add(message);
+    const now = Date.now();
+    let rows = this.recent.get(topic);
+    if (!rows) {
+      rows = new Map();
+      this.recent.set(topic, rows);
+    }
+    for (const item of message.content) {
+      if (!isRow(item)) continue;
+      const id = String(item._id);
+      // Re-inserted, so the map stays in the order of the pushes and ages out from its head.
+      rows.delete(id);
+      rows.set(id, { item, action: message.action, at: now });
+    }
+    this.prune(topic, rows, now);
+    if (now - this.lastSweep > this.limits.recentRowsMs) {
+      this.lastSweep = now;
+      for (const [other, otherRows] of this.recent) this.prune(other, otherRows, now);
+    }
+  }
+
+  /**
+   * The domain's device pushes of the last `recentRowsMs` for these ids (rows a view begins showing),
+   * as the messages to offer its socket: updates carry whole rows, deletes the deleted items.
+   */
+  recentFor(topic: string, ids: Iterable<string>): ServerSocketMessage[] {
+    const rows = this.recent.get(topic);
+    if (!rows) return [];
+    const since = Date.now() - this.limits.recentRowsMs;
+    const updates: Row[] = [];
+    const deletes: Row[] = [];
+    for (const id of ids) {
+      const recent = rows.get(id);
+      if (!recent || recent.at < since) continue;
+      (recent.action === "update" ? updates : deletes).push(recent.item);
+    }
+    const messages: ServerSocketMessage[] = [];
+    if (updates.length > 0) messages.push({ type: "devices", action: "update", content: updates });
+    if (deletes.length > 0) messages.push({ type: "devices", action: "delete", content: deletes });
+    return messages;
+  }
+
+  private prune(topic: string, rows: Map<string, RecentRow>, now: number): void {
+    const since = now - this.limits.recentRowsMs;
+    for (const [id, recent] of rows) {
+      if (recent.at >= since && rows.size <= this.limits.maxRecentRows) break;
+      rows.delete(id);
+    }
+    if (rows.size === 0) this.recent.delete(topic);
   }
 
   /** @internal */

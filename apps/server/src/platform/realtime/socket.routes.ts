@@ -126,6 +126,8 @@ function serveConnection(
   let isAlive = true;
   let session: SessionContext | null = null;
   let unsubscribeDomain: (() => void) | null = null;
+  /** The topic of the domain's messages once subscribed (the recent rows a new view is sent are its). */
+  let subscribedTopic: string | null = null;
   let unsubscribeSession: (() => void) | null = null;
   /** A tag-limited session's feed (ADR 041); null while the session sees the whole domain. */
   let scopedFeed: TagScopedFeed | null = null;
@@ -161,19 +163,36 @@ function serveConnection(
     if (unsubscribeDomain || current.user.factory_password || current.isSecondFactorPending) return;
     // Superusers belong to no domain; their topic carries their notifications and the software screens' news.
     const topic = current.domainId === null ? SUPERUSERS_TOPIC : domainTopic(current.domainId);
+    subscribedTopic = topic;
     unsubscribeDomain = bus.subscribe(topic, (message) => {
       const valid = domainMessageOf(message);
       if (valid === null) {
         log.warn({ topic }, "dropped a malformed realtime message");
         return;
       }
+      live.remember(topic, valid);
       const action = MESSAGE_PERMISSIONS[valid.type];
       if (action && !(session && can(subjectOf(session), action))) return;
       if (phase !== "ready" || !session) return;
-      // A person limited to tags gets only their routers (ADR 041), the scope as of the last re-check.
-      if (scopedFeed) scopedFeed.offer(valid);
-      else view.offer(valid, () => domainMessageFrame(valid));
+      offerDomainMessage(valid);
     });
+  };
+
+  const offerDomainMessage = (message: ServerSocketMessage) => {
+    // A person limited to tags gets only their routers (ADR 041), the scope as of the last re-check.
+    if (scopedFeed) scopedFeed.offer(message);
+    else view.offer(message, () => domainMessageFrame(message));
+  };
+
+  /**
+   * The socket's views now; the rows it begins showing that changed lately are sent to it, whole
+   * (ADR 035 item 9): the page read them before naming its view, and a change made in between went
+   * to no view of this socket. They pass the same tag scope as every push.
+   */
+  const showViews = (views: readonly SocketView[]) => {
+    const added = view.setViews(views);
+    if (phase !== "ready" || subscribedTopic === null || added.length === 0) return;
+    for (const message of live.recentFor(subscribedTopic, added)) offerDomainMessage(message);
   };
 
   /** Starts, refreshes or ends the tag-limited feed as the session's scope now is. */
@@ -236,11 +255,11 @@ function serveConnection(
       unsubscribeSession = bus.subscribe(sessionTopic(current.sessionId), (message) => {
         if (isSessionEnded(message)) endWith(message.code, SOCKET_CLOSE.sessionEnded);
       });
-      if (views) view.setViews(views);
       followTagScope(current);
       subscribeDomainIfAllowed(current);
       phase = "ready";
       send({ type: "ready", domain_id: current.domainId });
+      if (views) showViews(views);
     } catch (error) {
       if (!(error instanceof AppError)) log.error({ err: error }, "realtime hello failed");
       endWith(error instanceof AppError ? error.code : "WRITE_DATA_FAILED", SOCKET_CLOSE.tokenRejected);
@@ -252,7 +271,7 @@ function serveConnection(
     if (phase === "hello") void onHello(data);
     else if (phase === "ready") {
       const parsed = SocketViewMessageSchema.safeParse(parseJson(data));
-      if (parsed.success) view.setViews(parsed.data.views);
+      if (parsed.success) showViews(parsed.data.views);
     }
   });
   socket.on("pong", () => {
