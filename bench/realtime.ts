@@ -44,7 +44,14 @@ type Message = Record<string, unknown> & { type: string };
 
 function child(file: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
   return fork(path.join(here, file), args, {
-    execArgv: ["--import", "tsx"],
+    // BENCH_CPU_PROF=dir: each server node writes a V8 CPU profile there when it exits.
+    execArgv: [
+      "--import",
+      "tsx",
+      ...(file === "realtime-server.ts" && process.env.BENCH_CPU_PROF
+        ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+        : []),
+    ],
     env: { ...process.env, ...env },
     stdio: "inherit",
   });

@@ -75,7 +75,7 @@ describe("a tag-limited person's realtime socket", () => {
     const south = await buildDevice(t, domainId, { tags: ["south"] });
     const leaving = await buildDevice(t, domainId, { tags: ["north"] });
     const socket = await socketOf(operator, []);
-    // The page read its list; the routers changed before it named them as its view (ADR 035 item 9).
+    // The page read its list; the routers changed before it named them as its view (ADR 035 item 8).
     expect((await edit(south.id, { description: "south moved" })).statusCode).toBe(200);
     expect((await edit(north.id, { description: "north moved" })).statusCode).toBe(200);
     const seen: string[] = [];

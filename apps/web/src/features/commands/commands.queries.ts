@@ -1,6 +1,7 @@
 import type { Command, CommandsSocketContent, Execution } from "@cellfleet/contract";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { commandsKeys } from "../../app/queryKeys";
+import { PushLog } from "../../app/realtime/pushLog";
 import { useRealtime } from "../../app/realtime/useRealtime";
 import {
   actOnCommand,
@@ -14,22 +15,49 @@ import {
 } from "./commands.api";
 import { deleteEach } from "./deleteEach";
 
+/**
+ * The socket's `commands` messages of the last minute (ADR 035 item 7): a list, a command or its
+ * executions read while they came get them applied again, as the live hook applies them, so an
+ * answer the server read before a change does not put the older state back.
+ */
+export const commandPushLog = new PushLog<CommandsSocketContent>();
+
 /** The commands list with its facets (status, type). */
 export function commandsQueryOptions(filter: { status?: string[]; type?: string[] }) {
   return queryOptions({
     queryKey: commandsKeys.list(filter),
-    queryFn: ({ signal }) => getCommands(filter as Parameters<typeof getCommands>[0], signal),
+    queryFn: async ({ signal }) => {
+      const mark = commandPushLog.mark();
+      const rows = await getCommands(filter as Parameters<typeof getCommands>[0], signal);
+      return commandPushLog.since(mark).reduce((next, push) => mergeById(next, push.commands, true), rows);
+    },
   });
 }
 
 export function commandQueryOptions(id: string) {
-  return queryOptions({ queryKey: commandsKeys.detail(id), queryFn: ({ signal }) => getCommand(id, signal) });
+  return queryOptions({
+    queryKey: commandsKeys.detail(id),
+    queryFn: async ({ signal }) => {
+      const mark = commandPushLog.mark();
+      const command = await getCommand(id, signal);
+      return commandPushLog
+        .since(mark)
+        .reduce((next, push) => push.commands.find((pushed) => pushed._id === id) ?? next, command);
+    },
+  });
 }
 
 export function executionsQueryOptions(commandId: string) {
   return queryOptions({
     queryKey: commandsKeys.executions(commandId),
-    queryFn: ({ signal }) => getReports({ command_id: commandId }, signal),
+    queryFn: async ({ signal }) => {
+      const mark = commandPushLog.mark();
+      const rows = await getReports({ command_id: commandId }, signal);
+      return commandPushLog.since(mark).reduce((next, push) => {
+        const executions = push.executions.filter((row) => row.command_id === commandId);
+        return executions.length > 0 ? mergeById(next, executions, false) : next;
+      }, rows);
+    },
   });
 }
 
@@ -86,6 +114,7 @@ export function useLiveCommands(): void {
   useRealtime("commands", (message) => {
     const content = (message as { content?: CommandsSocketContent }).content;
     if (!content) return;
+    commandPushLog.record(content);
     for (const command of content.commands) {
       queryClient.setQueryData<Command>(commandsKeys.detail(command._id), command);
       const executions = content.executions.filter((row) => row.command_id === command._id);

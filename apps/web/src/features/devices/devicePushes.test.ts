@@ -1,7 +1,8 @@
 import type { Device, DeviceDetail } from "@cellfleet/contract";
 import { describe, expect, it } from "vitest";
+import { PUSH_LOG_KEEP_MS, PUSH_LOG_MAX } from "../../app/realtime/pushLog";
 import { testDevice } from "../../test/fixtures";
-import { DevicePushLog, PUSH_LOG_KEEP_MS, PUSH_LOG_MAX, patchDeviceDetail } from "./devicePushes";
+import { DevicePushLog, patchDeviceDetail } from "./devicePushes";
 import type { DeviceListPage } from "./devices.api";
 
 const device = (id: string, connected: boolean | null, events = 0): Device =>

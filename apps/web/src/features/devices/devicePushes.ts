@@ -1,4 +1,5 @@
 import type { DeviceDetail, DevicePushChange } from "@cellfleet/contract";
+import { PushLog } from "../../app/realtime/pushLog";
 import type { DeviceListPage } from "./devices.api";
 
 // The socket's `devices` pushes as they apply to cached pages, and a short log of them, so a page
@@ -49,59 +50,46 @@ export function patchDeviceDetail(
   return { ...detail, device };
 }
 
-interface LoggedPush {
-  readonly sequence: number;
-  readonly at: number;
+interface DevicePush {
   readonly action: "update" | "delete";
   readonly devices: readonly DevicePushChange[];
 }
 
-/** How long a push is kept, and how many: longer than any read of a page takes. */
-export const PUSH_LOG_KEEP_MS = 60_000;
-export const PUSH_LOG_MAX = 500;
-
 /**
- * The `devices` updates and deletes of the last minute, numbered. A read takes `mark()` as it starts
- * and answers `onPage`/`onDetail(mark, …)`: its rows with every push since then applied again, in
- * order (a change is field values, so one the server had already read comes out the same).
+ * The `devices` updates and deletes of the last minute (`PushLog`). A read takes `mark()` as it
+ * starts and answers `onPage`/`onDetail(mark, …)`: its rows with every push since then applied again,
+ * in order (a change is field values, so one the server had already read comes out the same).
  * A put is not kept: it makes the lists read again.
  */
 export class DevicePushLog {
-  private sequence = 0;
-  private pushes: LoggedPush[] = [];
+  private readonly log: PushLog<DevicePush>;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(now: () => number = Date.now) {
+    this.log = new PushLog(now);
+  }
 
   record(action: "update" | "put" | "delete", devices: readonly DevicePushChange[]): void {
     if (action === "put" || devices.length === 0) return;
-    const at = this.now();
-    this.sequence += 1;
-    this.pushes.push({ sequence: this.sequence, at, action, devices });
-    const keepFrom = this.pushes.findIndex((push) => at - push.at <= PUSH_LOG_KEEP_MS);
-    const first = Math.max(keepFrom < 0 ? this.pushes.length : keepFrom, this.pushes.length - PUSH_LOG_MAX);
-    if (first > 0) this.pushes = this.pushes.slice(first);
+    this.log.record({ action, devices });
   }
 
   /** Where the log is now: what a read starting now has not seen. */
   mark(): number {
-    return this.sequence;
-  }
-
-  private since(mark: number): LoggedPush[] {
-    return this.pushes.filter((push) => push.sequence > mark);
+    return this.log.mark();
   }
 
   /** A list page read since `mark`, with the pushes since then applied. */
   onPage(mark: number, page: DeviceListPage): DeviceListPage {
-    return this.since(mark).reduce((next, push) => patchDevicePage(next, push.action, push.devices), page);
+    return this.log
+      .since(mark)
+      .reduce((next, push) => patchDevicePage(next, push.action, push.devices), page);
   }
 
   /** A device page read since `mark`, with the pushes since then applied. */
   onDetail(mark: number, detail: DeviceDetail): DeviceDetail {
-    return this.since(mark).reduce(
-      (next, push) => patchDeviceDetail(next, push.action, push.devices),
-      detail,
-    );
+    return this.log
+      .since(mark)
+      .reduce((next, push) => patchDeviceDetail(next, push.action, push.devices), detail);
   }
 }
 

@@ -13,6 +13,7 @@ import { PageTitle } from "../../components/PageTitle";
 import { QueryState } from "../../components/QueryState";
 import { EventsTable } from "./EventsTable";
 import {
+  eventPushLog,
   eventsInfiniteQueryOptions,
   eventsOfAlert,
   prependEvents,
@@ -37,6 +38,7 @@ export function EventsPage() {
   useRealtime("alerts", (message) => {
     const incoming = eventsOfAlert(message);
     if (incoming.length === 0) return;
+    for (const event of incoming) eventPushLog.record(event);
     queryClient.setQueryData<InfiniteData<FleetEvent[], number>>(eventsKeys.list(filter), (data) =>
       data && data.pages.length > 0
         ? { ...data, pages: [prependEvents(data.pages[0] ?? [], incoming), ...data.pages.slice(1)] }

@@ -1,6 +1,7 @@
 import { EVENTS_PAGE_SIZE, EventSchema, type EventsRead, type FleetEvent } from "@cellfleet/contract";
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { devicesKeys, eventsKeys } from "../../app/queryKeys";
+import { PushLog } from "../../app/realtime/pushLog";
 import { getDeviceEvents, getEvents, markEventsRead } from "./events.api";
 
 /**
@@ -10,8 +11,12 @@ import { getDeviceEvents, getEvents, markEventsRead } from "./events.api";
 export function eventsInfiniteQueryOptions(filter: { unread?: boolean }) {
   return infiniteQueryOptions({
     queryKey: eventsKeys.list(filter),
-    queryFn: ({ pageParam, signal }) =>
-      getEvents({ ...filter, limit: EVENTS_PAGE_SIZE, offset: pageParam }, signal),
+    queryFn: async ({ pageParam, signal }) => {
+      // The first page keeps the events pushed while it was read (new, so unread: in either list).
+      const mark = eventPushLog.mark();
+      const page = await getEvents({ ...filter, limit: EVENTS_PAGE_SIZE, offset: pageParam }, signal);
+      return pageParam === 0 ? prependEvents(page, eventPushLog.since(mark)) : page;
+    },
     initialPageParam: 0,
     getNextPageParam: (lastPage, pages) =>
       lastPage.length >= EVENTS_PAGE_SIZE ? pages.reduce((sum, page) => sum + page.length, 0) : undefined,
@@ -49,6 +54,12 @@ export function prependEvents(list: readonly FleetEvent[], incoming: readonly Fl
   if (fresh.length === 0) return [...list];
   return [...[...fresh].sort((a, b) => b.create_time - a.create_time), ...list];
 }
+
+/**
+ * The events the socket pushed in the last minute (ADR 035 item 7): the events page records them,
+ * and its first page, read while they came, puts them in front of what it read.
+ */
+export const eventPushLog = new PushLog<FleetEvent>();
 
 /** The events of a socket `alerts` message that parse as events; others are ignored. */
 export function eventsOfAlert(message: unknown): FleetEvent[] {

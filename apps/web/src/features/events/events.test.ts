@@ -1,6 +1,10 @@
 import type { FleetEvent } from "@cellfleet/contract";
-import { describe, expect, it } from "vitest";
-import { eventsOfAlert, prependEvents } from "./events.queries";
+import type { QueryFunctionContext } from "@tanstack/react-query";
+import { describe, expect, it, vi } from "vitest";
+import { getEvents } from "./events.api";
+import { eventPushLog, eventsInfiniteQueryOptions, eventsOfAlert, prependEvents } from "./events.queries";
+
+vi.mock("./events.api", () => ({ getEvents: vi.fn(), getDeviceEvents: vi.fn(), markEventsRead: vi.fn() }));
 
 const event = (id: string, time: number): FleetEvent => ({
   _id: id,
@@ -31,5 +35,24 @@ describe("live events", () => {
       eventsOfAlert({ type: "alerts", content: [event("x", 1), { junk: 1 }] }).map((e) => e._id),
     ).toEqual(["x"]);
     expect(eventsOfAlert({ type: "alerts" })).toEqual([]);
+  });
+
+  it("keeps an event pushed while the list's first page was read, which the answer did not have", async () => {
+    let answer: (events: FleetEvent[]) => void = () => {};
+    vi.mocked(getEvents).mockImplementation(() => new Promise((resolve) => (answer = resolve)));
+    const queryFn = eventsInfiniteQueryOptions({}).queryFn as (
+      context: Pick<QueryFunctionContext, "signal"> & { pageParam: number },
+    ) => Promise<FleetEvent[]>;
+    eventPushLog.record(event("before", 5));
+    const read = queryFn({ pageParam: 0, signal: new AbortController().signal });
+    // The server read the list; then a new event was pushed, before the answer came.
+    eventPushLog.record(event("meanwhile", 30));
+    answer([event("b", 20), event("a", 10)]);
+    expect((await read).map((e) => e._id)).toEqual(["meanwhile", "b", "a"]);
+    // A later page is as read.
+    const next = queryFn({ pageParam: 2048, signal: new AbortController().signal });
+    eventPushLog.record(event("later", 40));
+    answer([event("old", 1)]);
+    expect((await next).map((e) => e._id)).toEqual(["old"]);
   });
 });
