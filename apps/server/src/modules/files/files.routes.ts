@@ -17,6 +17,7 @@ import { requireSession } from "../../platform/auth/session-guard";
 import type { AppContext } from "../../platform/context";
 import { AppError } from "../../platform/errors";
 import { registerCsvExport } from "../../platform/http/csv-export";
+import { dropRestOfBody } from "../../platform/http/refused-body";
 import { ERROR_RESPONSES, TokenOnlyBodySchema } from "../../platform/http/schemas";
 import {
   deleteFiles,
@@ -73,7 +74,10 @@ async function readUploadPart(request: FastifyRequest): Promise<IncomingUpload |
   };
 }
 
-/** Runs an upload; a refusal before the body was read closes the connection rather than read it all. */
+/**
+ * Runs an upload; a refusal before the body was read drops the rest of it for a while, then closes
+ * the connection, so the sender reads the refusal rather than a reset.
+ */
 async function handleUpload(
   ctx: AppContext,
   request: FastifyRequest,
@@ -85,8 +89,8 @@ async function handleUpload(
     return await uploadCommonFile(ctx, requireSession(request), fileType, upload);
   } catch (error) {
     if (upload && !(upload.stream as NodeJS.ReadableStream & { readableEnded?: boolean }).readableEnded) {
-      reply.header("connection", "close");
       upload.stream.resume();
+      dropRestOfBody(request.raw, reply.raw);
     }
     throw error;
   }

@@ -22,6 +22,13 @@ describe.each(TRANSFER_TEST_STORAGES)(
     });
 
     const body = Buffer.from(Array.from({ length: 100 }, (_, i) => i));
+    /** The app over a real connection (listening once, for the tests that need a socket). */
+    const origin = async () => {
+      const { server } = fixture.test.app;
+      if (!server.listening) await fixture.test.app.listen({ port: 0, host: "127.0.0.1" });
+      const address = server.address();
+      return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    };
 
     describe("GET", () => {
       it("streams the whole file to the device the URL names, with no session", async () => {
@@ -144,8 +151,10 @@ describe.each(TRANSFER_TEST_STORAGES)(
       it("answers 413 over a real connection while a chunked upload is still being sent", async () => {
         const key = newStorageKey();
         fixture.state.smallUploads.add(key);
-        const address = await fixture.test.app.listen({ port: 0, host: "127.0.0.1" });
-        const url = new URL(fixture.signer.sign({ fileId: key, deviceId: DEVICE, method: "PUT" }), address);
+        const url = new URL(
+          fixture.signer.sign({ fileId: key, deviceId: DEVICE, method: "PUT" }),
+          await origin(),
+        );
         const status = await new Promise<number>((resolve, reject) => {
           const request = http.request(
             url,

@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../context";
 import { AppError } from "../errors";
+import { dropRestOfBody } from "../http/refused-body";
 import { ERROR_RESPONSES } from "../http/schemas";
 import { FileTooLargeError, type StoredFile } from "./file-storage";
 import { parseRangeHeader } from "./http-range";
@@ -43,9 +44,9 @@ const TransferQuerySchema = z.object({
 });
 const UploadedSchema = z.object({ size: z.number().int(), sha256: z.string() });
 
-function refuseTooLarge(reply: FastifyReply, maxBytes: number): never {
-  // The rest of the body is not read: closing the connection stops the sender.
-  reply.header("connection", "close");
+function refuseTooLarge(request: FastifyRequest["raw"], reply: FastifyReply, maxBytes: number): never {
+  // The sender reads the refusal, not a reset: the rest of its body is read and dropped for a while.
+  dropRestOfBody(request, reply.raw);
   throw new FileTooLargeError(maxBytes);
 }
 
@@ -78,7 +79,7 @@ export const transferRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; hooks: Tra
   ): Promise<StoredFile> => {
     const maxBytes = (await hooks.maxUploadBytes?.(grant)) ?? DEFAULT_MAX_UPLOAD_BYTES;
     const declared = Number(contentLength);
-    if (Number.isFinite(declared) && declared > maxBytes) refuseTooLarge(reply, maxBytes);
+    if (Number.isFinite(declared) && declared > maxBytes) refuseTooLarge(raw, reply, maxBytes);
     // The request itself is piped, not handed over: storage failing its stream must not destroy
     // the connection before the refusal is sent.
     const body = new PassThrough();
@@ -92,7 +93,7 @@ export const transferRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; hooks: Tra
     } catch (error) {
       raw.unpipe(body);
       raw.resume();
-      if (error instanceof FileTooLargeError) refuseTooLarge(reply, maxBytes);
+      if (error instanceof FileTooLargeError) refuseTooLarge(raw, reply, maxBytes);
       throw error;
     }
   };
