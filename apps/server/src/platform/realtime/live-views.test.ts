@@ -200,25 +200,6 @@ describe("LiveViews", () => {
     views.close();
   });
 
-  it("flushes a hundred sockets at a time with the event loop let through between, a frame encoded once", async () => {
-    const views = new LiveViews({ ...DEFAULT_LIVE_VIEW_LIMITS, flushSliceSockets: 100 });
-    const sinks = Array.from({ length: 250 }, () => fakeSink());
-    const sockets = sinks.map((sink) => open(views, sink));
-    for (const socket of sockets) socket.setViews([{ kind: "device", id: "a" }]);
-    publish(views, sockets, updates(device("a", { status: "critical" })));
-    views.flush();
-    expect(sinks.filter((sink) => sink.frames.length > 0)).toHaveLength(100);
-    // Something else runs between slices; a flush due meanwhile waits for the slices to end.
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(sinks.filter((sink) => sink.frames.length > 0)).toHaveLength(200);
-    views.flush();
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
-    for (const sink of sinks) expect(sink.messages()).toEqual([updates(device("a", { status: "critical" }))]);
-    expect(views.framesEncoded).toBe(1);
-    views.close();
-  });
-
   it("sends a socket without views every message whole at once (a client of the first protocol)", () => {
     const views = new LiveViews(DEFAULT_LIVE_VIEW_LIMITS);
     const sink = fakeSink();

@@ -26,11 +26,6 @@ export interface LiveViewLimits {
   recentRowsMs: number;
   /** At most this many recent rows, and as many events, are kept per domain (the oldest go first). */
   maxRecentRows: number;
-  /**
-   * A flush writes to this many sockets, then lets the event loop through (ingest, other I/O) before
-   * the next as many: a flush of a thousand sockets is not one long task.
-   */
-  flushSliceSockets: number;
 }
 
 export const DEFAULT_LIVE_VIEW_LIMITS: LiveViewLimits = {
@@ -40,7 +35,6 @@ export const DEFAULT_LIVE_VIEW_LIMITS: LiveViewLimits = {
   maxBehindMs: 15_000,
   recentRowsMs: 10_000,
   maxRecentRows: 20_000,
-  flushSliceSockets: 100,
 };
 
 /** Where a live socket writes: the parts of a `ws` WebSocket it needs. */
@@ -117,8 +111,6 @@ export class LiveViews {
   private readonly changes = new WeakMap<Row, Row | null>();
   private readonly dirty = new Set<Flushable>();
   private timer: ReturnType<typeof setTimeout> | null = null;
-  /** The next slice of a flush still going out. */
-  private slice: ReturnType<typeof setImmediate> | null = null;
   private frames = new Map<string, Buffer>();
   private readonly fragmentIds = new WeakMap<object, number>();
   private nextFragmentId = 1;
@@ -136,9 +128,7 @@ export class LiveViews {
   /** Stops the flush timer (the server closes). */
   close(): void {
     if (this.timer) clearTimeout(this.timer);
-    if (this.slice) clearImmediate(this.slice);
     this.timer = null;
-    this.slice = null;
     this.dirty.clear();
     this.recent.clear();
     this.recentAlerts.clear();
@@ -263,10 +253,6 @@ export class LiveViews {
   /** @internal */
   markDirty(socket: Flushable): void {
     this.dirty.add(socket);
-    this.arm();
-  }
-
-  private arm(): void {
     if (this.timer) return;
     this.timer = setTimeout(() => this.flush(), this.limits.flushIntervalMs);
     this.timer.unref?.();
@@ -277,32 +263,17 @@ export class LiveViews {
     this.dirty.delete(socket);
   }
 
-  /**
-   * Sends every dirty socket its frames, `flushSliceSockets` sockets at a time with the event loop
-   * let through between; frames with the same content are encoded once for the whole flush. A flush
-   * due while the previous one is still going out waits one more period.
-   */
+  /** Sends every dirty socket its frames; frames with the same content are encoded once. */
   flush(): void {
     this.timer = null;
-    if (this.slice) {
-      this.arm();
-      return;
-    }
     const sockets = [...this.dirty];
     this.dirty.clear();
-    this.flushFrom(sockets, 0);
-  }
-
-  private flushFrom(sockets: readonly Flushable[], from: number): void {
-    this.slice = null;
-    const end = Math.min(sockets.length, from + this.limits.flushSliceSockets);
-    for (let index = from; index < end; index += 1) sockets[index]?.flush();
-    if (end < sockets.length) {
-      this.slice = setImmediate(() => this.flushFrom(sockets, end));
-      return;
-    }
+    for (const socket of sockets) socket.flush();
     this.frames = new Map();
-    if (this.dirty.size > 0) this.arm();
+    if (this.dirty.size > 0 && !this.timer) {
+      this.timer = setTimeout(() => this.flush(), this.limits.flushIntervalMs);
+      this.timer.unref?.();
+    }
   }
 
   /**
