@@ -65,8 +65,8 @@ export class LiveSocket {
     return pendingSize(this.pending);
   }
 
-  /** Replaces the socket's views; answers the devices it did not view before, and a new events view. */
-  setViews(views: readonly SocketView[]): { devices: string[]; events: boolean } {
+  /** Replaces the socket's views; answers the devices it did not view before. */
+  setViews(views: readonly SocketView[]): string[] {
     const viewed = new Set<string>();
     const pageDevices = new Set<string>();
     for (const view of views) {
@@ -88,9 +88,8 @@ export class LiveSocket {
     this.viewed = viewed;
     this.pageDevices = pageDevices;
     this.hasListView = views.some((view) => view.kind === "devices");
-    const hadEventsView = this.hasEventsView;
     this.hasEventsView = views.some((view) => view.kind === "events");
-    return { devices: added, events: this.hasEventsView && !hadEventsView };
+    return added;
   }
 
   /** The socket closed. */

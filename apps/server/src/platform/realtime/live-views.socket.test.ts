@@ -143,21 +143,14 @@ describe("live views over the socket", () => {
     await expect(other.socket.nextMessage(300)).rejects.toThrow("no message arrived in time");
   });
 
-  it("sends a new events view the events of the moments before it, and a device view none", async () => {
+  it("does not send a new events view the events pushed before it (their read state may have changed)", async () => {
     const page = await viewing([{ kind: "device", id: "ev-a" }]);
-    // The events page read its list; an event of another router came before it named its view.
     await publish(page.domainId, {
       type: "alerts",
       content: [{ _id: "gap-e1", device: { _id: "ev-b", ident: "r-ev-b" } }],
     });
     expect(await page.socket.nextMessage()).toEqual({ type: "alerts", content: [] });
     page.socket.sendJson({ type: "view", views: [{ kind: "events" }] });
-    expect(await page.socket.nextMessage()).toEqual({
-      type: "alerts",
-      content: [{ _id: "gap-e1", device: { _id: "ev-b", ident: "r-ev-b" } }],
-    });
-    // A device page of that router counts its events from its read: they are not sent to it again.
-    page.socket.sendJson({ type: "view", views: [{ kind: "device", id: "ev-b" }] });
     await expect(page.socket.nextMessage(300)).rejects.toThrow("no message arrived in time");
   });
 

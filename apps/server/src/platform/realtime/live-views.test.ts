@@ -239,32 +239,6 @@ describe("rows pushed before a view names them (ADR 035 item 8)", () => {
     }
   });
 
-  it("hands a new events view the domain's events of recentRowsMs, and a device view none of them", () => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    try {
-      const views = new LiveViews({ ...DEFAULT_LIVE_VIEW_LIMITS, recentRowsMs: 1000, maxRecentRows: 2 });
-      const alert = (id: string) => ({ _id: id, device: { _id: "a", ident: "r-a" } });
-      vi.setSystemTime(0);
-      views.remember("domain-1", { type: "alerts", content: [alert("e1")] });
-      vi.setSystemTime(600);
-      views.remember("domain-1", { type: "alerts", content: [alert("e2")] });
-      expect(views.recentFor("domain-1", [], true)).toEqual([
-        { type: "alerts", content: [alert("e1"), alert("e2")] },
-      ]);
-      expect(views.recentFor("domain-1", ["a"])).toEqual([]);
-      expect(views.recentFor("domain-2", [], true)).toEqual([]);
-      vi.setSystemTime(1200);
-      views.remember("domain-1", { type: "alerts", content: [alert("e3"), alert("e4"), alert("e5")] });
-      // e1 aged out; the bound of two keeps e4 and e5.
-      expect(views.recentFor("domain-1", [], true)).toEqual([
-        { type: "alerts", content: [alert("e4"), alert("e5")] },
-      ]);
-      views.close();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
   it("sends a socket that begins viewing a device its row whole, even when the push changed no field", () => {
     const views = new LiveViews(DEFAULT_LIVE_VIEW_LIMITS);
     const [firstSink, laterSink] = [fakeSink(), fakeSink()];
@@ -281,8 +255,8 @@ describe("rows pushed before a view names them (ADR 035 item 8)", () => {
     expect(firstSink.messages()).toEqual([updates(device("a", { status: "critical" }))]);
     // The later socket read the row before the change and names it now: it is sent the row whole.
     const added = later.setViews([{ kind: "device", id: "a" }]);
-    expect(added).toEqual({ devices: ["a"], events: false });
-    for (const message of views.recentFor("domain", added.devices)) later.offer(message, wholeFrame);
+    expect(added).toEqual(["a"]);
+    for (const message of views.recentFor("domain", added)) later.offer(message, wholeFrame);
     views.flush();
     expect(laterSink.messages()).toEqual([updates(device("a", { status: "critical" }))]);
     expect(firstSink.frames).toHaveLength(0);

@@ -20,11 +20,11 @@ export interface LiveViewLimits {
   /** A socket behind for longer than this drops its pending changes for one `reread` mark. */
   maxBehindMs: number;
   /**
-   * Device rows and events pushed within this long are kept per domain, so a view that begins
-   * showing one is sent it (the change fell between the page's read and its view message).
+   * Device rows pushed within this long are kept per domain, so a view that begins showing one is
+   * sent it (the change fell between the page's read and its view message).
    */
   recentRowsMs: number;
-  /** At most this many recent rows, and as many events, are kept per domain (the oldest go first). */
+  /** At most this many recent rows are kept per domain (the oldest go first). */
   maxRecentRows: number;
 }
 
@@ -118,8 +118,6 @@ export class LiveViews {
   private readonly indexes = new WeakMap<readonly unknown[], Map<string, Row[]>>();
   /** Per domain topic, the latest push of each device pushed lately, oldest first. */
   private readonly recent = new Map<string, Map<string, RecentRow>>();
-  /** Per domain topic, the events pushed lately (`alerts`), oldest first. */
-  private readonly recentAlerts = new Map<string, { item: Row; at: number }[]>();
   private readonly remembered = new WeakSet<object>();
   private lastSweep = 0;
 
@@ -131,7 +129,6 @@ export class LiveViews {
     this.timer = null;
     this.dirty.clear();
     this.recent.clear();
-    this.recentAlerts.clear();
   }
 
   /** @internal */
@@ -169,13 +166,7 @@ export class LiveViews {
    * view; a change that came between went to no socket of it, and `recentFor` hands it over then.
    */
   remember(topic: string, message: ServerSocketMessage): void {
-    if (this.remembered.has(message)) return;
-    if (message.type === "alerts") {
-      this.remembered.add(message);
-      this.rememberAlerts(topic, message.content);
-      return;
-    }
-    if (message.type !== "devices" || message.action === "put") return;
+    if (message.type !== "devices" || message.action === "put" || this.remembered.has(message)) return;
     this.remembered.add(message);
     const now = Date.now();
     let rows = this.recent.get(topic);
@@ -194,50 +185,29 @@ export class LiveViews {
     if (now - this.lastSweep > this.limits.recentRowsMs) {
       this.lastSweep = now;
       for (const [other, otherRows] of this.recent) this.prune(other, otherRows, now);
-      for (const [other, alerts] of this.recentAlerts)
-        if ((alerts.at(-1)?.at ?? 0) < now - this.limits.recentRowsMs) this.recentAlerts.delete(other);
     }
-  }
-
-  private rememberAlerts(topic: string, content: readonly unknown[]): void {
-    const now = Date.now();
-    let alerts = this.recentAlerts.get(topic);
-    if (!alerts) {
-      alerts = [];
-      this.recentAlerts.set(topic, alerts);
-    }
-    for (const item of content) if (isRow(item)) alerts.push({ item, at: now });
-    const since = now - this.limits.recentRowsMs;
-    let first = 0;
-    while (first < alerts.length && (alerts[first]?.at ?? 0) < since) first += 1;
-    first = Math.max(first, alerts.length - this.limits.maxRecentRows);
-    if (first > 0) alerts.splice(0, first);
   }
 
   /**
-   * What a view that begins showing these routers (and the events page, `events`) missed of the last
-   * `recentRowsMs`, as messages to offer its socket: the routers' latest pushes (updates as whole
-   * rows, deletes as the deleted items) and, for a new events view, the domain's events pushed
-   * meanwhile (the page adds an event once, by its id). A router's events are not sent to a list or
-   * device view: its row's unread count already has them and would count them twice.
+   * The domain's device pushes of the last `recentRowsMs` for these ids (rows a view begins showing),
+   * as the messages to offer its socket: updates carry whole rows, deletes the deleted items. Events
+   * are not handed over so: a pushed event says "unread", and one its person read since would come
+   * back unread to the events page; that page names its view as it begins to read, not after.
    */
-  recentFor(topic: string, ids: Iterable<string>, events = false): ServerSocketMessage[] {
-    const since = Date.now() - this.limits.recentRowsMs;
-    const messages: ServerSocketMessage[] = [];
+  recentFor(topic: string, ids: Iterable<string>): ServerSocketMessage[] {
     const rows = this.recent.get(topic);
-    if (rows) {
-      const updates: Row[] = [];
-      const deletes: Row[] = [];
-      for (const id of ids) {
-        const recent = rows.get(id);
-        if (!recent || recent.at < since) continue;
-        (recent.action === "update" ? updates : deletes).push(recent.item);
-      }
-      if (updates.length > 0) messages.push({ type: "devices", action: "update", content: updates });
-      if (deletes.length > 0) messages.push({ type: "devices", action: "delete", content: deletes });
+    if (!rows) return [];
+    const since = Date.now() - this.limits.recentRowsMs;
+    const updates: Row[] = [];
+    const deletes: Row[] = [];
+    for (const id of ids) {
+      const recent = rows.get(id);
+      if (!recent || recent.at < since) continue;
+      (recent.action === "update" ? updates : deletes).push(recent.item);
     }
-    const alerts = events ? (this.recentAlerts.get(topic) ?? []).filter((alert) => alert.at >= since) : [];
-    if (alerts.length > 0) messages.push({ type: "alerts", content: alerts.map((alert) => alert.item) });
+    const messages: ServerSocketMessage[] = [];
+    if (updates.length > 0) messages.push({ type: "devices", action: "update", content: updates });
+    if (deletes.length > 0) messages.push({ type: "devices", action: "delete", content: deletes });
     return messages;
   }
 

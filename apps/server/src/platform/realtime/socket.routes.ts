@@ -185,16 +185,14 @@ function serveConnection(
   };
 
   /**
-   * The socket's views now; the rows it begins showing that changed lately are sent to it, whole,
-   * and a new events view the events pushed lately (ADR 035 item 8): the page read them before
-   * naming its view, and what came in between went to no view of this socket. They pass the same
-   * tag scope as every push.
+   * The socket's views now; the rows it begins showing that changed lately are sent to it, whole
+   * (ADR 035 item 8): the page read them before naming its view, and a change made in between went
+   * to no view of this socket. They pass the same tag scope as every push.
    */
   const showViews = (views: readonly SocketView[]) => {
     const added = view.setViews(views);
     if (phase !== "ready" || subscribedTopic === null) return;
-    for (const message of live.recentFor(subscribedTopic, added.devices, added.events))
-      offerDomainMessage(message);
+    for (const message of live.recentFor(subscribedTopic, added)) offerDomainMessage(message);
   };
 
   /** Starts, refreshes or ends the tag-limited feed as the session's scope now is. */
