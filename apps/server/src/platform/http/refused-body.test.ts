@@ -1,13 +1,17 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { PassThrough } from "node:stream";
+import Fastify from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { dropRestOfBody } from "./refused-body";
 
 let server: http.Server | null = null;
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  const open = server;
   server = null;
+  if (!open) return;
+  open.closeAllConnections();
+  await new Promise((resolve) => open.close(resolve));
 });
 
 /** A server that refuses every request at once, before reading its body. */
@@ -71,5 +75,29 @@ describe("dropRestOfBody", () => {
     expect(answer.status).toBe(413);
     expect(answer.closedAfterMs).toBeGreaterThanOrEqual(250);
     expect(answer.closedAfterMs).toBeLessThan(5_000);
+  });
+
+  it("ends an injected request (no connection of its own) the same way, without throwing", async () => {
+    const app = Fastify();
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
+    let destroyed: Promise<void> = Promise.resolve();
+    app.put("/", (request, reply) => {
+      destroyed = new Promise((resolve) => request.raw.once("close", () => resolve()));
+      dropRestOfBody(request.raw, reply.raw, 50);
+      return reply.code(413).send({ code: "BAD_REQUEST" });
+    });
+    // A body that never ends.
+    const body = new PassThrough();
+    body.write(Buffer.alloc(512, 1));
+    const response = await app.inject({
+      method: "PUT",
+      url: "/",
+      payload: body,
+      headers: { "content-type": "x/y" },
+    });
+    expect(response.statusCode).toBe(413);
+    await destroyed;
+    await app.close();
   });
 });

@@ -19,9 +19,10 @@ export function dropRestOfBody(
   if (request.complete) return;
   response.once("finish", () => {
     if (request.complete) return;
-    const timer = setTimeout(() => request.socket.destroy(), lingerMs);
+    // Destroying a request whose body has not all arrived closes its connection.
+    const timer = setTimeout(() => request.destroy(), lingerMs);
     timer.unref();
     request.once("end", () => clearTimeout(timer));
-    request.socket.once("close", () => clearTimeout(timer));
+    request.socket?.once("close", () => clearTimeout(timer));
   });
 }
