@@ -152,7 +152,10 @@ test("a Telegram provider and a status rule tell the Bot API when a router goes 
   await expect(page.getByTestId("rules-table")).toContainText("Critical routers");
   await expect(page.getByTestId("list-card")).toContainText("Total: 1, active: 1");
 
-  // The router goes silent; twenty minutes later it is critical.
+  // The router goes silent once its reports are stored (a report is acknowledged after its batch
+  // commits; on a busy machine the first may still be on its way); twenty minutes later it is critical.
+  const reporting = router;
+  await expect.poll(() => reporting.stats.acked, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
   await router.stop();
   router = null;
   await command("advance 1200000", /^advanced /);
