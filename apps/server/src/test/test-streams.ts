@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { readdir, stat } from "node:fs/promises";
+import type { ClientRequest } from "node:http";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { FileStorage, StoredFile } from "../platform/storage/file-storage";
@@ -95,4 +96,26 @@ export async function putMeasuringBytesInFlight(
     isDone = true;
     await sampling;
   }
+}
+
+/**
+ * Writes 512-byte pieces of a request body every `everyMs` until `stopAfter` bytes (then ends the
+ * request) or until the request is destroyed: a sender that keeps writing while it is answered.
+ * Answers the interval, so a caller can stop it when the request fails.
+ */
+export function trickleBody(
+  request: ClientRequest,
+  options: { everyMs: number; stopAfter: number },
+): ReturnType<typeof setInterval> {
+  let sent = 0;
+  const timer = setInterval(() => {
+    if (sent >= options.stopAfter || request.destroyed) {
+      clearInterval(timer);
+      if (!request.destroyed) request.end();
+      return;
+    }
+    request.write(Buffer.alloc(512, 1));
+    sent += 512;
+  }, options.everyMs);
+  return timer;
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";
 import Fastify from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
+import { trickleBody } from "../../test/test-streams";
 import { dropRestOfBody } from "./refused-body";
 
 let server: http.Server | null = null;
@@ -41,16 +42,7 @@ function upload(url: string, stopAfter = Number.POSITIVE_INFINITY) {
           response.on("end", () => resolve({ status, closedAfterMs: null }));
       },
     );
-    let sent = 0;
-    const timer = setInterval(() => {
-      if (sent >= stopAfter) {
-        clearInterval(timer);
-        request.end();
-        return;
-      }
-      request.write(Buffer.alloc(512, 1));
-      sent += 512;
-    }, 2);
+    const timer = trickleBody(request, { everyMs: 2, stopAfter });
     request.on("error", (error) => {
       clearInterval(timer);
       if (status === 0) reject(error);

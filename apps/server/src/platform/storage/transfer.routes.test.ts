@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import http from "node:http";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { trickleBody } from "../../test/test-streams";
 import {
   DEVICE,
   openTransferTestApp,
@@ -166,16 +167,7 @@ describe.each(TRANSFER_TEST_STORAGES)(
           );
           request.on("error", reject);
           // Keep sending well past the limit; the answer must arrive instead of a reset.
-          let sent = 0;
-          const timer = setInterval(() => {
-            if (sent >= 64 * 1024 || request.destroyed) {
-              clearInterval(timer);
-              request.end();
-              return;
-            }
-            request.write(Buffer.alloc(512, 2));
-            sent += 512;
-          }, 1);
+          trickleBody(request, { everyMs: 1, stopAfter: 64 * 1024 });
         });
         expect(status).toBe(413);
         expect(await fixture.test.storage.exists(key)).toBe(false);
