@@ -111,3 +111,79 @@ test("the dashboard, a router's page and the events page follow the router's rep
   await expect(device.getByTestId("device-events")).toBeVisible();
   await context.close();
 });
+
+// A page reads, and only then is its socket ready: a change made in between went to no socket of the
+// tab. The test holds the tab's hello until the router's event is stored, then lets it through; the
+// events page must show the event without a reload (it is not handed over by the server: ADR 035).
+test("an event stored between the events page's read and its socket's ready shows", async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const base = baseURL as string;
+  const token = await apiToken(request);
+  const ident = "E2ELIVE02";
+  const key = "C4".repeat(32);
+  const created = await request.post("/api/devices/new", {
+    headers: { token },
+    data: { ident, description: "Live before ready", aes_key: key },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+
+  const context = await browser.newContext();
+  await useEnglish(context, base);
+  const page = await context.newPage();
+  await signInFleetAdmin(page);
+  // Every socket's messages to the server wait while `holding` (a slow machine may let the client's
+  // 15-s wait for ready run out and open another socket: it is held the same way).
+  let holding = true;
+  let hellos = 0;
+  const waiting: Array<() => void> = [];
+  await page.routeWebSocket(/\/api\/ws\//, (socket) => {
+    const server = socket.connectToServer();
+    socket.onMessage((message) => {
+      if (String(message).includes('"token"')) hellos++;
+      const send = () => {
+        try {
+          server.send(message);
+        } catch {
+          // A socket the client gave up on meanwhile: its hello goes nowhere, as it would have.
+        }
+      };
+      if (holding) waiting.push(send);
+      else send();
+    });
+  });
+  await page.goto("/events");
+  await expect(page.getByTestId("events-table")).toBeVisible();
+  await expect.poll(() => hellos).toBeGreaterThan(0);
+
+  const reporter = await mqtt.connectAsync(MQTT_URL, {
+    clientId: ident,
+    username: ident,
+    password: await deriveDeviceToken(ident, key),
+    reconnectPeriod: 0,
+  });
+  try {
+    const message = `Before ready ${Date.now()}`;
+    await reporter.publishAsync(
+      eventTopic(ident),
+      JSON.stringify({ ...EXAMPLE_EVENT, seq: Date.now(), ts: Date.now(), message }),
+      { qos: 1 },
+    );
+    await expect
+      .poll(async () => (await request.post("/api/events/all", { headers: { token }, data: {} })).text(), {
+        timeout: 30_000,
+      })
+      .toContain(message);
+    await expect(page.getByTestId("event-row").filter({ hasText: message })).toHaveCount(0);
+
+    holding = false;
+    for (const send of waiting.splice(0)) send();
+    await expect(page.getByTestId("event-row").filter({ hasText: message })).toBeVisible({ timeout: 15_000 });
+  } finally {
+    await reporter.endAsync();
+    await context.close();
+  }
+});

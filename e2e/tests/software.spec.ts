@@ -5,7 +5,7 @@
 // list and the rules in the four looks, for a person to look at.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, type Request, test } from "@playwright/test";
 import { LOOKS, sidewaysOverflow } from "../support/looks";
 import { acceptOfferedRollout } from "../support/rollout-offers";
 import { openRootLook, signInRoot, useEnglish } from "../support/session";
@@ -137,8 +137,29 @@ async function watchRule(page: Page, id: string): Promise<string[]> {
     page.waitForResponse((response) => new URL(response.url()).pathname === rulePath),
     page.waitForResponse((response) => response.url().endsWith(`${rulePath}/rollouts`)),
   ]);
+  // The tab's socket: on its first `ready` the page reads again (pushes before it never reached the
+  // tab); that read is the page's opening, not a poll, so the count begins once it has ended.
+  let isReady = false;
+  page.on("websocket", (socket) =>
+    socket.on("framereceived", ({ payload }) => {
+      if (String(payload).includes('"type":"ready"')) isReady = true;
+    }),
+  );
+  const underWay = new Set<Request>();
+  let lastReadAt = Date.now();
+  const began = (request: Request) => {
+    if (!isRead(request.url())) return;
+    underWay.add(request);
+    lastReadAt = Date.now();
+  };
+  const ended = (request: Request) => underWay.delete(request);
+  page.on("request", began);
+  page.on("requestfinished", ended);
+  page.on("requestfailed", ended);
   await page.goto(`/software/${id}`);
   await loaded;
+  await expect.poll(() => isReady && underWay.size === 0 && Date.now() - lastReadAt > 500).toBe(true);
+  page.off("request", began);
   const rereads: string[] = [];
   page.on("request", (request) => {
     if (isRead(request.url())) rereads.push(new URL(request.url()).pathname);

@@ -29,11 +29,12 @@ function setup({ random = () => 0.999_999 }: { random?: () => number } = {}) {
   const sockets: FakeSocket[] = [];
   const loading: boolean[] = [];
   const ended: string[] = [];
-  const reconnected: number[] = [];
+  /** Each `ready` handed on: how many sockets were made by then, and whether it was a reconnect. */
+  const ready: [number, boolean][] = [];
   const rereads: number[] = [];
   const client = new RealtimeClient({
     random,
-    onReconnected: () => reconnected.push(sockets.length),
+    onReady: (reconnect) => ready.push([sockets.length, reconnect]),
     onReread: () => rereads.push(sockets.length),
     url: () => "ws://test/api/ws/",
     timeoutMs: 15_000,
@@ -45,7 +46,7 @@ function setup({ random = () => 0.999_999 }: { random?: () => number } = {}) {
     setLoading: (on) => loading.push(on),
     onSessionEnded: (code) => ended.push(code),
   });
-  return { client, sockets, loading, ended, reconnected, rereads };
+  return { client, sockets, loading, ended, ready, rereads };
 }
 
 describe("RealtimeClient", () => {
@@ -123,21 +124,32 @@ describe("RealtimeClient", () => {
     expect(sockets).toHaveLength(1);
   });
 
-  it("re-reads live data when a dropped socket is ready again, not on the first connection", () => {
-    const { client, sockets, reconnected } = setup();
+  it("re-reads live data on every ready: the first connection's (pushes between a page's read and it) and a reconnect's", () => {
+    const { client, sockets, ready } = setup();
     client.start("tok");
     sockets[0].open();
+    expect(ready).toEqual([]);
     sockets[0].receive({ type: "ready", domain_id: "d1" });
-    expect(reconnected).toEqual([]);
+    expect(ready).toEqual([[1, false]]);
     sockets[0].drop(1006);
     vi.advanceTimersByTime(1000);
     sockets[1].open();
+    expect(ready).toEqual([[1, false]]);
     sockets[1].receive({ type: "ready", domain_id: "d1" });
-    expect(reconnected).toEqual([2]);
+    expect(ready).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    // Another person's token: its first ready is a first connection again.
     client.stop();
     client.start("tok2");
+    sockets[2].open();
     sockets[2].receive({ type: "ready", domain_id: "d1" });
-    expect(reconnected).toEqual([2]);
+    expect(ready).toEqual([
+      [1, false],
+      [2, true],
+      [3, false],
+    ]);
   });
 
   it("is live from ready until a drop, again after the reconnect's ready, and not after stop", () => {

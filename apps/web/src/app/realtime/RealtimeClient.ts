@@ -44,8 +44,12 @@ export interface RealtimeDeps {
   /** How long one attempt may wait for `ready` before it is dropped (spec section 9: 15 s). */
   timeoutMs: number;
   maxBackoffMs?: number;
-  /** Called on `ready` after a reconnect: what was pushed while the socket was down is lost, so live data is re-read. */
-  onReconnected?: () => void;
+  /**
+   * Called on every `ready`: what was pushed before it never reached this tab (while the socket was
+   * down, and on the first connection between a page's read and this `ready`), so live data read
+   * before it is read again. `reconnect`: the token's socket had been ready before.
+   */
+  onReady?: (reconnect: boolean) => void;
   /** Called on a `reread` mark: the server dropped changes this tab was too slow to take, so live data is re-read. */
   onReread?: () => void;
   /** A number in [0, 1) for the backoff's jitter (Math.random; tests pass their own). */
@@ -193,7 +197,7 @@ export class RealtimeClient {
       this.readyTimer = null;
       this.deps.setLoading(false);
       this.setLive(true);
-      if (this.hasBeenReady) this.deps.onReconnected?.();
+      this.deps.onReady?.(this.hasBeenReady);
       this.hasBeenReady = true;
       // Screens that changed while the server checked the token.
       this.sendViews();

@@ -16,8 +16,11 @@ export const realtime = new RealtimeClient({
   url: socketUrl,
   timeoutMs: SOCKET_TIMEOUT_MS,
   setLoading: (on) => loadingStore.setFlag("realtime", on),
-  // Messages pushed while the socket was down are lost: every open list and page reads again.
-  onReconnected: () => void queryClient.invalidateQueries(),
+  // Messages pushed before `ready` are lost to this tab: on a reconnect those of the time the socket
+  // was down, on the first connection those between a page's read and `ready` (the server hands a new
+  // view the rows changed lately only if its node kept them, ADR 035 item 8; events and commands not
+  // at all). Every open list and page reads again; an answer that did not change renders nothing new.
+  onReady: () => void queryClient.invalidateQueries(),
   // The server dropped changes this tab did not take in time (ADR 035): the same.
   onReread: () => void queryClient.invalidateQueries(),
   onSessionEnded: (code) => {
