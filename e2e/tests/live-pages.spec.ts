@@ -5,7 +5,7 @@ import {
   EXAMPLE_MODEMS,
   eventTopic,
 } from "@cellfleet/contract";
-import { expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import mqtt from "mqtt";
 import { apiToken, signInFleetAdmin, useEnglish } from "../support/session";
 
@@ -28,6 +28,32 @@ async function totalOf(page: Page, status: string): Promise<number> {
   return Number(text.replace(/\D/g, ""));
 }
 
+/** Adds a router over the API; answers its id. */
+async function createRouter(
+  request: APIRequestContext,
+  token: string,
+  ident: string,
+  key: string,
+  description: string,
+) {
+  const created = await request.post("/api/devices/new", {
+    headers: { token },
+    data: { ident, description, aes_key: key },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  return ((await created.json()) as { _id: string })._id;
+}
+
+/** The router's own MQTT connection to the embedded broker, signed in with its derived token. */
+async function connectRouter(ident: string, key: string): Promise<mqtt.MqttClient> {
+  return mqtt.connectAsync(MQTT_URL, {
+    clientId: ident,
+    username: ident,
+    password: await deriveDeviceToken(ident, key),
+    reconnectPeriod: 0,
+  });
+}
+
 test("the dashboard, a router's page and the events page follow the router's reports live", async ({
   browser,
   baseURL,
@@ -36,12 +62,7 @@ test("the dashboard, a router's page and the events page follow the router's rep
   test.setTimeout(120_000);
   const base = baseURL as string;
   const token = await apiToken(request);
-  const created = await request.post("/api/devices/new", {
-    headers: { token },
-    data: { ident: IDENT, description: "Live pages", aes_key: KEY },
-  });
-  expect(created.status(), await created.text()).toBe(200);
-  const deviceId = ((await created.json()) as { _id: string })._id;
+  const deviceId = await createRouter(request, token, IDENT, KEY, "Live pages");
 
   // Three tabs of one browser, each with its own socket, as an operator keeps them side by side.
   const context = await browser.newContext();
@@ -61,12 +82,7 @@ test("the dashboard, a router's page and the events page follow the router's rep
   await events.goto("/events");
   await expect(events.getByTestId("events-table")).toBeVisible();
 
-  router = await mqtt.connectAsync(MQTT_URL, {
-    clientId: IDENT,
-    username: IDENT,
-    password: await deriveDeviceToken(IDENT, KEY),
-    reconnectPeriod: 0,
-  });
+  router = await connectRouter(IDENT, KEY);
   // Sequence numbers as a router keeps them: strictly increasing over everything it publishes (5.1).
   const firstSeq = Date.now();
   const modems = (seq: number, operator: string) =>
@@ -125,11 +141,7 @@ test("an event stored between the events page's read and its socket's ready show
   const token = await apiToken(request);
   const ident = "E2ELIVE02";
   const key = "C4".repeat(32);
-  const created = await request.post("/api/devices/new", {
-    headers: { token },
-    data: { ident, description: "Live before ready", aes_key: key },
-  });
-  expect(created.status(), await created.text()).toBe(200);
+  await createRouter(request, token, ident, key, "Live before ready");
 
   const context = await browser.newContext();
   await useEnglish(context, base);
@@ -159,12 +171,7 @@ test("an event stored between the events page's read and its socket's ready show
   await expect(page.getByTestId("events-table")).toBeVisible();
   await expect.poll(() => hellos).toBeGreaterThan(0);
 
-  const reporter = await mqtt.connectAsync(MQTT_URL, {
-    clientId: ident,
-    username: ident,
-    password: await deriveDeviceToken(ident, key),
-    reconnectPeriod: 0,
-  });
+  const reporter = await connectRouter(ident, key);
   try {
     const message = `Before ready ${Date.now()}`;
     await reporter.publishAsync(

@@ -29,12 +29,12 @@ function setup({ random = () => 0.999_999 }: { random?: () => number } = {}) {
   const sockets: FakeSocket[] = [];
   const loading: boolean[] = [];
   const ended: string[] = [];
-  /** Each `ready` handed on: how many sockets were made by then, and whether it was a reconnect. */
-  const ready: [number, boolean][] = [];
+  /** Each `ready` handed on: how many sockets were made by then. */
+  const ready: number[] = [];
   const rereads: number[] = [];
   const client = new RealtimeClient({
     random,
-    onReady: (reconnect) => ready.push([sockets.length, reconnect]),
+    onReady: () => ready.push(sockets.length),
     onReread: () => rereads.push(sockets.length),
     url: () => "ws://test/api/ws/",
     timeoutMs: 15_000,
@@ -130,26 +130,19 @@ describe("RealtimeClient", () => {
     sockets[0].open();
     expect(ready).toEqual([]);
     sockets[0].receive({ type: "ready", domain_id: "d1" });
-    expect(ready).toEqual([[1, false]]);
+    expect(ready).toEqual([1]);
     sockets[0].drop(1006);
     vi.advanceTimersByTime(1000);
     sockets[1].open();
-    expect(ready).toEqual([[1, false]]);
+    expect(ready).toEqual([1]);
     sockets[1].receive({ type: "ready", domain_id: "d1" });
-    expect(ready).toEqual([
-      [1, false],
-      [2, true],
-    ]);
-    // Another person's token: its first ready is a first connection again.
+    expect(ready).toEqual([1, 2]);
+    // Another person's token: its first ready too.
     client.stop();
     client.start("tok2");
     sockets[2].open();
     sockets[2].receive({ type: "ready", domain_id: "d1" });
-    expect(ready).toEqual([
-      [1, false],
-      [2, true],
-      [3, false],
-    ]);
+    expect(ready).toEqual([1, 2, 3]);
   });
 
   it("is live from ready until a drop, again after the reconnect's ready, and not after stop", () => {

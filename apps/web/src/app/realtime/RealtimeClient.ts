@@ -47,9 +47,9 @@ export interface RealtimeDeps {
   /**
    * Called on every `ready`: what was pushed before it never reached this tab (while the socket was
    * down, and on the first connection between a page's read and this `ready`), so live data read
-   * before it is read again. `reconnect`: the token's socket had been ready before.
+   * before it is read again.
    */
-  onReady?: (reconnect: boolean) => void;
+  onReady?: () => void;
   /** Called on a `reread` mark: the server dropped changes this tab was too slow to take, so live data is re-read. */
   onReread?: () => void;
   /** A number in [0, 1) for the backoff's jitter (Math.random; tests pass their own). */
@@ -66,8 +66,6 @@ export class RealtimeClient {
   private socket: SocketLike | null = null;
   private token: string | null = null;
   private attempt = 0;
-  /** This token's socket has been ready before: the next `ready` is a reconnect. */
-  private hasBeenReady = false;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private readyTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly handlers = new Map<string, Set<RealtimeHandler>>();
@@ -116,7 +114,6 @@ export class RealtimeClient {
   stop(): void {
     this.token = null;
     this.attempt = 0;
-    this.hasBeenReady = false;
     this.setLive(false);
     this.clearTimers();
     const socket = this.socket;
@@ -197,8 +194,7 @@ export class RealtimeClient {
       this.readyTimer = null;
       this.deps.setLoading(false);
       this.setLive(true);
-      this.deps.onReady?.(this.hasBeenReady);
-      this.hasBeenReady = true;
+      this.deps.onReady?.();
       // Screens that changed while the server checked the token.
       this.sendViews();
     }
