@@ -29,6 +29,8 @@ export interface BenchServerOptions {
 export interface BenchServer {
   baseUrl: string;
   username: string;
+  /** Every user the child signed up (BENCH_PEOPLE, 1 by default), all with `password`; the first is `username`. */
+  usernames: string[];
   password: string;
   seedMs: number;
   /** The child's PostgreSQL database (undefined on PGlite), for measurements beside the server. */
@@ -46,6 +48,7 @@ export interface BenchServer {
 interface ReadyMessage {
   port: number;
   username: string;
+  usernames: string[];
   password: string;
   seedMs: number;
 }
@@ -152,6 +155,7 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
   return {
     baseUrl: `http://127.0.0.1:${ready.port}`,
     username: ready.username,
+    usernames: ready.usernames,
     password: ready.password,
     seedMs: ready.seedMs,
     databaseUrl: storage.env.BENCH_PG_URL,

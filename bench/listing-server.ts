@@ -1,7 +1,8 @@
 // The server side of the listing benchmark, run as a child process so the load generator does not
 // share its event loop: opens the database (PostgreSQL at BENCH_PG_URL or PGlite in BENCH_PGLITE_DIR),
 // migrates, seeds BENCH_DEVICES devices in one domain with generate_series, signs an admin up, listens
-// on a free port and tells the parent { port, username, password, seedMs } over IPC.
+// (BENCH_PEOPLE of them, 1 by default) on a free port and tells the parent { port, username, usernames,
+// password, seedMs } over IPC.
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -16,6 +17,8 @@ import { migrateToLatest } from "../apps/server/src/platform/db/migrate";
 import { toJsonb } from "../apps/server/src/platform/db/schema";
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
+/** How many administrators of the domain to sign up (BENCH_PEOPLE), each with the same password. */
+const PEOPLE = Math.max(1, Number(process.env.BENCH_PEOPLE ?? 1));
 /** One router in this many has events (1 to 5); 1: every router, as in a fleet that ran for years. */
 const EVENTS_EVERY = Number(process.env.BENCH_EVENTS_EVERY ?? 13);
 const pgUrl = process.env.BENCH_PG_URL;
@@ -48,18 +51,21 @@ await db
 const username = `bench_${domainId.slice(0, 8)}`;
 const password = `Bench-${randomUUID()}`;
 const passwordHash = await hashPassword(password);
-const userId = randomUUID();
+const usernames = Array.from({ length: PEOPLE }, (_, i) => (i === 0 ? username : `${username}_${i}`));
+const userIds = usernames.map(() => randomUUID());
 await db
   .insertInto("users")
-  .values({
-    id: userId,
-    domain_id: domainId,
-    username,
-    role: 2,
-    plugins: toJsonb([]),
-    password_hash: passwordHash,
-    password_changed_at: new Date(),
-  })
+  .values(
+    usernames.map((name, i) => ({
+      id: userIds[i] as string,
+      domain_id: domainId,
+      username: name,
+      role: 2,
+      plugins: toJsonb([]),
+      password_hash: passwordHash,
+      password_changed_at: new Date(),
+    })),
+  )
   .execute();
 
 // Realistic spread: 5% never reported, 70% online, 10% warning, 15% critical; ten regions, a few
@@ -93,9 +99,10 @@ await sql`
     now() - g * interval '1 minute'
   from generate_series(1, ${DEVICES}) as g
 `.execute(db);
-// The admin has read one event of every other router with events (ADR 025: counts are per user).
+// Each admin has read one event of every other router with events (ADR 025: counts are per user).
 await sql`insert into device_event_reads (user_id, device_id, read_count)
-  select ${userId}, id, 1 from devices where domain_id = ${domainId} and events_total > 0 and right(ident, 1) in ('0', '2', '4', '6', '8')
+  select u.id, d.id, 1 from devices d cross join unnest(${userIds}::text[]) as u(id)
+  where d.domain_id = ${domainId} and d.events_total > 0 and right(d.ident, 1) in ('0', '2', '4', '6', '8')
   `.execute(db);
 // A table in steady state has been vacuumed (autovacuum would have): counts can read the index alone.
 await sql`vacuum analyze devices`.execute(db);
@@ -106,7 +113,7 @@ const config = { ...loadConfig({ LOG_LEVEL: "silent" }), loginRateLimit: 1_000_0
 const app = await buildApp({ config, database, bus: createInProcessBus() });
 await app.listen({ port: 0, host: "127.0.0.1" });
 const { port } = app.server.address() as AddressInfo;
-process.send?.({ port, username, password, seedMs, engine: database.kind });
+process.send?.({ port, username, usernames, password, seedMs, engine: database.kind });
 
 process.on("message", async (message) => {
   if (message === "cpu") process.send?.({ cpu: process.cpuUsage() });

@@ -4,7 +4,7 @@
 // first NDJSON line after the header), per engine: closed loop (each client sends its next request when
 // its answer ends: the saturation figures) and open loop (each client on a Poisson schedule at
 // BENCH_PACED_RATES requests a second in all).
-// npm run bench:listing -w bench   (BENCH_ENGINES=postgres,pglite BENCH_REQUESTS BENCH_SECONDS BENCH_WARMUP_SECONDS BENCH_CLIENTS BENCH_DEVICES BENCH_PACED_RATES BENCH_PACED_SECONDS BENCH_DATABASE_URL)
+// npm run bench:listing -w bench   (BENCH_ENGINES=postgres,pglite BENCH_REQUESTS BENCH_SECONDS BENCH_WARMUP_SECONDS BENCH_CLIENTS BENCH_DEVICES BENCH_PACED_RATES BENCH_PACED_SECONDS BENCH_CHANGES_PER_SECOND BENCH_DATABASE_URL)
 import { cpus, loadavg } from "node:os";
 import { benchToken, startBenchServer } from "./bench-server";
 import { DatabaseCpu, machineBusyMs } from "./cpu";
@@ -28,6 +28,12 @@ const PACED_RATES = (process.env.BENCH_PACED_RATES ?? "160,320")
   .filter((rate) => rate.trim() !== "")
   .map(Number);
 const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 15);
+/**
+ * Edits a second made through the API while the closed loop runs (BENCH_CHANGES_PER_SECOND, 0 by
+ * default): each one is a change of the domain, after which every page the server keeps is read
+ * again (ADR 046), as while routers report.
+ */
+const CHANGES_PER_SECOND = Number(process.env.BENCH_CHANGES_PER_SECOND ?? 0);
 /** BENCH_PROFILE=dir writes a V8 CPU profile of the server into dir. */
 const PROFILE_DIR = process.env.BENCH_PROFILE;
 
@@ -125,6 +131,7 @@ function summarise(samples: Sample[]) {
 
 /** The seeded server, with one session per client, as 32 people would have. */
 async function startServer(engine: "postgres" | "pglite") {
+  process.env.BENCH_PEOPLE ??= String(CLIENTS);
   const server = await startBenchServer({
     engine,
     devices: DEVICES,
@@ -133,7 +140,11 @@ async function startServer(engine: "postgres" | "pglite") {
   });
   const people: Person[] = [];
   for (let i = 0; i < CLIENTS; i++) {
-    const token = await benchToken(server);
+    // Each client its own person: what a viewer sees of their own (unread counts) is not shared.
+    const token = await benchToken({
+      ...server,
+      username: server.usernames[i % server.usernames.length] as string,
+    });
     people.push({ token, client: new KeepAliveClient(server.baseUrl) });
   }
   const stop = async () => {
@@ -152,6 +163,56 @@ async function timedFacets(person: Person): Promise<number[]> {
     times.push(answer.totalMs);
   }
   return times;
+}
+
+/**
+ * An administrator editing a router's description `perSecond` times a second, on its own connection,
+ * until `stop` is called; answers how many edits were made.
+ */
+function startChanges(server: { baseUrl: string; people: Person[] }, perSecond: number) {
+  let isStopped = false;
+  let made = 0;
+  const done = (async () => {
+    if (perSecond <= 0) return;
+    const editor = server.people[0] as Person;
+    const client = new KeepAliveClient(server.baseUrl);
+    try {
+      const page = await fetch(`${server.baseUrl}/api/devices/`, {
+        method: "POST",
+        headers: { "content-type": "application/json", token: editor.token },
+        body: JSON.stringify({ size: 100 }),
+      });
+      const ids = (await page.text())
+        .split("\n")
+        .slice(1)
+        .filter((line) => line !== "")
+        .map((line) => (JSON.parse(line) as { _id: string })._id);
+      const start = performance.now();
+      while (!isStopped) {
+        const id = ids[made % ids.length] as string;
+        const answer = await client.postJson(
+          `/api/device/${id}/edit`,
+          { token: editor.token },
+          {
+            description: `bench edit ${made}`,
+          },
+        );
+        if (answer.status !== 200) throw new Error(`edit: HTTP ${answer.status}: ${answer.body}`);
+        made++;
+        const wait = start + (made * 1000) / perSecond - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    } finally {
+      client.close();
+    }
+  })();
+  return {
+    async stop(): Promise<number> {
+      isStopped = true;
+      await done;
+      return made;
+    },
+  };
 }
 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -178,8 +239,17 @@ for (const engine of ENGINES) {
     const postgresCpu = server.databaseUrl ? await DatabaseCpu.open(server.databaseUrl) : null;
     await postgresCpu?.start();
     const loadGenBefore = process.cpuUsage();
+    const changes = startChanges(server, CHANGES_PER_SECOND);
+    const measuredStart = performance.now();
     const samples = await runLoad(server.people, requests, "measured");
     const loadGen = process.cpuUsage(loadGenBefore);
+    if (CHANGES_PER_SECOND > 0) {
+      const made = await changes.stop();
+      const seconds = (performance.now() - measuredStart) / 1000;
+      console.log(
+        `  changes while measured: ${made} edits through the API (${(made / seconds).toFixed(1)} a second)`,
+      );
+    }
     const busyPerRequest = (machineBusyMs() - busyBefore) / samples.length;
     const postgresPerRequest = ((await postgresCpu?.sample()) ?? 0) / samples.length;
     await postgresCpu?.close();

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { EventLevel } from "@cellfleet/contract";
+import { listCountCache } from "../modules/devices/list-count-cache";
 import { type NewDeviceRow, toJsonb } from "../platform/db/schema";
 import type { TestApp } from "./test-app";
 
@@ -14,8 +15,22 @@ export type BuildDeviceOptions = Partial<Omit<NewDeviceRow, "tags" | "meta" | "d
   meta?: Record<string, unknown>;
 };
 
-/** Inserts a device of the domain straight into the database; answers its id and ident. */
+/**
+ * Inserts a device of the domain straight into the database and, as every write of a router through
+ * the server does, makes the cached list totals and pages forget the domain; answers its id and ident.
+ */
 export async function buildDevice(
+  t: Pick<TestApp, "db" | "clock">,
+  domainId: string,
+  options: BuildDeviceOptions = {},
+): Promise<{ id: string; ident: string }> {
+  const device = await insertDeviceUnseen(t, domainId, options);
+  listCountCache.invalidate(domainId);
+  return device;
+}
+
+/** buildDevice behind the server's back, as another node's write it has not heard of yet. */
+export async function insertDeviceUnseen(
   t: Pick<TestApp, "db" | "clock">,
   domainId: string,
   options: BuildDeviceOptions = {},
@@ -73,6 +88,7 @@ export async function buildEvent(
       .set((eb) => ({ events_total: eb("events_total", "+", 1) }))
       .where("id", "=", options.deviceId)
       .execute();
+    listCountCache.invalidate(domainId);
   }
   return String(row.id);
 }

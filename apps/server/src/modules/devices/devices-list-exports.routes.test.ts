@@ -1,6 +1,6 @@
 import { DEFAULT_DOMAIN_SETTINGS } from "@cellfleet/contract";
 import { describe, expect, it } from "vitest";
-import { buildDevice, uniqueDeviceIdent } from "../../test/device-factories";
+import { buildDevice, insertDeviceUnseen, uniqueDeviceIdent } from "../../test/device-factories";
 import { buildDomain, buildUser, signIn } from "../../test/factories";
 import { toDeviceDto } from "./devices.mapper";
 import { devicesListRepo } from "./devices-list.repo";
@@ -97,7 +97,7 @@ describe("shared counts", () => {
       ).json();
     expect(await totals()).toEqual({ pending: 0, online: 0, warning: 0, critical: 0, total: 0 });
     // Written behind the server's back (as another node would): the shared count does not see it yet.
-    await buildDevice(fleet.t, domain.id, {
+    await insertDeviceUnseen(fleet.t, domain.id, {
       ident: uniqueDeviceIdent("S"),
       last_contact: fleet.t.clock.now(),
     });

@@ -32,10 +32,10 @@ const LINE_HEAD = sql.raw(`'{"_id":' || ${jsonText("id")}
     || ',"time":' || ${epochMsText("last_contact")}
     || ',"status":"' || `);
 
-const LINE_EVENTS = sql.raw(` || '","events":' || `);
+const LINE_EVENTS = sql.raw(` || '","events":'`);
 
-const LINE_TAIL = sql.raw(`::text
-    || ',"signal":{"csq":' || coalesce(devices.signal_csq::text, 'null')
+/** The line after the events count: starts with its comma. */
+const LINE_TAIL = sql.raw(`',"signal":{"csq":' || coalesce(devices.signal_csq::text, 'null')
     || ',"quality":"' || ${QUALITY_TEXT}
     || '"},"network_mode":' || ${jsonText("network_mode")}
     || ',"wan_up":' || coalesce(devices.wan_up::text, 'null')
@@ -65,9 +65,22 @@ export function deviceJsonLine(
   /** The viewer's unread count of the row (ADR 025). */
   unread: Expression<number>,
 ) {
+  return sql<string>`${deviceLineHead(eb, contactRanges)} || ${unread}::text || ${LINE_TAIL}`;
+}
+
+/**
+ * The same line in two parts the same for every viewer, for a page shared between viewers (ADR
+ * 046): the head ends with `"events":`, the tail starts after the count, and each viewer's answer
+ * puts its own unread count between them.
+ */
+export function deviceJsonLineParts(eb: DevicesEb, contactRanges: Record<DeviceStatus, ContactRange>) {
+  return { head: deviceLineHead(eb, contactRanges), tail: sql<string>`${LINE_TAIL}` };
+}
+
+function deviceLineHead(eb: DevicesEb, contactRanges: Record<DeviceStatus, ContactRange>) {
   const status = sql.join(
     DEVICE_STATUSES.map((name) => sql`when ${contactCondition(eb, contactRanges[name])} then ${name}`),
     sql` `,
   );
-  return sql<string>`${LINE_HEAD}case ${status} else 'critical' end${LINE_EVENTS}${unread}${LINE_TAIL}`;
+  return sql<string>`${LINE_HEAD}case ${status} else 'critical' end${LINE_EVENTS}`;
 }

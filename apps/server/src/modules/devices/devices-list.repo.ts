@@ -6,7 +6,7 @@ import { devicesWithViewerReads, unreadBy, unreadJoined } from "./device-unread"
 import type { DeviceDtoRow } from "./devices.mapper";
 import { DEVICE_DTO_COLUMNS, hasKeyColumn } from "./devices.repo";
 
-import { deviceJsonLine } from "./devices-list.line";
+import { deviceJsonLine, deviceJsonLineParts } from "./devices-list.line";
 import { contactCondition, csqCondition, filterCondition } from "./devices-list.where";
 
 const SORT_COLUMNS = {
@@ -59,7 +59,7 @@ function sortOrder(sort: DeviceSort, reversed = false, isPage = false) {
  * the end agrees with it: while that count lags behind (ListCountCache), such a page is anchored to
  * the end of the list as the header counts it.
  */
-export function pageWalk(page: { limit: number; offset: number; total: number | null }) {
+export function pageWalk(page: ListPage) {
   const { total } = page;
   const forward = { reversed: false, limit: page.limit, offset: page.offset };
   if (total === null || page.offset >= total) return forward;
@@ -67,6 +67,8 @@ export function pageWalk(page: { limit: number; offset: number; total: number | 
   const fromEnd = total - end;
   return fromEnd < page.offset ? { reversed: true, limit: end - page.offset, offset: fromEnd } : forward;
 }
+
+type PageWalk = ReturnType<typeof pageWalk>;
 
 /** Whether a page is read in the order of the viewer's unread counts, most first. */
 function isMostUnreadFirst(sort: DeviceSort, reversed: boolean): boolean {
@@ -87,6 +89,32 @@ function unreadFloor(rows: ReturnType<typeof devicesWithViewerReads>, count: num
     .limit(count)
     .as("top");
   return sql<number>`(select coalesce(min(top.unread), 0) from ${top})`;
+}
+
+/**
+ * Whether a page is chosen by the viewer's own unread counts (the events sort or filter, ADR 025):
+ * such a page is the viewer's own; any other is the same for every viewer of the same scope.
+ */
+export function isChosenByUnread(sort: DeviceSort, filter: DeviceFilter): boolean {
+  return sort.field === "events" || filter.events !== undefined;
+}
+
+/**
+ * One device of a page shared between viewers (ADR 046): its JSON line without the viewer's unread
+ * count, which goes between `head` and `tail`.
+ */
+export interface SharedDeviceLine {
+  id: string;
+  events_total: number;
+  head: string;
+  tail: string;
+}
+
+/** Which rows of the list a page is: `total` is the count its answer's header carries (pageWalk). */
+export interface ListPage {
+  limit: number;
+  offset: number;
+  total: number | null;
 }
 
 /** A sort of the list: a field and its order; ties are broken by ident, which is unique. */
@@ -140,6 +168,14 @@ export function devicesListRepo(db: Kysely<DB>, viewerId: string, tagScope: TagS
   const filtered = (domainId: string, filter: DeviceFilter) =>
     devicesWithViewerReads(db, viewerId).where((eb) => filterCondition(eb, domainId, tagScope, filter));
 
+  /** A page's whole rows off its sort's index, as pageWalk reads it. */
+  const plainPage = (domainId: string, filter: DeviceFilter, sort: DeviceSort, walk: PageWalk) =>
+    filtered(domainId, filter)
+      .selectAll("devices")
+      .orderBy(sortOrder(sort, walk.reversed))
+      .limit(walk.limit)
+      .offset(walk.offset);
+
   return {
     async countDevicesByFilter(domainId: string, filter: DeviceFilter): Promise<number> {
       const row = await filtered(domainId, filter)
@@ -158,7 +194,7 @@ export function devicesListRepo(db: Kysely<DB>, viewerId: string, tagScope: TagS
       domainId: string,
       filter: DeviceFilter,
       sort: DeviceSort,
-      page: { limit: number; offset: number; total: number | null },
+      page: ListPage,
       contactRanges: Record<DeviceStatus, ContactRange>,
     ): Promise<string[]> {
       const walk = pageWalk(page);
@@ -169,8 +205,8 @@ export function devicesListRepo(db: Kysely<DB>, viewerId: string, tagScope: TagS
       // only its own rows of `devices` are read after (ADR 037): reading and sorting every candidate
       // router's whole row cost 20 times a plain page. Any other page drops the join (a left join on
       // a unique key, nothing read from it) and each of its rows looks its count up after the cut.
-      const isChosenByUnread = sort.field === "events" || filter.events !== undefined;
-      const rows = isChosenByUnread
+      const isViewersOwn = isChosenByUnread(sort, filter);
+      const rows = isViewersOwn
         ? sql`select devices.*, page.viewer_unread from (${filtered(domainId, filter)
             .select(["devices.id", unreadJoined.as("viewer_unread")])
             .$if(isMostUnreadFirst(sort, walk.reversed), (query) =>
@@ -183,18 +219,43 @@ export function devicesListRepo(db: Kysely<DB>, viewerId: string, tagScope: TagS
             .orderBy(sortOrder(sort, walk.reversed))
             .limit(walk.limit)
             .offset(walk.offset)}) as page join devices on devices.id = page.id`
-        : filtered(domainId, filter)
-            .selectAll("devices")
-            .orderBy(sortOrder(sort, walk.reversed))
-            .limit(walk.limit)
-            .offset(walk.offset);
-      const unread = isChosenByUnread ? sql.ref<number>("devices.viewer_unread") : unreadBy(viewerId);
+        : plainPage(domainId, filter, sort, walk);
+      const unread = isViewersOwn ? sql.ref<number>("devices.viewer_unread") : unreadBy(viewerId);
       const line = deviceJsonLine(expressionBuilder<DB, "devices">(), contactRanges, unread);
       const result = await sql<{ line: string }>`
         select ${line} as line from (${rows}) as devices order by ${sortOrder(sort, false, true)}`.execute(
         db,
       );
       return result.rows.map((row) => row.line);
+    },
+
+    /**
+     * A page that is not chosen by unread counts (see isChosenByUnread), read as findDeviceLinesByFilter
+     * reads it, its lines in two parts around the unread count, with each router's events total: the
+     * same for every viewer of the scope, so shared between them (ADR 046).
+     */
+    async findSharedDeviceLinesByFilter(
+      domainId: string,
+      filter: DeviceFilter,
+      sort: DeviceSort,
+      page: ListPage,
+      contactRanges: Record<DeviceStatus, ContactRange>,
+    ): Promise<SharedDeviceLine[]> {
+      const rows = plainPage(domainId, filter, sort, pageWalk(page));
+      const { head, tail } = deviceJsonLineParts(expressionBuilder<DB, "devices">(), contactRanges);
+      const result = await sql<SharedDeviceLine>`
+        select devices.id, devices.events_total, ${head} as head, ${tail} as tail
+        from (${rows}) as devices order by ${sortOrder(sort, false, true)}`.execute(db);
+      return result.rows.map((row) => ({ ...row, events_total: Number(row.events_total) }));
+    },
+
+    /** How many of each router's events the viewer has read (ADR 025), for routers that have a row. */
+    async findViewerReadCounts(deviceIds: readonly string[]): Promise<Map<string, number>> {
+      if (deviceIds.length === 0) return new Map();
+      const result = await sql<{ device_id: string; read_count: number }>`
+        select device_id, read_count from device_event_reads
+        where user_id = ${viewerId} and device_id = any(${deviceIds}::text[])`.execute(db);
+      return new Map(result.rows.map((row) => [row.device_id, Number(row.read_count)]));
     },
 
     /** Devices after `afterIdent` in ident order, for exports that walk the whole list by keyset. */

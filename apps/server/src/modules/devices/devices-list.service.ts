@@ -30,8 +30,9 @@ import {
 import { toDeviceDto } from "./devices.mapper";
 import { devicesRepo } from "./devices.repo";
 import { requireDeviceDomain, requireDeviceView } from "./devices.service";
-import { devicesListRepo } from "./devices-list.repo";
+import { devicesListRepo, isChosenByUnread, type SharedDeviceLine } from "./devices-list.repo";
 import { LIST_COUNT_TTL_MS, listCountCache } from "./list-count-cache";
+import { listPageCache } from "./list-page-cache";
 
 /** The settings the list and dashboard read: thresholds and copies (not the zone). */
 type FleetSettings = Omit<DomainSettings, "time_zone" | "rollouts" | "remote_access">;
@@ -78,13 +79,28 @@ export async function* listDevices(
   const total = await listCountCache.get(domainId, totalKey, () =>
     repo.countDevicesByFilter(domainId, filter),
   );
-  const lines = await repo.findDeviceLinesByFilter(
-    domainId,
-    filter,
-    sort,
-    { limit: query.size, offset: query.page * query.size, total },
-    ranges,
-  );
+  const page = { limit: query.size, offset: query.page * query.size, total };
+  // Pages are kept until the domain changes (ADR 046); the total is in the key because a page past
+  // the middle is read from the end as the total counts it (pageWalk).
+  const pageKey = `${filterKey}\u0000${sort.field}:${sort.order}:${query.page}:${query.size}:${total}`;
+  const lines = isChosenByUnread(sort, filter)
+    ? // Chosen by the viewer's own unread counts: the viewer's own page.
+      await listPageCache.get(ctx.bus, domainId, `own:${session.user.id}:${pageKey}`, () =>
+        repo.findDeviceLinesByFilter(domainId, filter, sort, page, ranges),
+      )
+    : await viewersLines(
+        repo,
+        session.user.id,
+        await listPageCache.get(
+          ctx.bus,
+          domainId,
+          `page:${pageKey}`,
+          async (): Promise<SharedPage> => ({
+            lines: await repo.findSharedDeviceLinesByFilter(domainId, filter, sort, page, ranges),
+            readsByViewer: new Map(),
+          }),
+        ),
+      );
   // The header and the page go out in one write; the facets, when asked, follow when counted.
   yield [{ total, page: query.page, size: query.size }, ...lines.map((line) => new JsonLine(line))];
   if (query.facets) {
@@ -93,6 +109,37 @@ export async function* listDevices(
     );
     yield [{ facets }];
   }
+}
+
+/**
+ * A page shared between the viewers of a scope (ADR 046) and the read counts of each viewer who
+ * asked for it: kept as long as the page, since reading events is a change of the domain too.
+ */
+interface SharedPage {
+  lines: SharedDeviceLine[];
+  readsByViewer: Map<string, Promise<ReadonlyMap<string, number>>>;
+}
+
+/** The lines of a shared page with the viewer's own unread counts put in (ADR 025). */
+async function viewersLines(
+  repo: ReturnType<typeof devicesListRepo>,
+  viewerId: string,
+  page: SharedPage,
+): Promise<string[]> {
+  let reads = page.readsByViewer.get(viewerId);
+  if (!reads) {
+    // A router without events is 0 for everyone: only the others look up the viewer's reads.
+    reads = repo.findViewerReadCounts(
+      page.lines.filter((line) => line.events_total > 0).map((line) => line.id),
+    );
+    page.readsByViewer.set(viewerId, reads);
+    reads.catch(() => page.readsByViewer.delete(viewerId));
+  }
+  const readCounts = await reads;
+  return page.lines.map((line) => {
+    const unread = line.events_total === 0 ? 0 : line.events_total - (readCounts.get(line.id) ?? 0);
+    return `${line.head}${unread}${line.tail}`;
+  });
 }
 
 async function countFacets(

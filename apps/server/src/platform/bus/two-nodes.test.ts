@@ -6,6 +6,7 @@ import {
   call,
   freshDatabase,
   makeDomainWithAdmin,
+  type Node,
   nextDevicesMessage,
   onCleanup,
   openReadySocket,
@@ -22,6 +23,20 @@ import {
 // cache of the other. PostgreSQL only (PGlite is one process's own), so it runs in the DATABASE_URL pass.
 
 afterAll(runCleanups);
+
+/** The description of the device as the node's device list (NDJSON, first page) shows it. */
+async function listedDescription(node: Node, token: string, ident: string): Promise<unknown> {
+  const response = await fetch(`${node.base}/api/devices/`, {
+    method: "POST",
+    headers: { "content-type": "application/json", token },
+    body: JSON.stringify({ page: 0, size: 10 }),
+  });
+  const lines = (await response.text())
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+  return lines.find((line) => line.ident === ident)?.description;
+}
 
 describe.skipIf(!serverUrl).each([
   { bus: "nats", busUrl: "nats://127.0.0.1:4222" },
@@ -47,12 +62,15 @@ describe.skipIf(!serverUrl).each([
     const created = await call(b, "/api/devices/new", adminToken, { ident, description: "first" });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     expect(await nextDevicesMessage(watcher, ident)).toMatchObject({ type: "devices" });
+    // Node A's list page, kept until the domain changes (ADR 046), is read again once A hears of B's edit.
+    expect(await listedDescription(a, adminToken, ident)).toBe("first");
     const edited = await call(b, `/api/device/${created.body._id}/edit`, adminToken, {
       description: "edited on B",
     });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     const update = await nextDevicesMessage(watcher, ident);
     expect(update).toMatchObject({ type: "devices", content: [{ ident, description: "edited on B" }] });
+    expect(await listedDescription(a, adminToken, ident)).toBe("edited on B");
 
     // (b) Signing out on node B closes that session's socket on node A, and only that one.
     const secondToken = await signIn(a, adminName, "Admin-pass-123-New9");
