@@ -117,6 +117,107 @@ from
 order by
   "devices"."ident" asc;
 
+-- devicesListRepo.findSharedDeviceLinesByFilter(domainId, filter, sort, page, contactRanges)
+select
+  devices.id,
+  devices.events_total,
+  '{"_id":' || coalesce(to_json(devices.id)::text, 'null') || ',"ident":' || coalesce(to_json(devices.ident)::text, 'null') || ',"description":' || coalesce(to_json(devices.description)::text, 'null') || ',"tags":' || case
+    when jsonb_typeof(devices.tags) = 'array' then devices.tags::text
+    else '[]'
+  end || ',"board":{"model":' || coalesce(to_json(devices.model)::text, 'null') || '},"firmware":' || coalesce(to_json(devices.firmware)::text, 'null') || ',"serial":' || coalesce(to_json(devices.serial)::text, 'null') || ',"time":' || coalesce(
+    floor(
+      extract(
+        epoch
+        from
+          devices.last_contact
+      ) * 1000
+    )::bigint::text,
+    'null'
+  ) || ',"status":"' || case
+    when (
+      "devices"."last_contact" is not null
+      and "devices"."last_contact" >= $1
+    ) then $2
+    when (
+      "devices"."last_contact" is not null
+      and "devices"."last_contact" >= $3
+    ) then $4
+    when (
+      "devices"."last_contact" is not null
+      and "devices"."last_contact" >= $5
+    ) then $6
+    when (
+      "devices"."last_contact" is not null
+      and "devices"."last_contact" >= $7
+    ) then $8
+    else 'critical'
+  end || '","events":' as head,
+  ',"signal":{"csq":' || coalesce(devices.signal_csq::text, 'null') || ',"quality":"' || case
+    when devices.signal_csq between 0 and 9 then 'cellEdge'
+    when devices.signal_csq between 10 and 14 then 'midCell'
+    when devices.signal_csq between 15 and 19 then 'normal'
+    when devices.signal_csq between 20 and 31 then 'excellent'
+    else 'unknown'
+  end || '"},"network_mode":' || coalesce(to_json(devices.network_mode)::text, 'null') || ',"wan_up":' || coalesce(devices.wan_up::text, 'null') || ',"has_backups":' || devices.has_backups::text || ',"has_journals":' || devices.has_journals::text || ',"has_key":' || (coalesce(devices.aes_key, '') <> '')::text || ',"connected":' || coalesce(devices.connected::text, 'null') || ',"connection_time":' || coalesce(
+    floor(
+      extract(
+        epoch
+        from
+          devices.connection_time
+      ) * 1000
+    )::bigint::text,
+    'null'
+  ) || ',"create_time":' || coalesce(
+    floor(
+      extract(
+        epoch
+        from
+          devices.create_time
+      ) * 1000
+    )::bigint::text,
+    'null'
+  ) || ',"position":' || case
+    when devices.latitude is null
+    or devices.longitude is null then 'null'
+    else '{"latitude":' || devices.latitude::text || ',"longitude":' || devices.longitude::text || ',"source":"' || coalesce(devices.position_source, 'admin') || '"}'
+  end || ',"meta":' || coalesce(devices.meta, '{}'::jsonb)::text || '}' as tail
+from
+  (
+    (
+      select
+        "devices".*
+      from
+        "devices"
+        left join "device_event_reads" as "viewer_reads" on "viewer_reads"."device_id" = "devices"."id"
+        and "viewer_reads"."user_id" = $9
+      where
+        (
+          "devices"."domain_id" = $10
+          and ("devices"."tags" ?| $11::text[])
+        )
+      order by
+        "devices"."ident" asc
+      limit
+        $12
+      offset
+        $13
+    )
+  ) as devices
+order by
+  "devices"."ident" asc;
+
+-- devicesListRepo.findViewerReadCounts(domainId, deviceIds)
+select
+  r.device_id,
+  r.read_count
+from
+  device_event_reads r
+  join devices on devices.id = r.device_id
+  and devices.domain_id = $1
+where
+  r.user_id = $2
+  and r.device_id = any ($3::text[]);
+
 -- devicesListRepo.findDevicesByFilterAfter(domainId, filter, afterIdent, limit)
 select
   "devices"."id",

@@ -82,6 +82,22 @@ export function generatedRow(): object {
  * Arguments for the repo functions whose parameters repo-queries.ts cannot generate from their names,
  * each with the reason. Keep it short: a parameter whose name says what it holds needs no entry.
  */
+/** A device list page's arguments: domain, filter, sort, page and a contact range for every status. */
+function listPageArguments(): unknown[] {
+  return [
+    DOMAIN_ID,
+    {},
+    { field: "ident", order: "asc" },
+    { limit: 10, offset: 0, total: null },
+    Object.fromEntries(
+      DEVICE_STATUSES.map((status): [DeviceStatus, ContactRange] => [
+        status,
+        { kind: "between", from: AT, to: null },
+      ]),
+    ),
+  ];
+}
+
 export const REPO_ARGUMENTS: Record<string, { reason: string; args: () => unknown[] }> = {
   "auditNamesRepo.findObjectNameAcrossDomains": {
     reason: "`type` picks the table, and a generated string names none",
@@ -97,18 +113,15 @@ export const REPO_ARGUMENTS: Record<string, { reason: string; args: () => unknow
   },
   "devicesListRepo.findDeviceLinesByFilter": {
     reason: "`sort` names a column, and `contactRanges` holds a range for every status",
-    args: () => [
-      DOMAIN_ID,
-      {},
-      { field: "ident", order: "asc" },
-      { limit: 10, offset: 0, total: null },
-      Object.fromEntries(
-        DEVICE_STATUSES.map((status): [DeviceStatus, ContactRange] => [
-          status,
-          { kind: "between", from: AT, to: null },
-        ]),
-      ),
-    ],
+    args: () => listPageArguments(),
+  },
+  "devicesListRepo.findSharedDeviceLinesByFilter": {
+    reason: "`sort` names a column, and `contactRanges` holds a range for every status",
+    args: () => listPageArguments(),
+  },
+  "devicesListRepo.findViewerReadCounts": {
+    reason: "an empty list of routers sends nothing",
+    args: () => [DOMAIN_ID, [OTHER_ID]],
   },
   "licencesRepo.saveDocument": {
     reason: "`document` holds the licence payload, whose status the update reads",

@@ -62,12 +62,19 @@ describe("POST /api/tags/ and POST /api/dashboard/", () => {
       critical: count("critical"),
       total: 30,
     });
+    const statuses = async (token?: string) =>
+      (await list({ size: 100 }, token)).devices.map((device) => device.status).sort();
+    expect(await statuses()).toEqual(fleet.seeded.map(status).sort());
     fleet.t.clock.advanceMinutes(24 * 60 + 1);
     try {
       // The old session has expired by then; a fresh one reads the same domain.
       const fresh = await signIn(
         fleet.t.app,
         await buildUser(fleet.t, { role: 3, domainId: fleet.domainId }),
+      );
+      // The list's page, kept until the domain changes (ADR 046), is judged at the new moment too.
+      expect(await statuses(fresh)).toEqual(
+        fleet.seeded.map((d) => (status(d) === "pending" ? "pending" : "critical")).sort(),
       );
       const later = await fleet.t.app.inject({
         method: "POST",

@@ -250,11 +250,12 @@ export function devicesListRepo(db: Kysely<DB>, viewerId: string, tagScope: TagS
     },
 
     /** How many of each router's events the viewer has read (ADR 025), for routers that have a row. */
-    async findViewerReadCounts(deviceIds: readonly string[]): Promise<Map<string, number>> {
+    async findViewerReadCounts(domainId: string, deviceIds: readonly string[]): Promise<Map<string, number>> {
       if (deviceIds.length === 0) return new Map();
       const result = await sql<{ device_id: string; read_count: number }>`
-        select device_id, read_count from device_event_reads
-        where user_id = ${viewerId} and device_id = any(${deviceIds}::text[])`.execute(db);
+        select r.device_id, r.read_count from device_event_reads r
+        join devices on devices.id = r.device_id and devices.domain_id = ${domainId}
+        where r.user_id = ${viewerId} and r.device_id = any(${deviceIds}::text[])`.execute(db);
       return new Map(result.rows.map((row) => [row.device_id, Number(row.read_count)]));
     },
 

@@ -32,7 +32,7 @@ import { devicesRepo } from "./devices.repo";
 import { requireDeviceDomain, requireDeviceView } from "./devices.service";
 import { devicesListRepo, isChosenByUnread, type SharedDeviceLine } from "./devices-list.repo";
 import { LIST_COUNT_TTL_MS, listCountCache } from "./list-count-cache";
-import { listPageCache } from "./list-page-cache";
+import { LIST_PAGE_TTL_MS, listPageCache } from "./list-page-cache";
 
 /** The settings the list and dashboard read: thresholds and copies (not the zone). */
 type FleetSettings = Omit<DomainSettings, "time_zone" | "rollouts" | "remote_access">;
@@ -81,8 +81,10 @@ export async function* listDevices(
   );
   const page = { limit: query.size, offset: query.page * query.size, total };
   // Pages are kept until the domain changes (ADR 046); the total is in the key because a page past
-  // the middle is read from the end as the total counts it (pageWalk).
-  const pageKey = `${filterKey}\u0000${sort.field}:${sort.order}:${query.page}:${query.size}:${total}`;
+  // the middle is read from the end as the total counts it (pageWalk), and the window of the clock
+  // because the lines' statuses are judged at one moment of it (so they move on with any clock).
+  const window = Math.floor(ctx.now().getTime() / LIST_PAGE_TTL_MS);
+  const pageKey = `${filterKey}\u0000${sort.field}:${sort.order}:${query.page}:${query.size}:${total}:${window}`;
   const lines = isChosenByUnread(sort, filter)
     ? // Chosen by the viewer's own unread counts: the viewer's own page.
       await listPageCache.get(ctx.bus, domainId, `own:${session.user.id}:${pageKey}`, () =>
@@ -90,6 +92,7 @@ export async function* listDevices(
       )
     : await viewersLines(
         repo,
+        domainId,
         session.user.id,
         await listPageCache.get(
           ctx.bus,
@@ -123,6 +126,7 @@ interface SharedPage {
 /** The lines of a shared page with the viewer's own unread counts put in (ADR 025). */
 async function viewersLines(
   repo: ReturnType<typeof devicesListRepo>,
+  domainId: string,
   viewerId: string,
   page: SharedPage,
 ): Promise<string[]> {
@@ -130,6 +134,7 @@ async function viewersLines(
   if (!reads) {
     // A router without events is 0 for everyone: only the others look up the viewer's reads.
     reads = repo.findViewerReadCounts(
+      domainId,
       page.lines.filter((line) => line.events_total > 0).map((line) => line.id),
     );
     page.readsByViewer.set(viewerId, reads);
