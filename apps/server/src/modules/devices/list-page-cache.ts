@@ -6,13 +6,14 @@ import { listCountCache } from "./list-count-cache";
  * Thirty-two people on the same default page would otherwise have PostgreSQL read and build the
  * same 10 to 100 lines thirty-two times. A page is kept until the first of:
  *
- * - any message on the domain's bus topic: every write of a router's row publishes one (ingest's
+ * - any message on the domain's bus topic: the writes of a router's row publish one (ingest's
  *   `devices` after each batch, an edit, an import, a delete, the status sweep, events read), from
  *   any server node, so this node hears of it when its sockets do (the cache subscribes to the topic
  *   of each domain it keeps pages of, and lets go of it after `IDLE_MS` without a read);
  * - a device write through this node (ListCountCache's generation, bumped once the write commits);
- * - `ttlMs` after it was read, so a status judged by the clock (the page's contact ranges) and a
- *   change whose message the bus dropped (at most once, ADR 008) are never older than that.
+ * - `ttlMs` after it was read, so what publishes nothing (a copy's backups flag), a status judged by
+ *   the clock (the page's contact ranges; the list also keys its pages by the clock's window of this
+ *   length) and a change whose message the bus dropped (at most once, ADR 008) are never older.
  *
  * A page read while a change commits is kept under the domain's state it started from, so it is
  * never served after that change's message. Concurrent requests for one page share one read.
