@@ -51,22 +51,18 @@ await db
 const username = `bench_${domainId.slice(0, 8)}`;
 const password = `Bench-${randomUUID()}`;
 const passwordHash = await hashPassword(password);
-const usernames = Array.from({ length: PEOPLE }, (_, i) => (i === 0 ? username : `${username}_${i}`));
-const userIds = usernames.map(() => randomUUID());
-await db
-  .insertInto("users")
-  .values(
-    usernames.map((name, i) => ({
-      id: userIds[i] as string,
-      domain_id: domainId,
-      username: name,
-      role: 2,
-      plugins: toJsonb([]),
-      password_hash: passwordHash,
-      password_changed_at: new Date(),
-    })),
-  )
-  .execute();
+const users = Array.from({ length: PEOPLE }, (_, i) => ({
+  id: randomUUID(),
+  domain_id: domainId,
+  username: i === 0 ? username : `${username}_${i}`,
+  role: 2,
+  plugins: toJsonb([]),
+  password_hash: passwordHash,
+  password_changed_at: new Date(),
+}));
+await db.insertInto("users").values(users).execute();
+const usernames = users.map((user) => user.username);
+const userIds = users.map((user) => user.id);
 
 // Realistic spread: 5% never reported, 70% online, 10% warning, 15% critical; ten regions, a few
 // categories, seven models, twelve firmware versions, CSQ across 0..31 with some unknown.

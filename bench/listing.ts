@@ -129,7 +129,7 @@ function summarise(samples: Sample[]) {
   };
 }
 
-/** The seeded server, with one session per client, as 32 people would have. */
+/** The seeded server, with one person and session per client, as 32 people would have. */
 async function startServer(engine: "postgres" | "pglite") {
   process.env.BENCH_PEOPLE ??= String(CLIENTS);
   const server = await startBenchServer({

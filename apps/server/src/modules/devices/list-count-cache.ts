@@ -84,14 +84,17 @@ export class ListCountCache {
   private evictExpired(now: number): void {
     for (const [key, entry] of this.entries)
       if (entry.freshUntil + this.ttlMs <= now) this.entries.delete(key);
-    // Still full of live entries: drop the oldest half (Map keeps insertion order).
-    if (this.entries.size >= this.maxEntries) {
-      let toDrop = Math.ceil(this.entries.size / 2);
-      for (const key of this.entries.keys()) {
-        if (toDrop-- <= 0) break;
-        this.entries.delete(key);
-      }
-    }
+    dropOldestHalfWhenFull(this.entries, this.maxEntries);
+  }
+}
+
+/** A cache still full of live entries drops its oldest half (a Map keeps insertion order). */
+export function dropOldestHalfWhenFull(entries: Map<string, unknown>, maxEntries: number): void {
+  if (entries.size < maxEntries) return;
+  let toDrop = Math.ceil(entries.size / 2);
+  for (const key of entries.keys()) {
+    if (toDrop-- <= 0) break;
+    entries.delete(key);
   }
 }
 

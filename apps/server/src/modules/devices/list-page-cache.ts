@@ -1,5 +1,5 @@
 import { type Bus, domainTopic } from "../../platform/bus/bus";
-import { listCountCache } from "./list-count-cache";
+import { dropOldestHalfWhenFull, listCountCache } from "./list-count-cache";
 
 /**
  * Pages of the device list shared between the viewers of a domain until the domain changes (ADR 046).
@@ -74,13 +74,7 @@ export class ListPageCache {
   private evict(now: number): void {
     this.sweptAt = now;
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) {
-      let toDrop = Math.ceil(this.entries.size / 2);
-      for (const key of this.entries.keys()) {
-        if (toDrop-- <= 0) break;
-        this.entries.delete(key);
-      }
-    }
+    dropOldestHalfWhenFull(this.entries, this.maxEntries);
     for (const [bus, byDomain] of this.watches) {
       for (const [domainId, watch] of byDomain) {
         if (now - watch.lastRead < this.idleMs) continue;
