@@ -34,7 +34,9 @@ export async function prepareExternalBroker(
   const mqttUrl = config.mqttUrl;
   // Nodes starting together share the server's account, and Mosquitto disconnects every client of
   // an account whose roles change: one node giving the account its role can cut another's check off
-  // mid-way. A connection lost so is tried again; a broker that refuses the plugin is not.
+  // mid-way, its question asked and the answer gone with the connection. A connection lost so
+  // (DynsecConnectionLostError) is tried again; a broker that refuses or never answers the plugin's
+  // topic (DynsecUnavailableError) is not.
   for (let attempt = 1; ; attempt += 1) {
     try {
       const dynsec = await connectDynsec(mqttUrl, {

@@ -20,6 +20,21 @@ export class DynsecUnavailableError extends Error {
   override name = "DynsecUnavailableError";
 }
 
+/**
+ * Thrown when the connection closed while a command waited for its answer: the broker may have
+ * answered a client that was gone (Mosquitto disconnects every client of an account whose roles
+ * change, another server node's start included). Sending again may work.
+ */
+export class DynsecConnectionLostError extends Error {
+  override name = "DynsecConnectionLostError";
+}
+
+/** A command's answer still awaited, by its correlation data. */
+interface PendingAnswer {
+  resolve(responses: DynsecResponse[]): void;
+  reject(error: Error): void;
+}
+
 /** A connection to Mosquitto's dynamic-security plugin. */
 export interface DynsecClient {
   /** Sends commands in one message and answers their responses in order. */
@@ -50,7 +65,7 @@ export async function connectDynsec(
     reconnectPeriod: 1000,
     connectTimeout: timeoutMs,
   });
-  const waiting = new Map<string, (responses: DynsecResponse[]) => void>();
+  const waiting = new Map<string, PendingAnswer>();
   client.on("message", (_topic, payload) => {
     let body: { responses?: Array<DynsecResponse & { correlationData?: string }> };
     try {
@@ -61,7 +76,14 @@ export async function connectDynsec(
     const responses = body.responses ?? [];
     const correlation = responses[0]?.correlationData;
     if (correlation === undefined) return;
-    waiting.get(correlation)?.(responses);
+    waiting.get(correlation)?.resolve(responses);
+  });
+  // An answer published while this client was away is lost (clean session): say so at once rather
+  // than wait out the timeout, which would read as a broker without the plugin.
+  client.on("close", () => {
+    for (const pending of [...waiting.values()]) {
+      pending.reject(new DynsecConnectionLostError("the connection to the broker closed before its answer"));
+    }
   });
   const granted = await client.subscribeAsync(DYNSEC_RESPONSE_TOPIC, { qos: 1 });
   if (granted.some((grant) => grant.qos === 128)) {
@@ -83,16 +105,27 @@ export async function connectDynsec(
             ),
           );
         }, timeoutMs);
-        waiting.set(correlation, (responses) => {
-          clearTimeout(timer);
-          waiting.delete(correlation);
-          resolve(responses);
+        waiting.set(correlation, {
+          resolve(responses) {
+            clearTimeout(timer);
+            waiting.delete(correlation);
+            resolve(responses);
+          },
+          reject(error) {
+            clearTimeout(timer);
+            waiting.delete(correlation);
+            reject(error);
+          },
         });
       });
       // Every command carries the same correlation data; the plugin answers them in order.
       const body = { commands: commands.map((command) => ({ ...command, correlationData: correlation })) };
-      await client.publishAsync(DYNSEC_TOPIC, JSON.stringify(body), { qos: 1 });
-      return answered;
+      // Both awaited together: an answer lost while the publish is still on its way rejects here.
+      const [, responses] = await Promise.all([
+        client.publishAsync(DYNSEC_TOPIC, JSON.stringify(body), { qos: 1 }),
+        answered,
+      ]);
+      return responses;
     },
     async post(commands) {
       await client.publishAsync(DYNSEC_TOPIC, JSON.stringify({ commands }), { qos: 1 });
