@@ -84,10 +84,10 @@ export async function* listDevices(
   // the middle is read from the end as the total counts it (pageWalk), and the window of the clock
   // because the lines' statuses are judged at one moment of it (so they move on with any clock).
   const window = Math.floor(ctx.now().getTime() / LIST_PAGE_TTL_MS);
-  const pageKey = `${filterKey}\u0000${sort.field}:${sort.order}:${query.page}:${query.size}:${total}:${window}`;
+  const pageKey = `${filterKey}\u0000${sort.field}:${sort.order}:${query.page}:${query.size}:${total}`;
   const lines = isChosenByUnread(sort, filter)
     ? // Chosen by the viewer's own unread counts: the viewer's own page.
-      await listPageCache.get(ctx.bus, domainId, `own:${session.user.id}:${pageKey}`, () =>
+      await listPageCache.get(ctx.bus, domainId, `own:${session.user.id}:${pageKey}`, window, () =>
         repo.findDeviceLinesByFilter(domainId, filter, sort, page, ranges),
       )
     : await viewersLines(
@@ -98,10 +98,18 @@ export async function* listDevices(
           ctx.bus,
           domainId,
           `page:${pageKey}`,
-          async (): Promise<SharedPage> => ({
-            lines: await repo.findSharedDeviceLinesByFilter(domainId, filter, sort, page, ranges),
-            readsByViewer: new Map(),
-          }),
+          window,
+          async (kept?: SharedPage): Promise<SharedPage> => {
+            const lines = await repo.findSharedDeviceLinesByFilter(domainId, filter, sort, page, ranges);
+            // Read behind a page kept, the new one comes with the read counts of those who asked
+            // for that one, so none of them waits for theirs at the clock's turn.
+            const next: SharedPage = { lines, readsByViewer: new Map(), askedBy: new Set() };
+            for (const viewerId of kept?.askedBy ?? []) {
+              next.readsByViewer.set(viewerId, viewerReadCounts(ctx, viewerId, tagScope, domainId, lines));
+            }
+            await Promise.all(next.readsByViewer.values());
+            return next;
+          },
         ),
       );
   // The header and the page go out in one write; the facets, when asked, follow when counted.
@@ -117,10 +125,12 @@ export async function* listDevices(
 /**
  * A page shared between the viewers of a scope (ADR 046) and the read counts of each viewer who
  * asked for it: kept as long as the page, since reading events is a change of the domain too.
+ * `askedBy` are those who asked for this very page: a page read behind it reads theirs.
  */
 interface SharedPage {
   lines: SharedDeviceLine[];
   readsByViewer: Map<string, Promise<ReadonlyMap<string, number>>>;
+  askedBy: Set<string>;
 }
 
 /** The lines of a shared page with the viewer's own unread counts put in (ADR 025). */
@@ -130,13 +140,10 @@ async function viewersLines(
   viewerId: string,
   page: SharedPage,
 ): Promise<string[]> {
+  page.askedBy.add(viewerId);
   let reads = page.readsByViewer.get(viewerId);
   if (!reads) {
-    // A router without events is 0 for everyone: only the others look up the viewer's reads.
-    reads = repo.findViewerReadCounts(
-      domainId,
-      page.lines.filter((line) => line.events_total > 0).map((line) => line.id),
-    );
+    reads = readCountsOfLines(repo, domainId, page.lines);
     page.readsByViewer.set(viewerId, reads);
     reads.catch(() => page.readsByViewer.delete(viewerId));
   }
@@ -145,6 +152,28 @@ async function viewersLines(
     const unread = line.events_total === 0 ? 0 : line.events_total - (readCounts.get(line.id) ?? 0);
     return `${line.head}${unread}${line.tail}`;
   });
+}
+
+/** The viewer's read counts of the page's routers: one without events is 0 for everyone. */
+function readCountsOfLines(
+  repo: ReturnType<typeof devicesListRepo>,
+  domainId: string,
+  lines: readonly SharedDeviceLine[],
+): Promise<ReadonlyMap<string, number>> {
+  return repo.findViewerReadCounts(
+    domainId,
+    lines.filter((line) => line.events_total > 0).map((line) => line.id),
+  );
+}
+
+function viewerReadCounts(
+  ctx: AppContext,
+  viewerId: string,
+  tagScope: TagScope,
+  domainId: string,
+  lines: readonly SharedDeviceLine[],
+): Promise<ReadonlyMap<string, number>> {
+  return readCountsOfLines(devicesListRepo(ctx.db, viewerId, tagScope), domainId, lines);
 }
 
 async function countFacets(

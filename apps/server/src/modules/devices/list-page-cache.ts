@@ -4,16 +4,21 @@ import { dropOldestHalfWhenFull, listCountCache } from "./list-count-cache";
 /**
  * Pages of the device list shared between the viewers of a domain until the domain changes (ADR 046).
  * Thirty-two people on the same default page would otherwise have PostgreSQL read and build the
- * same 10 to 100 lines thirty-two times. A page is kept until the first of:
+ * same 10 to 100 lines thirty-two times. A page is read again, and waited for, after:
  *
  * - any message on the domain's bus topic: the writes of a router's row publish one (ingest's
  *   `devices` after each batch, an edit, an import, a delete, the status sweep, events read), from
  *   any server node, so this node hears of it when its sockets do (the cache subscribes to the topic
  *   of each domain it keeps pages of, and lets go of it after `IDLE_MS` without a read);
- * - a device write through this node (ListCountCache's generation, bumped once the write commits);
- * - `ttlMs` after it was read, so what publishes nothing (a copy's backups flag), a status judged by
- *   the clock (the page's contact ranges; the list also keys its pages by the clock's window of this
- *   length) and a change whose message the bus dropped (at most once, ADR 008) are never older.
+ * - a device write through this node (ListCountCache's generation, bumped once the write commits).
+ *
+ * The domain unchanged, a page is also read again once per `ttlMs` and once per window of the clock
+ * (the caller's `window`: the lines' statuses are judged at one moment of it), so that what
+ * publishes nothing (a copy's backups flag), a status the clock moves on and a change whose message
+ * the bus dropped (at most once, ADR 008) show. That read runs behind the page: its callers, until
+ * it ends, are answered the page kept (stale while revalidating, as ListCountCache does), so no one
+ * waits at the turn of a window where thirty-two would have; such a page is at most two windows
+ * old. A clock that jumps further (a test's) or a page unread for 2 × `ttlMs` is waited for.
  *
  * A page read while a change commits is kept under the domain's state it started from, so it is
  * never served after that change's message. Concurrent requests for one page share one read.
@@ -32,22 +37,62 @@ export class ListPageCache {
     private readonly idleMs = IDLE_MS,
   ) {}
 
-  /** The page under `key` of the domain as it is now, or the one `read` answers, shared. */
-  get<T>(bus: Bus, domainId: string, key: string, read: () => Promise<T>): Promise<T> {
+  /**
+   * The page under `key` of the domain as it is now in the clock's `window`, or the one `read`
+   * answers, shared. `read` is given the page it replaces when it runs behind one.
+   */
+  get<T>(
+    bus: Bus,
+    domainId: string,
+    key: string,
+    window: number,
+    read: (kept?: T) => Promise<T>,
+  ): Promise<T> {
     if (this.ttlMs <= 0) return read();
     const now = performance.now();
     const watch = this.watch(bus, domainId, now);
     const fullKey = `${domainId}\u0000${listCountCache.generationOf(domainId)}\u0000${watch.state}\u0000${key}`;
-    const hit = this.entries.get(fullKey);
-    if (hit && hit.expiresAt > now) return hit.value as Promise<T>;
+    const hit = this.entries.get(fullKey) as Entry<T> | undefined;
+    if (hit && hit.window === window && hit.readAt + this.ttlMs > now) return hit.value;
+    if (
+      hit?.settled &&
+      (hit.window === window || hit.window === window - 1) &&
+      hit.readAt + 2 * this.ttlMs > now
+    ) {
+      if (!hit.isRefreshing) this.refresh(fullKey, hit, window, read);
+      return hit.value;
+    }
     if (this.entries.size >= this.maxEntries || now - this.sweptAt >= this.ttlMs) this.evict(now);
-    const entry: Entry = { value: read(), expiresAt: now + this.ttlMs };
-    this.entries.set(fullKey, entry);
-    // A failed read must not be served to the next caller.
-    entry.value.catch(() => {
-      if (this.entries.get(fullKey) === entry) this.entries.delete(fullKey);
-    });
-    return entry.value as Promise<T>;
+    return this.store(fullKey, read(), window, now);
+  }
+
+  private store<T>(fullKey: string, value: Promise<T>, window: number, now: number): Promise<T> {
+    const entry: Entry<T> = { value, window, readAt: now, isRefreshing: false };
+    this.entries.set(fullKey, entry as Entry<unknown>);
+    value.then(
+      (page) => {
+        entry.settled = { page };
+      },
+      // A failed read must not be served to the next caller.
+      () => {
+        if (this.entries.get(fullKey) === entry) this.entries.delete(fullKey);
+      },
+    );
+    return value;
+  }
+
+  /** Reads a page again behind the one kept, which is served until the new one is known. */
+  private refresh<T>(fullKey: string, kept: Entry<T>, window: number, read: (kept?: T) => Promise<T>): void {
+    kept.isRefreshing = true;
+    const next = read(kept.settled?.page);
+    next.then(
+      () => {
+        if (this.entries.get(fullKey) === kept) this.store(fullKey, next, window, performance.now());
+      },
+      () => {
+        kept.isRefreshing = false;
+      },
+    );
   }
 
   /** The domain's watch on this bus, subscribed at its first page. */
@@ -73,7 +118,8 @@ export class ListPageCache {
   /** Drops expired pages, then the oldest half if still full; lets go of domains no one read lately. */
   private evict(now: number): void {
     this.sweptAt = now;
-    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+    for (const [key, entry] of this.entries)
+      if (entry.readAt + 2 * this.ttlMs <= now) this.entries.delete(key);
     dropOldestHalfWhenFull(this.entries, this.maxEntries);
     for (const [bus, byDomain] of this.watches) {
       for (const [domainId, watch] of byDomain) {
@@ -86,9 +132,14 @@ export class ListPageCache {
   }
 }
 
-interface Entry {
-  value: Promise<unknown>;
-  expiresAt: number;
+interface Entry<T = unknown> {
+  value: Promise<T>;
+  /** The clock's window the page was read for, and when (performance.now()). */
+  window: number;
+  readAt: number;
+  /** The page once read. */
+  settled?: { page: T };
+  isRefreshing: boolean;
 }
 
 interface Watch {
@@ -101,7 +152,7 @@ interface Watch {
 /** How long a domain's topic stays subscribed after its last page read. */
 const IDLE_MS = 60_000;
 
-/** How long a page is kept at most, changes or not. */
+/** How long a page is kept before it is read again behind itself, changes or not; also the clock's window. */
 export const LIST_PAGE_TTL_MS = 5000;
 
 /** The server's shared list pages (one per process; keys carry the domain id, watches the bus). */

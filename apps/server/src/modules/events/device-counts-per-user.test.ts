@@ -7,6 +7,7 @@ import { openTestSocket, type TestSocket } from "../../test/socket-client";
 import { createTestApp, type TestApp } from "../../test/test-app";
 import { contactRangesByStatus } from "../devices/device-filter";
 import { devicesListRepo } from "../devices/devices-list.repo";
+import { LIST_PAGE_TTL_MS } from "../devices/list-page-cache";
 
 // ADR 025 (issue 11): a router's event count on my device list is the number of its events I have
 // not read; marking read changes my counts only, and no socket push carries anyone's count.
@@ -90,6 +91,35 @@ describe("the device list's event counts are each user's own", () => {
     await buildEvent(t, f.domainId, { deviceId: f.r2.id });
     expect(await counts(f.a)).toEqual({ [f.r1.ident]: 0, [f.r2.ident]: 1, [f.r3.ident]: 0 });
     expect(await counts(f.b)).toEqual({ [f.r1.ident]: 2, [f.r2.ident]: 2, [f.r3.ident]: 0 });
+  });
+
+  it("keeps each viewer's counts their own on the page read behind the kept one at the clock's next window", async () => {
+    const f = await fleet();
+    await post(f.a, "/api/events/read", { ids: [f.events[0]] });
+    const ofA = { [f.r1.ident]: 1, [f.r2.ident]: 1, [f.r3.ident]: 0 };
+    const ofB = { [f.r1.ident]: 2, [f.r2.ident]: 1, [f.r3.ident]: 0 };
+    expect(await counts(f.a)).toEqual(ofA);
+    expect(await counts(f.b)).toEqual(ofB);
+    // Written behind the server's back (no message on the bus): the page kept does not show it yet.
+    await t.db.updateTable("devices").set({ description: "renamed" }).where("id", "=", f.r3.id).execute();
+    const descriptionOfR3 = async (token: string) =>
+      (await list(token)).devices.find((device) => device.ident === f.r3.ident)?.description;
+    t.clock.advance(LIST_PAGE_TTL_MS);
+    try {
+      // The clock's next window: the page kept is answered at once while it is read behind.
+      expect(await descriptionOfR3(f.a)).not.toBe("renamed");
+      for (let tries = 0; (await descriptionOfR3(f.b)) !== "renamed"; tries++) {
+        expect(tries).toBeLessThan(100);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // Read with the page for those who asked for the kept one, and for a newcomer after it.
+      expect(await counts(f.a)).toEqual(ofA);
+      expect(await counts(f.b)).toEqual(ofB);
+      const c = await signIn(t.app, await buildUser(t, { role: 4, domainId: f.domainId }));
+      expect(await counts(c)).toEqual({ [f.r1.ident]: 2, [f.r2.ident]: 1, [f.r3.ident]: 0 });
+    } finally {
+      t.clock.advance(-LIST_PAGE_TTL_MS);
+    }
   });
 
   it("reading by id lowers the reader's count of that router only, once however often it is read", async () => {
