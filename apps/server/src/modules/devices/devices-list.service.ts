@@ -81,8 +81,8 @@ export async function* listDevices(
   );
   const page = { limit: query.size, offset: query.page * query.size, total };
   // Pages are kept until the domain changes (ADR 046); the total is in the key because a page past
-  // the middle is read from the end as the total counts it (pageWalk), and the window of the clock
-  // because the lines' statuses are judged at one moment of it (so they move on with any clock).
+  // the middle is read from the end as the total counts it (pageWalk). The lines' statuses are
+  // judged at one moment of the clock's window, at whose turn the cache reads a page again.
   const window = Math.floor(ctx.now().getTime() / LIST_PAGE_TTL_MS);
   const pageKey = `${filterKey}\u0000${sort.field}:${sort.order}:${query.page}:${query.size}:${total}`;
   const lines = isChosenByUnread(sort, filter)
@@ -91,7 +91,8 @@ export async function* listDevices(
         repo.findDeviceLinesByFilter(domainId, filter, sort, page, ranges),
       )
     : await viewersLines(
-        repo,
+        ctx,
+        tagScope,
         domainId,
         session.user.id,
         await listPageCache.get(
@@ -135,7 +136,8 @@ interface SharedPage {
 
 /** The lines of a shared page with the viewer's own unread counts put in (ADR 025). */
 async function viewersLines(
-  repo: ReturnType<typeof devicesListRepo>,
+  ctx: AppContext,
+  tagScope: TagScope,
   domainId: string,
   viewerId: string,
   page: SharedPage,
@@ -143,7 +145,7 @@ async function viewersLines(
   page.askedBy.add(viewerId);
   let reads = page.readsByViewer.get(viewerId);
   if (!reads) {
-    reads = readCountsOfLines(repo, domainId, page.lines);
+    reads = viewerReadCounts(ctx, viewerId, tagScope, domainId, page.lines);
     page.readsByViewer.set(viewerId, reads);
     reads.catch(() => page.readsByViewer.delete(viewerId));
   }
@@ -155,17 +157,6 @@ async function viewersLines(
 }
 
 /** The viewer's read counts of the page's routers: one without events is 0 for everyone. */
-function readCountsOfLines(
-  repo: ReturnType<typeof devicesListRepo>,
-  domainId: string,
-  lines: readonly SharedDeviceLine[],
-): Promise<ReadonlyMap<string, number>> {
-  return repo.findViewerReadCounts(
-    domainId,
-    lines.filter((line) => line.events_total > 0).map((line) => line.id),
-  );
-}
-
 function viewerReadCounts(
   ctx: AppContext,
   viewerId: string,
@@ -173,7 +164,10 @@ function viewerReadCounts(
   domainId: string,
   lines: readonly SharedDeviceLine[],
 ): Promise<ReadonlyMap<string, number>> {
-  return readCountsOfLines(devicesListRepo(ctx.db, viewerId, tagScope), domainId, lines);
+  return devicesListRepo(ctx.db, viewerId, tagScope).findViewerReadCounts(
+    domainId,
+    lines.filter((line) => line.events_total > 0).map((line) => line.id),
+  );
 }
 
 async function countFacets(

@@ -1,5 +1,6 @@
 import { type Bus, domainTopic } from "../../platform/bus/bus";
-import { dropOldestHalfWhenFull, listCountCache } from "./list-count-cache";
+import { listCountCache } from "./list-count-cache";
+import { RevalidatingCache } from "./revalidating-cache";
 
 /**
  * Pages of the device list shared between the viewers of a domain until the domain changes (ADR 046).
@@ -25,7 +26,7 @@ import { dropOldestHalfWhenFull, listCountCache } from "./list-count-cache";
  * What each viewer sees of their own (the unread counts) is not in the page (see SharedDeviceLine).
  */
 export class ListPageCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly pages: RevalidatingCache;
   private readonly watches = new Map<Bus, Map<string, Watch>>();
   /** Numbers each watch's states: a key never comes back after the domain changed or was let go. */
   private sequence = 0;
@@ -33,9 +34,11 @@ export class ListPageCache {
 
   constructor(
     private readonly ttlMs: number,
-    private readonly maxEntries = 1000,
+    maxEntries = 1000,
     private readonly idleMs = IDLE_MS,
-  ) {}
+  ) {
+    this.pages = new RevalidatingCache(ttlMs, maxEntries);
+  }
 
   /**
    * The page under `key` of the domain as it is now in the clock's `window`, or the one `read`
@@ -52,47 +55,8 @@ export class ListPageCache {
     const now = performance.now();
     const watch = this.watch(bus, domainId, now);
     const fullKey = `${domainId}\u0000${listCountCache.generationOf(domainId)}\u0000${watch.state}\u0000${key}`;
-    const hit = this.entries.get(fullKey) as Entry<T> | undefined;
-    if (hit && hit.window === window && hit.readAt + this.ttlMs > now) return hit.value;
-    if (
-      hit?.settled &&
-      (hit.window === window || hit.window === window - 1) &&
-      hit.readAt + 2 * this.ttlMs > now
-    ) {
-      if (!hit.isRefreshing) this.refresh(fullKey, hit, window, read);
-      return hit.value;
-    }
-    if (this.entries.size >= this.maxEntries || now - this.sweptAt >= this.ttlMs) this.evict(now);
-    return this.store(fullKey, read(), window, now);
-  }
-
-  private store<T>(fullKey: string, value: Promise<T>, window: number, now: number): Promise<T> {
-    const entry: Entry<T> = { value, window, readAt: now, isRefreshing: false };
-    this.entries.set(fullKey, entry as Entry<unknown>);
-    value.then(
-      (page) => {
-        entry.settled = { page };
-      },
-      // A failed read must not be served to the next caller.
-      () => {
-        if (this.entries.get(fullKey) === entry) this.entries.delete(fullKey);
-      },
-    );
-    return value;
-  }
-
-  /** Reads a page again behind the one kept, which is served until the new one is known. */
-  private refresh<T>(fullKey: string, kept: Entry<T>, window: number, read: (kept?: T) => Promise<T>): void {
-    kept.isRefreshing = true;
-    const next = read(kept.settled?.page);
-    next.then(
-      () => {
-        if (this.entries.get(fullKey) === kept) this.store(fullKey, next, window, performance.now());
-      },
-      () => {
-        kept.isRefreshing = false;
-      },
-    );
+    if (now - this.sweptAt >= this.ttlMs) this.evict(now);
+    return this.pages.get(fullKey, window, read, now);
   }
 
   /** The domain's watch on this bus, subscribed at its first page. */
@@ -115,12 +79,10 @@ export class ListPageCache {
     return watch;
   }
 
-  /** Drops expired pages, then the oldest half if still full; lets go of domains no one read lately. */
+  /** Drops pages too old to serve, then the oldest half if still full; lets go of domains no one read lately. */
   private evict(now: number): void {
     this.sweptAt = now;
-    for (const [key, entry] of this.entries)
-      if (entry.readAt + 2 * this.ttlMs <= now) this.entries.delete(key);
-    dropOldestHalfWhenFull(this.entries, this.maxEntries);
+    this.pages.evict(now);
     for (const [bus, byDomain] of this.watches) {
       for (const [domainId, watch] of byDomain) {
         if (now - watch.lastRead < this.idleMs) continue;
@@ -130,16 +92,6 @@ export class ListPageCache {
       if (byDomain.size === 0) this.watches.delete(bus);
     }
   }
-}
-
-interface Entry<T = unknown> {
-  value: Promise<T>;
-  /** The clock's window the page was read for, and when (performance.now()). */
-  window: number;
-  readAt: number;
-  /** The page once read. */
-  settled?: { page: T };
-  isRefreshing: boolean;
 }
 
 interface Watch {
