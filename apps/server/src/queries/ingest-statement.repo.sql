@@ -110,6 +110,64 @@ with
         )
       ) as ok
   ),
+  ev as (
+    insert into
+      events (
+        domain_id,
+        device_id,
+        seq,
+        kind,
+        level,
+        message,
+        details,
+        device_time,
+        create_time,
+        is_read,
+        is_quiet
+      )
+    select
+      *
+    from
+      unnest(
+        $16::text[],
+        $17::text[],
+        $18::bigint[],
+        $19::text[],
+        $20::text[],
+        $21::text[],
+        $22::jsonb[],
+        $23::timestamptz[],
+        $24::timestamptz[],
+        $25::boolean[],
+        $26::boolean[]
+      )
+    where
+      (
+        select
+          ok
+        from
+          checked
+      )
+    on conflict (device_id, seq)
+    where
+      seq is not null do nothing
+    returning
+      id,
+      device_id,
+      seq,
+      is_quiet
+  ),
+  added as (
+    select
+      device_id,
+      count(*)::integer as n
+    from
+      ev
+    where
+      not is_quiet
+    group by
+      device_id
+  ),
   w0 as (
     insert into
       device_collects (
@@ -124,12 +182,12 @@ with
       *
     from
       unnest(
-        $16::text[],
-        $17::text[],
-        $18::text[],
-        $19::jsonb[],
-        $20::bigint[],
-        $21::timestamptz[]
+        $27::text[],
+        $28::text[],
+        $29::text[],
+        $30::jsonb[],
+        $31::bigint[],
+        $32::timestamptz[]
       )
     where
       (
@@ -160,12 +218,12 @@ with
       *
     from
       unnest(
-        $22::text[],
-        $23::text[],
-        $24::text[],
-        $25::bigint[],
-        $26::jsonb[],
-        $27::timestamptz[]
+        $33::text[],
+        $34::text[],
+        $35::text[],
+        $36::bigint[],
+        $37::jsonb[],
+        $38::timestamptz[]
       )
     where
       (
@@ -194,14 +252,14 @@ with
       *
     from
       unnest(
-        $28::text[],
-        $29::text[],
-        $30::timestamptz[],
-        $31::real[],
-        $32::real[],
-        $33::real[],
-        $34::real[],
-        $35::smallint[]
+        $39::text[],
+        $40::text[],
+        $41::timestamptz[],
+        $42::real[],
+        $43::real[],
+        $44::real[],
+        $45::real[],
+        $46::smallint[]
       )
     where
       (
@@ -228,15 +286,15 @@ with
       *
     from
       unnest(
-        $36::text[],
-        $37::text[],
-        $38::date[],
-        $39::text[],
-        $40::text[],
-        $41::smallint[],
-        $42::bigint[],
-        $43::bigint[],
-        $44::timestamptz[]
+        $47::text[],
+        $48::text[],
+        $49::date[],
+        $50::text[],
+        $51::text[],
+        $52::smallint[],
+        $53::bigint[],
+        $54::bigint[],
+        $55::timestamptz[]
       )
     where
       (
@@ -260,10 +318,10 @@ with
       *
     from
       unnest(
-        $45::text[],
-        $46::timestamptz[],
-        $47::text[],
-        $48::jsonb[]
+        $56::text[],
+        $57::timestamptz[],
+        $58::text[],
+        $59::jsonb[]
       )
     where
       (
@@ -280,9 +338,9 @@ with
       *
     from
       unnest(
-        $49::text[],
-        $50::timestamptz[],
-        $51::timestamptz[]
+        $60::text[],
+        $61::timestamptz[],
+        $62::timestamptz[]
       )
     where
       (
@@ -298,7 +356,7 @@ with
     select
       *
     from
-      unnest($52::text[], $53::timestamptz[])
+      unnest($63::text[], $64::timestamptz[])
     where
       (
         select
@@ -308,10 +366,74 @@ with
       )
     on conflict do nothing
   ),
+  w7 as (
+    insert into
+      jobs (
+        id,
+        kind,
+        domain_id,
+        payload,
+        sealed,
+        state,
+        run_at,
+        max_attempts,
+        dedupe_key,
+        create_time
+      )
+    select
+      j.id,
+      j.kind,
+      null,
+      jsonb_build_object(
+        'connected',
+        $65::jsonb,
+        'events',
+        coalesce(
+          (
+            select
+              jsonb_agg(
+                id::text
+                order by
+                  id
+              )
+            from
+              ev
+            where
+              not is_quiet
+          ),
+          '[]'::jsonb
+        )
+      ),
+      null,
+      'queued',
+      $66,
+      j.max_attempts,
+      null,
+      $67
+    from
+      unnest($68::text[], $69::text[], $70::integer[]) as j (id, kind, max_attempts)
+    where
+      (
+        select
+          ok
+        from
+          checked
+      )
+      and (
+        $71
+        or exists (
+          select
+          from
+            ev
+          where
+            not is_quiet
+        )
+      )
+  ),
   touched as (
     update devices as d
     set
-      last_contact = $54,
+      last_contact = $72,
       last_seq = greatest(d.last_seq, v.seq),
       model = coalesce(v.model, d.model),
       firmware = coalesce(v.firmware, d.firmware),
@@ -332,7 +454,17 @@ with
         when v.has_modems then v.wan_up
         else d.wan_up
       end,
-      events_total = d.events_total + v.events_added,
+      events_total = d.events_total + coalesce(
+        (
+          select
+            a.n
+          from
+            added a
+          where
+            a.device_id = v.id
+        ),
+        0
+      ),
       -- A GPS fix places the router unless an admin pinned it (ADR 045).
       latitude = case
         when v.latitude is not null
@@ -351,19 +483,19 @@ with
       end
     from
       unnest(
-        $55::text[],
-        $56::bigint[],
-        $57::text[],
-        $58::text[],
-        $59::text[],
-        $60::boolean[],
-        $61::smallint[],
-        $62::text[],
-        $63::boolean[],
-        $64::integer[],
-        $65::text[],
-        $66::double precision[],
-        $67::double precision[]
+        $73::text[],
+        $74::bigint[],
+        $75::text[],
+        $76::text[],
+        $77::text[],
+        $78::boolean[],
+        $79::smallint[],
+        $80::text[],
+        $81::boolean[],
+        $82::integer[],
+        $83::text[],
+        $84::double precision[],
+        $85::double precision[]
       ) as v (
         id,
         seq,
@@ -384,8 +516,18 @@ with
       and (
         -- Only rows that visibly change: a stale contact time, new events, board data or facets.
         d.last_contact is null
-        or d.last_contact < $68
-        or v.events_added > 0
+        or d.last_contact < $86
+        or coalesce(
+          (
+            select
+              a.n
+            from
+              added a
+            where
+              a.device_id = v.id
+          ),
+          0
+        ) > 0
         or (
           v.model is not null
           and (v.model, v.firmware, v.serial, v.command_types) is distinct from (d.model, d.firmware, d.serial, d.command_types)
@@ -411,6 +553,15 @@ with
   )
 select
   checked.ok as is_written,
+  (
+    select
+      coalesce(
+        jsonb_agg(jsonb_build_array(id::text, device_id, seq::text)),
+        '[]'::jsonb
+      )
+    from
+      ev
+  ) as inserted_events,
   touched.*
 from
   checked

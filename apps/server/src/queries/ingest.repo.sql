@@ -159,12 +159,38 @@ where
 
 -- ingestRepo.insertEventsAcrossDomains(rows)
 insert into
-  "events" ()
-values
-  ()
-on conflict ("device_id", "seq")
+  events (
+    domain_id,
+    device_id,
+    seq,
+    kind,
+    level,
+    message,
+    details,
+    device_time,
+    create_time,
+    is_read,
+    is_quiet
+  )
+select
+  *
+from
+  unnest(
+    $1::text[],
+    $2::text[],
+    $3::bigint[],
+    $4::text[],
+    $5::text[],
+    $6::text[],
+    $7::jsonb[],
+    $8::timestamptz[],
+    $9::timestamptz[],
+    $10::boolean[],
+    $11::boolean[]
+  )
+on conflict (device_id, seq)
 where
-  "seq" is not null do nothing
+  seq is not null do nothing
 returning
   *;
 

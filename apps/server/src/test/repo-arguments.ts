@@ -1,5 +1,7 @@
 import { DEVICE_STATUSES, type DeviceStatus } from "@cellfleet/contract";
+import type { RawBuilder } from "kysely";
 import type { ContactRange } from "../modules/devices/device-filter";
+import { insertJobsWhereSql } from "../platform/jobs/jobs.repo";
 
 // The arguments and answers of the generated repo calls (repo-queries.ts): values by parameter or
 // column name, and a short declared list for the calls names cannot serve.
@@ -155,6 +157,11 @@ export const REPO_ARGUMENTS: Record<string, { reason: string; args: () => unknow
         idents: ["value"],
         devices: [generatedRecord()],
         stored: [generatedRecord()],
+        events: [generatedRecord()],
+        connected: ["value"],
+        // The outbox event's part as the platform's jobs.emitSql writes it, one subscriber.
+        deviceReported: (payload: RawBuilder<unknown>, when: RawBuilder<boolean>) =>
+          insertJobsWhereSql([{ id: "value", kind: "value", max_attempts: 1 }], payload, when, AT),
         collects: [generatedRecord()],
         history: [generatedRecord()],
         insight: insightWrites(),

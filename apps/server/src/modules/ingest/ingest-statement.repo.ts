@@ -1,9 +1,12 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import type { DB, DeviceRow } from "../../platform/db/schema";
+import { type DB, type DeviceRow, type EventRow, toJsonb } from "../../platform/db/schema";
+import type { DeviceReportedPayload } from "../../platform/jobs/outbox-events";
 import {
   type CollectUpsert,
   type DeviceTouch,
+  type EventInsert,
   type HistoryInsert,
+  insertEventsSql,
   insertHistorySql,
   type LockedDevice,
   type StoredCollect,
@@ -19,6 +22,17 @@ export interface OneStatementBatch {
   devices: readonly LockedDevice[];
   /** The latest states' seqs as read before; null when the plan did not depend on them. */
   stored: readonly StoredCollect[] | null;
+  /** Reported events (their kinds' read marks set); the new ones count on their routers. */
+  events: readonly EventInsert[];
+  /** Routers whose reports opened a new connection (the outbox event's `connected`). */
+  connected: readonly string[];
+  /**
+   * The outbox event `device.reported` as a part of the statement (the platform's jobs.emitSql), or
+   * null without subscribers; written when the batch has new events or connections.
+   */
+  deviceReported:
+    | ((payload: RawBuilder<DeviceReportedPayload>, when: RawBuilder<boolean>) => RawBuilder<unknown> | null)
+    | null;
   collects: readonly CollectUpsert[];
   history: readonly HistoryInsert[];
   insight: InsightWrites;
@@ -27,10 +41,36 @@ export interface OneStatementBatch {
   contactStaleBefore: Date;
 }
 
-/** The check's answer and the device rows the statement changed (when it held). */
+/** The check's answer, the device rows the statement changed and the events it stored (when it held). */
 export interface OneStatementResult {
   isWritten: boolean;
   touched: DeviceRow[];
+  events: EventRow[];
+}
+
+/** The events part answers what the rows are known by; the rest of each row is what was sent. */
+const STORED_EVENT = sql`id, device_id, seq, is_quiet`;
+
+/** The batch's events as stored rows, of those the statement inserted (`[id, device_id, seq]`). */
+function storedEvents(
+  batch: OneStatementBatch,
+  inserted: ReadonlyArray<[string, string, string]>,
+): EventRow[] {
+  const sent = new Map(batch.events.map((event) => [`${event.device_id}\u0000${event.seq}`, event]));
+  return inserted.flatMap(([id, deviceId, seq]) => {
+    const event = sent.get(`${deviceId}\u0000${seq}`);
+    if (!event) return [];
+    return [
+      {
+        ...event,
+        id,
+        seq,
+        author_id: null,
+        is_read: event.is_read ?? false,
+        is_quiet: event.is_quiet ?? false,
+      },
+    ];
+  });
 }
 
 /** Still as read: every device's row (locked now, none locked by another writer) and latest seqs. */
@@ -84,22 +124,56 @@ export function ingestStatementRepo(db: Kysely<DB>) {
      */
     async writeBatchAcrossDomains(batch: OneStatementBatch): Promise<OneStatementResult> {
       const gate = sql<boolean>`(select ok from checked)`;
+      const hasEvents = batch.events.length > 0;
+      const events = hasEvents
+        ? [
+            sql`ev as (${insertEventsSql(batch.events, gate, STORED_EVENT)})`,
+            sql`added as (select device_id, count(*)::integer as n from ev where not is_quiet group by device_id)`,
+          ]
+        : [];
+      // Only unread events are 'new': they count on the device and reach the notification rules.
+      const freshIds = hasEvents
+        ? sql`coalesce((select jsonb_agg(id::text order by id) from ev where not is_quiet), '[]'::jsonb)`
+        : sql`'[]'::jsonb`;
+      const hasFresh = hasEvents ? sql`exists (select from ev where not is_quiet)` : sql`false`;
+      const outbox = batch.deviceReported?.(
+        sql`jsonb_build_object('connected', ${toJsonb(batch.connected)}::jsonb, 'events', ${freshIds})`,
+        sql`${gate} and (${batch.connected.length > 0} or ${hasFresh})`,
+      );
       const writes: RawBuilder<unknown>[] = [
         ...(batch.collects.length > 0 ? [upsertCollectsSql(batch.collects, gate)] : []),
         ...(batch.history.length > 0 ? [insertHistorySql(batch.history, gate)] : []),
         ...insightWritesSql(batch.insight, gate),
+        ...(outbox ? [outbox] : []),
       ];
       const parts = writes.map((write, index) => sql`${sql.raw(`w${index}`)} as (${write})`);
       const touched =
         batch.touches.length > 0
-          ? touchDevicesSql(batch.touches, batch.now, batch.contactStaleBefore, gate)
+          ? touchDevicesSql(
+              batch.touches,
+              batch.now,
+              batch.contactStaleBefore,
+              gate,
+              hasEvents ? sql`added` : undefined,
+            )
           : sql`select * from devices where false`;
-      const result = await sql<DeviceRow & { is_written: boolean }>`
-        with ${checkSql(batch)}, ${sql.join([...parts, sql`touched as (${touched})`])}
-        select checked.ok as is_written, touched.* from checked left join touched on true`.execute(db);
-      const isWritten = result.rows[0]?.is_written === true;
-      const rows = isWritten ? result.rows.filter((row) => row.id !== null) : [];
-      return { isWritten, touched: rows.map(({ is_written: _, ...row }) => row as DeviceRow) };
+      const inserted = hasEvents
+        ? sql`(select coalesce(jsonb_agg(jsonb_build_array(id::text, device_id, seq::text)), '[]'::jsonb) from ev)`
+        : sql`'[]'::jsonb`;
+      const result = await sql<
+        DeviceRow & { is_written: boolean; inserted_events: [string, string, string][] }
+      >`
+        with ${checkSql(batch)}, ${sql.join([...events, ...parts, sql`touched as (${touched})`])}
+        select checked.ok as is_written, ${inserted} as inserted_events, touched.*
+        from checked left join touched on true`.execute(db);
+      const first = result.rows[0];
+      if (first?.is_written !== true) return { isWritten: false, touched: [], events: [] };
+      const rows = result.rows.filter((row) => row.id !== null);
+      return {
+        isWritten: true,
+        touched: rows.map(({ is_written: _, inserted_events: __, ...row }) => row as DeviceRow),
+        events: storedEvents(batch, first.inserted_events),
+      };
     },
   };
 }

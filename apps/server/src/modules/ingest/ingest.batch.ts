@@ -12,8 +12,8 @@ import type { LatestCollectsCache } from "./latest-collects";
 import { devicesStartingEpoch, renumberReports } from "./seq-epochs";
 
 // One batch of reports, written at once (ADR 037). Everything a batch writes is read and worked out
-// first: the devices, their latest states, the plan. A batch of reports alone (no events, no new
-// connection, no command status, no new epoch) is then one statement that locks, checks and writes
+// first: the devices, their latest states, the plan. A batch without command statuses or a new
+// epoch is then one statement that locks, checks and writes, its events and outbox event included
 // (ingest-statement.repo.ts). Any other batch, or one whose check failed, takes a transaction: the
 // devices' rows are locked and checked against what the plan was made from, the latest states' seqs
 // likewise, and the writes follow one another with no work of Node between them. Only if another
@@ -162,24 +162,24 @@ export function createBatchWriter(deps: BatchDeps, latestData: LatestCollectsCac
     const outside = ingestRepo(deps.db);
     const ahead = await prepare(outside, sent, await outside.findDevicesByIdentAcrossDomains(idents), now);
     const { plan } = ahead;
-    // Events, new connections (the outbox), commands' statuses and new epochs take the transaction.
-    const isOneStatement =
-      ahead.restarted.length === 0 &&
-      plan.events.length === 0 &&
-      plan.connected.length === 0 &&
-      plan.commandStatuses.length === 0;
+    // Commands' statuses (the actions hook writes in a transaction) and new epochs take the transaction.
+    const isOneStatement = ahead.restarted.length === 0 && plan.commandStatuses.length === 0;
     if (isOneStatement) {
       for (const touch of plan.touches) touch.events_added = 0;
-      const { isWritten, touched } = await ingestStatementRepo(deps.db).writeBatchAcrossDomains({
+      const { jobs } = deps;
+      const { isWritten, touched, events } = await ingestStatementRepo(deps.db).writeBatchAcrossDomains({
         ...plan,
         idents,
         devices: ahead.devices,
         stored: ahead.stored.length > 0 ? ahead.stored : null,
+        deviceReported: jobs
+          ? (payload, when) => jobs.emitSql(OUTBOX_EVENTS.deviceReported, payload, when)
+          : null,
         now,
       });
       if (isWritten) {
         const identById = new Map(ahead.devices.map((device) => [device.id, device.ident]));
-        const written = { touched, events: [], idents: identById };
+        const written = { touched, events, idents: identById };
         return { plan, written, afterCommit: null, isReplanned: false, restarted: 0 };
       }
     }

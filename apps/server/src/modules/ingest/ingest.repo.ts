@@ -2,15 +2,6 @@ import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { DB, DeviceRow, EventRow, StoredDomainSettings } from "../../platform/db/schema";
 import { toJsonb } from "../../platform/db/schema";
 
-/** Rows per multi-row insert of events: well under PostgreSQL's 65,535 bind parameters. */
-const CHUNK_ROWS = 1000;
-
-function chunks<T>(rows: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += CHUNK_ROWS) out.push(rows.slice(i, i + CHUNK_ROWS));
-  return out;
-}
-
 /** A device as ingest needs it. */
 export interface IngestDevice {
   id: string;
@@ -129,14 +120,44 @@ export function insertHistorySql(rows: readonly HistoryInsert[], gate?: RawBuild
     on conflict (device_id, type, seq) where seq is not null do nothing`;
 }
 
-/** The devices' update of touchDevicesAcrossDomains, answering the rows it changed. */
+/**
+ * The insert of reported events (one already stored, same device and seq, is skipped), answering
+ * the rows it wrote; `returning` narrows what it answers.
+ */
+export function insertEventsSql(
+  rows: readonly EventInsert[],
+  gate?: RawBuilder<boolean>,
+  returning: RawBuilder<unknown> = sql`*`,
+) {
+  const col = <K extends keyof EventInsert>(key: K) => rows.map((row) => row[key]);
+  return sql`
+    insert into events (domain_id, device_id, seq, kind, level, message, details, device_time, create_time, is_read, is_quiet)
+    select * from unnest(
+      ${col("domain_id")}::text[], ${col("device_id")}::text[], ${col("seq")}::bigint[], ${col("kind")}::text[],
+      ${col("level")}::text[], ${col("message")}::text[], ${rows.map((row) => toJsonb(row.details))}::jsonb[],
+      ${col("device_time")}::timestamptz[], ${col("create_time")}::timestamptz[],
+      ${rows.map((row) => row.is_read ?? false)}::boolean[], ${rows.map((row) => row.is_quiet ?? false)}::boolean[])
+      ${whereGate(gate)}
+    on conflict (device_id, seq) where seq is not null do nothing
+    returning ${returning}`;
+}
+
+/**
+ * The devices' update of touchDevicesAcrossDomains, answering the rows it changed. A router's new
+ * events are `events_added` of its touch, or, given `addedFrom`, the `n` of its `device_id` in that
+ * part of the same statement (the events a one-statement batch inserts, ingest-statement.repo.ts).
+ */
 export function touchDevicesSql(
   touches: readonly DeviceTouch[],
   now: Date,
   contactStaleBefore: Date,
   gate?: RawBuilder<boolean>,
+  addedFrom?: RawBuilder<unknown>,
 ) {
   const col = <K extends keyof DeviceTouch>(key: K) => touches.map((touch) => touch[key]);
+  const added = addedFrom
+    ? sql`coalesce((select a.n from ${addedFrom} a where a.device_id = v.id), 0)`
+    : sql`v.events_added`;
   return sql<DeviceRow>`
     update devices as d set
       last_contact = ${now},
@@ -148,7 +169,7 @@ export function touchDevicesSql(
       signal_csq = case when v.has_modems then v.signal_csq else d.signal_csq end,
       network_mode = case when v.has_modems then v.network_mode else d.network_mode end,
       wan_up = case when v.has_modems then v.wan_up else d.wan_up end,
-      events_total = d.events_total + v.events_added,
+      events_total = d.events_total + ${added},
       -- A GPS fix places the router unless an admin pinned it (ADR 045).
       latitude = case when v.latitude is not null and ${GPS_MAY_PLACE} then v.latitude else d.latitude end,
       longitude = case when v.latitude is not null and ${GPS_MAY_PLACE} then v.longitude else d.longitude end,
@@ -162,7 +183,7 @@ export function touchDevicesSql(
     where d.id = v.id and (
       -- Only rows that visibly change: a stale contact time, new events, board data or facets.
       d.last_contact is null or d.last_contact < ${contactStaleBefore}
-      or v.events_added > 0
+      or ${added} > 0
       or (v.model is not null and (v.model, v.firmware, v.serial, v.command_types)
         is distinct from (d.model, d.firmware, d.serial, d.command_types))
       or (v.has_modems and (v.signal_csq, v.network_mode, v.wan_up) is distinct from (d.signal_csq, d.network_mode, d.wan_up))
@@ -309,17 +330,8 @@ export function ingestRepo(db: Kysely<DB>) {
 
     /** Inserts events, skipping ones already stored (same device and seq); answers the new rows. */
     async insertEventsAcrossDomains(rows: readonly EventInsert[]): Promise<EventRow[]> {
-      const inserted: EventRow[] = [];
-      for (const part of chunks(rows)) {
-        const result = await db
-          .insertInto("events")
-          .values(part.map((row) => ({ ...row, details: toJsonb(row.details) })))
-          .onConflict((oc) => oc.columns(["device_id", "seq"]).where("seq", "is not", null).doNothing())
-          .returningAll()
-          .execute();
-        inserted.push(...result);
-      }
-      return inserted;
+      if (rows.length === 0) return [];
+      return (await insertEventsSql(rows).execute(db)).rows as EventRow[];
     },
 
     /**

@@ -1,5 +1,5 @@
 import type { JobState } from "@cellfleet/contract";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { DB, JobRow, NewJobRow } from "../db/schema";
 
 /** States the dispatcher claims from, once run_at has come. */
@@ -25,6 +25,24 @@ export interface JobFailure {
  * The jobs table. The dispatcher's functions work across domains (a node runs every domain's jobs)
  * and say so; the person-facing list and retry take the domain id first.
  */
+/**
+ * The insert of jobs of the platform (no domain) whose payload is worked out by the statement they
+ * are part of, written only `when` it holds: an outbox event inside one statement (jobs.emitSql).
+ */
+export function insertJobsWhereSql(
+  jobs: ReadonlyArray<{ id: string; kind: string; max_attempts: number }>,
+  payload: RawBuilder<unknown>,
+  when: RawBuilder<boolean>,
+  now: Date,
+) {
+  return sql`
+    insert into jobs (id, kind, domain_id, payload, sealed, state, run_at, max_attempts, dedupe_key, create_time)
+    select j.id, j.kind, null, ${payload}, null, 'queued', ${now}, j.max_attempts, null, ${now}
+    from unnest(${jobs.map((job) => job.id)}::text[], ${jobs.map((job) => job.kind)}::text[],
+      ${jobs.map((job) => job.max_attempts)}::integer[]) as j(id, kind, max_attempts)
+    where ${when}`;
+}
+
 export function jobsRepo(db: Kysely<DB>) {
   return {
     /**

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely, RawBuilder, Transaction } from "kysely";
 import type { Bus } from "../bus/bus";
 import { type DB, toJsonb } from "../db/schema";
 import type { PlatformSecrets } from "../secrets";
 import type { BackoffPolicy } from "./backoff";
-import { jobsRepo } from "./jobs.repo";
+import { insertJobsWhereSql, jobsRepo } from "./jobs.repo";
 import type { OutboxEvent, OutboxPayloads } from "./outbox-events";
 
 /** The bus topic that tells every node's dispatcher a job was committed. */
@@ -122,6 +122,17 @@ export interface Jobs {
     payload: OutboxPayloads[E],
     options?: { domainId?: string | null },
   ): Promise<number>;
+  /**
+   * An outbox event as a part of one statement (a data-modifying CTE): one job per subscriber whose
+   * payload the statement works out (`payload`, a jsonb expression over its other parts), written
+   * only `when` it holds. Null when the event has no subscribers. The caller wakes the dispatchers
+   * after the statement, as after a transaction.
+   */
+  emitSql<E extends OutboxEvent>(
+    event: E,
+    payload: RawBuilder<OutboxPayloads[E]>,
+    when: RawBuilder<boolean>,
+  ): RawBuilder<unknown> | null;
   /** Runs `work` in a transaction and, once it committed, wakes the dispatchers of every node. */
   transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
   /** Tells every node's dispatcher to look for due jobs now (polling catches up without it). */
@@ -211,6 +222,16 @@ export function createJobs(deps: {
         if ((await enqueue(trx, { kind, payload, domainId: options.domainId })) !== null) written += 1;
       }
       return written;
+    },
+    emitSql(event, payload, when) {
+      const kinds = subscribers.get(event) ?? [];
+      if (kinds.length === 0) return null;
+      const jobs = kinds.map((kind) => ({
+        id: randomUUID(),
+        kind,
+        max_attempts: definitions.get(kind)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      }));
+      return insertJobsWhereSql(jobs, payload, when, deps.now());
     },
     async transaction(work) {
       const result = await deps.db.transaction().execute(work);
