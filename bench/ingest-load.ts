@@ -8,7 +8,14 @@
 // client library cost about 45 µs of CPU a report, a quarter of all the CPU a report cost. Real
 // routers are elsewhere; the cheaper the generator, the more the figures measure the server.
 import net from "node:net";
-import { collectTopic, deriveDeviceToken, EXAMPLE_BOARD, EXAMPLE_MODEMS } from "@cellfleet/contract";
+import {
+  collectTopic,
+  deriveDeviceToken,
+  EXAMPLE_BOARD,
+  EXAMPLE_EVENT,
+  EXAMPLE_MODEMS,
+  eventTopic,
+} from "@cellfleet/contract";
 
 const [url = "", secondsText = "10", windowText = "20"] = process.argv.slice(2);
 const devices = await new Promise<Array<{ ident: string; key: string }>>((resolve) =>
@@ -23,6 +30,11 @@ const window = Number(windowText);
  */
 const rate = Number(process.env.BENCH_RATE ?? 0);
 const gapMs = rate > 0 ? (1000 * devices.length) / rate : 0;
+/**
+ * BENCH_EVENT_EVERY: every Nth report of a router is an event (the protocol's example, its seq the
+ * report's), so batches carry events and the outbox event as well as collects; 0 (unset) sends none.
+ */
+const eventEvery = Number(process.env.BENCH_EVENT_EVERY ?? 0);
 const { hostname, port } = new URL(url);
 // The protocol's own examples (docs/device-protocol.md), with the counters and the signal moving so
 // that every report is a change and lands in history.
@@ -114,6 +126,7 @@ async function connectDevice(device: { ident: string; key: string }) {
   const topics = {
     board: utf8Field(collectTopic(device.ident, "board")),
     modems: utf8Field(collectTopic(device.ident, "modems")),
+    event: utf8Field(eventTopic(device.ident)),
   };
   let buffered: Buffer = Buffer.alloc(0);
   let onPacket: (type: number, body: Buffer) => void = () => {};
@@ -177,9 +190,16 @@ async function connectDevice(device: { ident: string; key: string }) {
             inflight++;
             sent++;
             const now = Date.now();
+            const packetId = (seq % 65535) + 1;
+            if (eventEvery > 0 && seq % eventEvery === 0) {
+              socket.write(
+                publishPacket(topics.event, packetId, JSON.stringify({ ...EXAMPLE_EVENT, seq, ts: now })),
+              );
+              continue;
+            }
             const isModems = seq % 2 === 0;
             const body = isModems ? modems(seq, now) : board(seq, now);
-            socket.write(publishPacket(isModems ? topics.modems : topics.board, (seq % 65535) + 1, body));
+            socket.write(publishPacket(isModems ? topics.modems : topics.board, packetId, body));
           }
           if (inflight === 0) finish();
         };

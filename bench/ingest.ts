@@ -1,6 +1,7 @@
 // Ingest benchmark: simulated routers → embedded MQTT broker → database, batched pipeline against a
 // naive path (one transaction and INSERT per report), on PGlite and on PostgreSQL, in one run.
-// npm run bench:ingest -w bench   (BENCH_SECONDS, BENCH_DEVICES, BENCH_WINDOW, BENCH_DATABASE_URL)
+// npm run bench:ingest -w bench   (BENCH_SECONDS, BENCH_DEVICES, BENCH_WINDOW, BENCH_DATABASE_URL; BENCH_RATE and
+// BENCH_EVENT_EVERY for the load, bench/ingest-load.ts)
 // The batched path's report→socket latency is read at a real browser socket: the app serves
 // /api/ws/ beside the pipeline (same event loop, same bus, as a server node), and a client in a child
 // process (bench/realtime-clients.ts) signs in over HTTP and subscribes to the whole domain; it
