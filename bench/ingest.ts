@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sql } from "kysely";
 import pg from "pg";
 import { buildApp } from "../apps/server/src/app";
 import {
@@ -291,10 +292,12 @@ async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive")
   const loadMs = cpuMs(outcome.cpu);
   await broker.close();
   await bus.close();
-  const storedCount = await db
-    .selectFrom("collect_history")
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .executeTakeFirstOrThrow();
+  // A collect is stored as a history row, an event (BENCH_EVENT_EVERY) as an events row.
+  const storedCount = (
+    await sql<{
+      n: string;
+    }>`select (select count(*) from collect_history) + (select count(*) from events) as n`.execute(db)
+  ).rows[0] ?? { n: "0" };
   await store.drop();
   latencies.sort((a, b) => a - b);
   const seconds = outcome.elapsedMs / 1000;

@@ -454,17 +454,7 @@ with
         when v.has_modems then v.wan_up
         else d.wan_up
       end,
-      events_total = d.events_total + coalesce(
-        (
-          select
-            a.n
-          from
-            added a
-          where
-            a.device_id = v.id
-        ),
-        0
-      ),
+      events_total = d.events_total + v.events_added,
       -- A GPS fix places the router unless an admin pinned it (ADR 045).
       latitude = case
         when v.latitude is not null
@@ -482,52 +472,49 @@ with
         else d.position_source
       end
     from
-      unnest(
-        $73::text[],
-        $74::bigint[],
-        $75::text[],
-        $76::text[],
-        $77::text[],
-        $78::boolean[],
-        $79::smallint[],
-        $80::text[],
-        $81::boolean[],
-        $82::integer[],
-        $83::text[],
-        $84::double precision[],
-        $85::double precision[]
-      ) as v (
-        id,
-        seq,
-        model,
-        firmware,
-        serial,
-        has_modems,
-        signal_csq,
-        network_mode,
-        wan_up,
-        events_added,
-        command_types,
-        latitude,
-        longitude
-      )
+      (
+        select
+          u.*,
+          coalesce(a.n, 0) as events_added
+        from
+          unnest(
+            $73::text[],
+            $74::bigint[],
+            $75::text[],
+            $76::text[],
+            $77::text[],
+            $78::boolean[],
+            $79::smallint[],
+            $80::text[],
+            $81::boolean[],
+            $82::integer[],
+            $83::text[],
+            $84::double precision[],
+            $85::double precision[]
+          ) as u (
+            id,
+            seq,
+            model,
+            firmware,
+            serial,
+            has_modems,
+            signal_csq,
+            network_mode,
+            wan_up,
+            events_sent,
+            command_types,
+            latitude,
+            longitude
+          )
+          left join added a on a.device_id = u.id
+      ) as v
     where
       d.id = v.id
       and (
         -- Only rows that visibly change: a stale contact time, new events, board data or facets.
         d.last_contact is null
         or d.last_contact < $86
-        or coalesce(
-          (
-            select
-              a.n
-            from
-              added a
-            where
-              a.device_id = v.id
-          ),
-          0
-        ) > 0
+        or v.events_added > 0
         or (
           v.model is not null
           and (v.model, v.firmware, v.serial, v.command_types) is distinct from (d.model, d.firmware, d.serial, d.command_types)

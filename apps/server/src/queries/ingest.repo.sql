@@ -236,35 +236,41 @@ set
     else d.position_source
   end
 from
-  unnest(
-    $2::text[],
-    $3::bigint[],
-    $4::text[],
-    $5::text[],
-    $6::text[],
-    $7::boolean[],
-    $8::smallint[],
-    $9::text[],
-    $10::boolean[],
-    $11::integer[],
-    $12::text[],
-    $13::double precision[],
-    $14::double precision[]
-  ) as v (
-    id,
-    seq,
-    model,
-    firmware,
-    serial,
-    has_modems,
-    signal_csq,
-    network_mode,
-    wan_up,
-    events_added,
-    command_types,
-    latitude,
-    longitude
-  )
+  (
+    select
+      u.*,
+      u.events_sent as events_added
+    from
+      unnest(
+        $2::text[],
+        $3::bigint[],
+        $4::text[],
+        $5::text[],
+        $6::text[],
+        $7::boolean[],
+        $8::smallint[],
+        $9::text[],
+        $10::boolean[],
+        $11::integer[],
+        $12::text[],
+        $13::double precision[],
+        $14::double precision[]
+      ) as u (
+        id,
+        seq,
+        model,
+        firmware,
+        serial,
+        has_modems,
+        signal_csq,
+        network_mode,
+        wan_up,
+        events_sent,
+        command_types,
+        latitude,
+        longitude
+      )
+  ) as v
 where
   d.id = v.id
   and (

@@ -155,9 +155,6 @@ export function touchDevicesSql(
   addedFrom?: RawBuilder<unknown>,
 ) {
   const col = <K extends keyof DeviceTouch>(key: K) => touches.map((touch) => touch[key]);
-  const added = addedFrom
-    ? sql`coalesce((select a.n from ${addedFrom} a where a.device_id = v.id), 0)`
-    : sql`v.events_added`;
   return sql<DeviceRow>`
     update devices as d set
       last_contact = ${now},
@@ -169,21 +166,25 @@ export function touchDevicesSql(
       signal_csq = case when v.has_modems then v.signal_csq else d.signal_csq end,
       network_mode = case when v.has_modems then v.network_mode else d.network_mode end,
       wan_up = case when v.has_modems then v.wan_up else d.wan_up end,
-      events_total = d.events_total + ${added},
+      events_total = d.events_total + v.events_added,
       -- A GPS fix places the router unless an admin pinned it (ADR 045).
       latitude = case when v.latitude is not null and ${GPS_MAY_PLACE} then v.latitude else d.latitude end,
       longitude = case when v.latitude is not null and ${GPS_MAY_PLACE} then v.longitude else d.longitude end,
       position_source = case when v.latitude is not null and ${GPS_MAY_PLACE} then 'gps' else d.position_source end
-    from unnest(
-      ${col("id")}::text[], ${col("seq")}::bigint[], ${col("model")}::text[], ${col("firmware")}::text[],
-      ${col("serial")}::text[], ${col("has_modems")}::boolean[], ${col("signal_csq")}::smallint[],
-      ${col("network_mode")}::text[], ${col("wan_up")}::boolean[], ${col("events_added")}::integer[],
-      ${col("command_types")}::text[], ${col("latitude")}::double precision[], ${col("longitude")}::double precision[]
-    ) as v(id, seq, model, firmware, serial, has_modems, signal_csq, network_mode, wan_up, events_added, command_types, latitude, longitude)
+    from (
+      select u.*, ${addedFrom ? sql`coalesce(a.n, 0)` : sql`u.events_sent`} as events_added
+      from unnest(
+        ${col("id")}::text[], ${col("seq")}::bigint[], ${col("model")}::text[], ${col("firmware")}::text[],
+        ${col("serial")}::text[], ${col("has_modems")}::boolean[], ${col("signal_csq")}::smallint[],
+        ${col("network_mode")}::text[], ${col("wan_up")}::boolean[], ${col("events_added")}::integer[],
+        ${col("command_types")}::text[], ${col("latitude")}::double precision[], ${col("longitude")}::double precision[]
+      ) as u(id, seq, model, firmware, serial, has_modems, signal_csq, network_mode, wan_up, events_sent, command_types, latitude, longitude)
+      ${addedFrom ? sql`left join ${addedFrom} a on a.device_id = u.id` : sql``}
+    ) as v
     where d.id = v.id and (
       -- Only rows that visibly change: a stale contact time, new events, board data or facets.
       d.last_contact is null or d.last_contact < ${contactStaleBefore}
-      or ${added} > 0
+      or v.events_added > 0
       or (v.model is not null and (v.model, v.firmware, v.serial, v.command_types)
         is distinct from (d.model, d.firmware, d.serial, d.command_types))
       or (v.has_modems and (v.signal_csq, v.network_mode, v.wan_up) is distinct from (d.signal_csq, d.network_mode, d.wan_up))
