@@ -41,6 +41,14 @@ describe("parseDeviceTopic", () => {
     { direction: "down", ident, channel: "notice" },
   ];
 
+  it("answers each topic of a run, the same one twice in a row and one refused between included", () => {
+    const run = [topics[1], topics[1], topics[2], null, topics[1], topics[0], topics[0], null, topics[2]];
+    for (const topic of run) {
+      if (topic === null) expect(parseDeviceTopic(`cellfleet/v1/${ident}/collect/wifi`).ok).toBe(false);
+      else expect(parseDeviceTopic(buildDeviceTopic(topic))).toEqual({ ok: true, topic });
+    }
+  });
+
   it.each(topics)("round-trips $channel", (topic) => {
     expect(parseDeviceTopic(buildDeviceTopic(topic))).toEqual({ ok: true, topic });
   });

@@ -31,6 +31,12 @@ describe("diffCollect", () => {
     expect(diffCollect(undefined, { a: 1 })).toEqual({ a: 1 });
   });
 
+  it("tells a null, a number, its text and a list apart, and keeps a field that stayed null", () => {
+    const before = { a: null, b: 1, c: [1], d: null, e: "x" };
+    expect(diffCollect(before, { a: null, b: "1", c: 1, d: [], e: "x" })).toEqual({ b: "1", c: 1, d: [] });
+    expect(diffCollect(before, { ...before, c: [1] })).toBeNull();
+  });
+
   it("leaves the envelope out of stored data", () => {
     expect(collectData({ v: 1, seq: 5, ts: 9, uptime: 3 } as never)).toEqual({ uptime: 3 });
   });

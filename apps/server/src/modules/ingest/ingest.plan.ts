@@ -61,6 +61,13 @@ export function collectData(message: {
   return data;
 }
 
+/** Whether two JSON values are the same: primitives by value, objects and lists by their JSON text. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 /**
  * What changed between two snapshots, by top-level field: the new value of each changed field, and
  * null for a removed one. Lists (modems, routes…) are compared whole. Null when nothing changed.
@@ -73,8 +80,9 @@ export function diffCollect(
   const before = previous as Record<string, unknown>;
   const changes: Record<string, unknown> = {};
   let changed = false;
-  for (const [key, value] of Object.entries(next)) {
-    if (!(key in before) || JSON.stringify(before[key]) !== JSON.stringify(value)) {
+  for (const key of Object.keys(next)) {
+    const value = next[key];
+    if (!(key in before) || !sameJson(before[key], value)) {
       changes[key] = value;
       changed = true;
     }
