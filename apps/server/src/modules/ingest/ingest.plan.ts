@@ -1,4 +1,5 @@
 import type { CommandStatusMessage, DeviceMessageParseResult } from "@cellfleet/contract";
+import { sameJson } from "../../platform/json";
 import type {
   CollectUpsert,
   DeviceTouch,
@@ -59,13 +60,6 @@ export function collectData(message: {
 }): Record<string, unknown> {
   const { v: _v, seq: _seq, ts: _ts, epoch: _epoch, ...data } = message;
   return data;
-}
-
-/** Whether two JSON values are the same: primitives by value, objects and lists by their JSON text. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ServerSocketMessage } from "@cellfleet/contract";
+import { sameJson } from "../json";
 
 /**
  * Live views (ADR 035): a socket that said what its page shows receives the changes of that only,
@@ -65,18 +66,12 @@ export function isRow(value: unknown): value is Row {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function sameValue(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 /** The fields of `next` that differ from `previous` (with `_id`), a field gone as null; null when none differ. */
 export function rowChange(previous: Row, next: Row): Row | null {
   const change: Row = { _id: next._id };
   let changed = false;
   for (const key of Object.keys(next)) {
-    if (key === "_id" || sameValue(previous[key], next[key])) continue;
+    if (key === "_id" || sameJson(previous[key], next[key])) continue;
     change[key] = next[key];
     changed = true;
   }
