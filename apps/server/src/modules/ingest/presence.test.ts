@@ -129,6 +129,8 @@ describe("a router's connection now", () => {
       "disconnected after the keep-alive",
       8000,
     );
+    // The list may answer a page kept from before the disconnect until its bus message arrives (ADR 046).
+    await eventually(async () => (await listed(device)).connected === false, "listed as disconnected");
     const shown = await listed(device);
     expect(shown).toMatchObject({ status: "online", connected: false });
     expect(shown.connection_time).toBe(f.t.clock.now().getTime());
