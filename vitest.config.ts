@@ -51,6 +51,9 @@ export default defineConfig({
           root: "apps/web",
           include: ["src/**/*.test.{ts,tsx}"],
           environment: "happy-dom",
+          // Vitest's 5 s ran out twice on the first render of the dashboard in CI's PGlite pass, a web
+          // file beside a server file on a busy 2-core machine (stop 39); nothing had hung.
+          testTimeout: 20_000,
           // Both languages' texts, which the app fetches one at a time (ADR 018).
           setupFiles: ["src/test/setup.ts"],
         },

@@ -49,16 +49,22 @@ describe("realtime pushes of ingest", () => {
       const started = Date.now();
       await publishJson(client, collectTopic(device.ident, "modems"), modemsReport(1, 21));
       type Pushed = { type: string; content: unknown[] };
-      const first = (await mine.socket.nextMessage(1000)) as Pushed;
-      const second = (await mine.socket.nextMessage(1000)) as Pushed;
+      // The connection's own change of the row may come as a push of its own before the report's
+      // (or be coalesced with it, as the machine's speed decides), so the pushes are read until the
+      // report's stored row arrives.
+      const pushed: Pushed[] = [];
+      while (!pushed.some((message) => message.type === "collects")) {
+        const left = 1000 - (Date.now() - started);
+        pushed.push((await mine.socket.nextMessage(Math.max(left, 1))) as Pushed);
+      }
       expect(Date.now() - started).toBeLessThan(1000);
-      const byType: Record<string, Pushed> = Object.fromEntries([first, second].map((m) => [m.type, m]));
-      expect(byType.devices?.content[0]).toMatchObject({
-        _id: device.id,
-        ident: device.ident,
-        status: "online",
-      });
-      expect(byType.collects?.content[0]).toMatchObject({ device_id: device.id, type: "modems", seq: 1 });
+      // Each push carries the row's fields that changed; together they make the row as it is now.
+      const row = Object.assign(
+        {},
+        ...pushed.filter((message) => message.type === "devices").flatMap((message) => message.content),
+      );
+      expect(row).toMatchObject({ _id: device.id, ident: device.ident, status: "online" });
+      expect(pushed.at(-1)?.content[0]).toMatchObject({ device_id: device.id, type: "modems", seq: 1 });
       await expect(theirs.socket.nextMessage(500)).rejects.toThrow("no message arrived in time");
     } finally {
       await client.endAsync(true);
