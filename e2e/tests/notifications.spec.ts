@@ -86,6 +86,15 @@ test.beforeAll(async () => {
   mqttUrl = (await nextLine(/^ready /, 90_000)).slice("ready ".length);
 });
 
+// A failed run prints what the server said (its warnings and errors: a job that failed and waits for
+// its retry) and every Bot API call with its answer, so a message that never came can be traced.
+test.afterEach(() => {
+  const { status, expectedStatus } = test.info();
+  if (status === expectedStatus) return;
+  console.log(`the notify server said:\n${lines.slice(-80).join("\n")}`);
+  console.log(`Bot API calls: ${JSON.stringify(bot?.calls ?? [])}`);
+});
+
 test.afterAll(async () => {
   await router?.stop();
   server?.stdin?.end();
