@@ -1,7 +1,8 @@
 // A Cellfleet server of its own for the notifications browser test: the real app, device side
 // (embedded broker) and job dispatcher on an embedded database, with a clock the test moves
 // forward (a router only goes critical after minutes of silence). It reads commands on stdin:
-// `advance <ms>` moves the clock, `sweep` runs the status sweep now; it answers one line each.
+// `settle` waits until a stopped router's reports are stored, `advance <ms>` moves the clock, `sweep`
+// runs the status sweep now; it answers one line each.
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -91,6 +92,20 @@ lines.on("line", (line) => {
     if (command === "advance") {
       offsetMs += Number(value);
       process.stdout.write(`advanced ${offsetMs}\n`);
+    } else if (command === "settle") {
+      // What a stopped router had sent is stored before the clock moves: its connection is gone
+      // (the broker handled every packet it read from it) and ingest holds nothing. A report stored
+      // after `advance` would count as fresh contact and undo the silence the test waits for.
+      for (;;) {
+        const row = await database.db
+          .selectFrom("devices")
+          .select("connected")
+          .where("ident", "=", NOTIFY_ROUTER.ident)
+          .executeTakeFirst();
+        if (row?.connected !== true && deviceSide.ingest.ingest.stats().queued === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      process.stdout.write("settled\n");
     } else if (command === "sweep") {
       const changed = await runStatusSweep({ db: database.db, bus, now, jobs: app.jobs });
       process.stdout.write(`swept ${changed}\n`);

@@ -167,6 +167,7 @@ test("a Telegram provider and a status rule tell the Bot API when a router goes 
   await expect.poll(() => reporting.stats.acked, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
   await router.stop();
   router = null;
+  await command("settle", /^settled$/);
   await command("advance 1200000", /^advanced /);
   expect(await command("sweep", /^swept \d+/)).not.toBe("swept 0");
   const sent = await bot.waitForMessages(2, 60_000);
