@@ -12,16 +12,20 @@ import { type Database, openDatabase } from "../apps/server/src/platform/db/data
 export const BENCH_PG_URL =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
-/** Opens a fresh store of the engine (`prefix` names its temp dir or database); drop() removes it. */
+/**
+ * Opens a fresh store of the engine (`prefix` names its temp dir or database); drop() removes it.
+ * `url` is the PostgreSQL database's (for samplers of its backends), null for PGlite.
+ */
 export async function openBenchStore(
   engine: "pglite" | "postgres",
   prefix: string,
-): Promise<{ database: Database; drop(): Promise<void> }> {
+): Promise<{ database: Database; url: string | null; drop(): Promise<void> }> {
   if (engine === "pglite") {
     const dir = mkdtempSync(path.join(tmpdir(), `cellfleet-${prefix}-`));
     const database = openDatabase({ kind: "pglite", dataDir: path.join(dir, "db") });
     return {
       database,
+      url: null,
       drop: async () => {
         await database.close();
         rmSync(dir, { recursive: true, force: true });
@@ -40,6 +44,7 @@ export async function openBenchStore(
   const database = openDatabase({ kind: "postgres", url: url.toString(), maxConnections: 10 });
   return {
     database,
+    url: url.toString(),
     drop: async () => {
       await database.close();
       // pool.end() resolves before its sockets close; a forced drop then would kill a backend whose

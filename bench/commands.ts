@@ -6,6 +6,7 @@
 
 import { loadavg } from "node:os";
 import { startFleetConsole } from "./fleet-console";
+import { BackendSampler, describeWaits } from "./pg-waits";
 
 const ROUTERS = Number(process.env.BENCH_ROUTERS ?? 10_000);
 /** Execution statuses reached only through the router's answer (contract commands/machine.ts). */
@@ -36,6 +37,10 @@ async function main(): Promise<void> {
     if (created.statusCode !== 200) throw new Error(created.body);
     const id = created.json()._id as string;
     const load = loadavg()[0]?.toFixed(2);
+    // The database's backends from the approval until every result is stored: every batch of the
+    // routers' statuses takes ingest's transaction path (ingest.batch.ts), where Node's work between
+    // its statements shows as idle in transaction.
+    const sampler = fleet.databaseUrl ? await BackendSampler.start(fleet.databaseUrl) : null;
     const t0 = Date.now();
     const approved = await app.inject({
       method: "POST",
@@ -69,13 +74,15 @@ async function main(): Promise<void> {
         console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s: ${JSON.stringify(by)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    const waits = await sampler?.stop();
     const command = (
       await app.inject({ method: "POST", url: `/api/command/${id}`, headers: { token: admin } })
     ).json();
     console.log(
       `${ENGINE}: ${ROUTERS} routers connected in ${(connectedMs / 1000).toFixed(1)} s; load before ${load}\n` +
         `approve call ${approveMs} ms; every router acknowledged (sent) ${(deliveredMs / 1000).toFixed(2)} s after approval; ` +
-        `every result stored ${(storedMs / 1000).toFixed(2)} s; command ${command.status} ${JSON.stringify(command.counts)}`,
+        `every result stored ${(storedMs / 1000).toFixed(2)} s; command ${command.status} ${JSON.stringify(command.counts)}` +
+        (waits ? `\n${describeWaits(waits)}` : ""),
     );
   } finally {
     await fleet.close();

@@ -32,6 +32,8 @@ export const PASSWORD = "Bench-Pass-1";
 export interface FleetConsole {
   app: Awaited<ReturnType<typeof buildApp>>;
   db: Kysely<DB>;
+  /** The PostgreSQL database's URL (null on PGlite). */
+  databaseUrl: string | null;
   domainId: string;
   ingest: DeviceIngest;
   /** Signs a person in over the API: their session token. */
@@ -126,7 +128,7 @@ export async function startFleetConsole(options: {
   isListening?: boolean;
   connectRate?: number;
 }): Promise<FleetConsole> {
-  const { database, drop } = await openBenchStore(options.engine, options.name);
+  const { database, url: databaseUrl, drop } = await openBenchStore(options.engine, options.name);
   const db = database.db;
   const domainId = await seedFleet(db, options);
   const hash = await hashPassword(PASSWORD);
@@ -189,6 +191,7 @@ export async function startFleetConsole(options: {
   return {
     app,
     db,
+    databaseUrl,
     domainId,
     ingest,
     async login(username) {

@@ -8,13 +8,11 @@
 // takes now − the report's device time of every collect it receives.
 import { type ChildProcess, fork } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { cpus, tmpdir } from "node:os";
+import { cpus } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
-import pg from "pg";
 import { buildApp } from "../apps/server/src/app";
 import {
   createDeviceAuthenticator,
@@ -25,64 +23,22 @@ import { collectData } from "../apps/server/src/modules/ingest/ingest.plan";
 import { createIngestPipeline } from "../apps/server/src/modules/ingest/ingest.service";
 import { createInProcessBus } from "../apps/server/src/platform/bus/in-process-bus";
 import { loadConfig } from "../apps/server/src/platform/config";
-import { type Database, openDatabase } from "../apps/server/src/platform/db/database";
+import type { Database } from "../apps/server/src/platform/db/database";
 import { migrateToLatest } from "../apps/server/src/platform/db/migrate";
 import { toJsonb } from "../apps/server/src/platform/db/schema";
 import { GatewayCounters } from "../apps/server/src/platform/mqtt/counters";
 import { startEmbeddedBroker } from "../apps/server/src/platform/mqtt/embedded-broker";
 import type { ReportSink } from "../apps/server/src/platform/mqtt/reports";
 import { seedBenchAccount } from "./bench-account";
+import { openBenchStore } from "./bench-store";
 import { cpuMs, DatabaseCpu, machineBusyMs } from "./cpu";
 import { BackendSampler, type BackendWaits, describeWaits } from "./pg-waits";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 200);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 40);
-const PG_URL =
-  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const silent = { info() {}, warn() {}, error() {} };
-
-interface Store {
-  database: Database;
-  /** The PostgreSQL database's URL (undefined on PGlite), for reading its own backends. */
-  url?: string;
-  drop(): Promise<void>;
-}
-
-async function openStore(engine: "pglite" | "postgres"): Promise<Store> {
-  if (engine === "pglite") {
-    const dir = mkdtempSync(path.join(tmpdir(), "cellfleet-bench-"));
-    const database = openDatabase({ kind: "pglite", dataDir: path.join(dir, "db") });
-    return {
-      database,
-      drop: async () => {
-        await database.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const name = `cf_ingestbench_${randomBytes(4).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: PG_URL });
-    await client.connect();
-    await client.query(statement).finally(() => client.end());
-  };
-  await admin(`create database "${name}"`);
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const database = openDatabase({ kind: "postgres", url: url.toString(), maxConnections: 10 });
-  return {
-    database,
-    url: url.toString(),
-    drop: async () => {
-      await database.close();
-      // Let the pool's connections finish closing: a forced drop would kill them mid-goodbye.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      await admin(`drop database "${name}"`);
-    },
-  };
-}
 
 /** The naive path: every report on its own, one transaction with single-row statements, no batching. */
 function naiveSink(database: Database, devices: Map<string, { id: string; domain_id: string }>): ReportSink {
@@ -206,7 +162,7 @@ interface Result {
 }
 
 async function runOnce(engine: "pglite" | "postgres", mode: "batched" | "naive"): Promise<Result> {
-  const store = await openStore(engine);
+  const store = await openBenchStore(engine, "ingestbench");
   const { db } = store.database;
   await migrateToLatest(db);
   const account = await seedBenchAccount(db);
