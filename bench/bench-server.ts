@@ -9,12 +9,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { BENCH_PG_URL } from "./bench-store";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** The administrative PostgreSQL URL benchmarks create their databases from. */
-export const BENCH_PG_URL =
-  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 export interface BenchServerOptions {
   engine: "postgres" | "pglite";

@@ -12,7 +12,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_DOMAIN_SETTINGS, DEFAULT_POLICY, type HistoryRange } from "@cellfleet/contract";
 import { sql } from "kysely";
-import pg from "pg";
 import { chromium } from "playwright-core";
 import { maintainHistory } from "../apps/server/src/modules/insight/history.jobs";
 import { readSignalHistory } from "../apps/server/src/modules/insight/history.service";
@@ -20,11 +19,10 @@ import { hashPassword } from "../apps/server/src/platform/auth/passwords";
 import type { SessionContext } from "../apps/server/src/platform/auth/session-guard";
 import { loadConfig } from "../apps/server/src/platform/config";
 import type { AppContext } from "../apps/server/src/platform/context";
-import { openDatabase } from "../apps/server/src/platform/db/database";
 import { migrateToLatest } from "../apps/server/src/platform/db/migrate";
 import { toJsonb } from "../apps/server/src/platform/db/schema";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/support/chromium";
-import { BENCH_PG_URL } from "./bench-server";
+import { openBenchStore } from "./bench-store";
 import { percentile } from "./browser-measure";
 import { ingestRouterMinutes, seedSamples } from "./history-seed";
 import { KeepAliveClient } from "./http-load";
@@ -39,17 +37,10 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
 const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(0)} GiB`;
 
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: BENCH_PG_URL });
-  await client.connect();
-  await client.query(statement).finally(() => client.end());
-}
-
-const name = `cf_historybench_${randomUUID().slice(0, 8)}`;
-await admin(`create database "${name}"`);
-const url = new URL(BENCH_PG_URL);
-url.pathname = `/${name}`;
-const database = openDatabase({ kind: "postgres", url: url.toString(), maxConnections: 10 });
+const { database, url: databaseUrl, drop } = await openBenchStore("postgres", "historybench");
+if (!databaseUrl) throw new Error("the history bench runs on PostgreSQL only");
+const url = new URL(databaseUrl);
+const name = decodeURIComponent(url.pathname.slice(1));
 const { db } = database;
 const end = new Date();
 
@@ -220,18 +211,7 @@ try {
     }
   }
 } finally {
-  await database.close();
-  // Dropped once its connections are gone: forcing them closed would error in a pool still ending.
-  for (let i = 0; i < 50; i++) {
-    const client = new pg.Client({ connectionString: BENCH_PG_URL });
-    await client.connect();
-    const left = await client
-      .query("select count(*)::int as n from pg_stat_activity where datname = $1", [name])
-      .finally(() => client.end());
-    if (left.rows[0]?.n === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  await admin(`drop database "${name}" with (force)`);
+  await drop();
 }
 
 interface Account {

@@ -23,7 +23,7 @@ import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { BENCH_PG_URL } from "./bench-server";
+import { BENCH_PG_URL } from "./bench-store";
 import { cpuMs, machineBusyMs } from "./cpu";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
